@@ -1,0 +1,65 @@
+"""The ``mus-table`` command: one subcommand per module in :mod:`firmware.commands`.
+
+Every expected failure prints one line on stderr and exits with status 2;
+a traceback is a bug.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from table.errors import MusTableError
+
+# name -> (module under firmware.commands, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "score": ("score", "score mus-hand/1 records and print the answer as JSON"),
+    "explain": ("explain", "say a hand's tanteo step by step, as a juez de mesa would"),
+    "bench": ("bench", "measure speed: 'bench score' (hands/s) or 'bench read' (ms per frame)"),
+    "read": ("read", "read the cards and stones of overhead images (one JSON line each)"),
+    "mat": ("mat", "draw the printable mat (PDF, SVG or PNG), whole or tiled on sheets"),
+    "camera-check": ("camera_check", "heights at which each camera sees the mat well enough"),
+    "calibrate": ("calibrate", "draw the detected mat and zones over a camera frame, to aim it"),
+    "train": ("train", "train the card model on rendered scenes and export models/cards.onnx"),
+}
+
+
+def _load(name: str):  # type: ignore[no-untyped-def]
+    module, _ = COMMANDS[name]
+    return importlib.import_module(f"firmware.commands.{module}")
+
+
+def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mus-table",
+        description="mus-table: reads a mus table from above and keeps the tanteo by the rules.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    wanted = next((a for a in argv if not a.startswith("-")), None)
+    for name, (_, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if name == wanted:  # only the command that runs imports its module
+            _load(name).add_arguments(p)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(args_list)
+    args = parser.parse_args(args_list)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    try:
+        return int(_load(args.command).run(args))
+    except MusTableError as exc:
+        print(f"mus-table {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

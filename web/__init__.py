@@ -1,0 +1,1 @@
+"""Flask app: the table display, the spectator page, the API and the live stream."""
