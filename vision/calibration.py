@@ -1,0 +1,231 @@
+"""Placing the mat in a camera frame from its four ArUco markers.
+
+The markers (``DICT_4X4_50``, ids 0-3, geometry in :meth:`vision.mat.Mat.marker_corners`)
+give sixteen known mat points; any three markers (twelve points) fix the
+homography from image pixels to mat millimetres, whatever the camera's height,
+turn or tilt. With fewer than three the mat is not placed: a :class:`Calibrator`
+keeps the last good calibration and says that it is stale.
+
+>>> cal = calibrate(frame)                       # doctest: +SKIP
+>>> cal.to_mat([[1152, 648]])                    # doctest: +SKIP
+array([[400.2, 399.7]])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.mat import MARKER_IDS, Mat
+
+FloatArray = npt.NDArray[np.float64]
+Image = npt.NDArray[np.uint8]
+
+MIN_MARKERS = 3
+"""Markers needed to place the mat (spec: any three are enough)."""
+
+MAX_RESIDUAL_MM = 4.0
+"""A marker whose corners land further than this from where the fit puts them is a misread."""
+
+DETECT_MAX_SIDE = 1400
+"""Frames larger than this (longest side, px) are searched at a reduced scale, then refined at full scale."""
+
+
+def _detector() -> cv2.aruco.ArucoDetector:
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    params.cornerRefinementWinSize = 3
+    params.cornerRefinementMaxIterations = 40
+    params.cornerRefinementMinAccuracy = 0.01
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    return cv2.aruco.ArucoDetector(dictionary, params)
+
+
+_DETECTOR: cv2.aruco.ArucoDetector | None = None
+
+
+def _get_detector() -> cv2.aruco.ArucoDetector:
+    global _DETECTOR
+    if _DETECTOR is None:
+        _DETECTOR = _detector()
+    return _DETECTOR
+
+
+def to_gray(image: Image) -> Image:
+    """A single-channel view of a BGR (or already grey) frame."""
+    if image.ndim == 2:
+        return image
+    return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
+
+
+def detect_markers(image: Image) -> dict[int, FloatArray]:
+    """The mat markers seen in a frame: id -> its four corners (4 x 2, image px, OpenCV order).
+
+    Only ids 0-3 are kept; an id seen twice is ambiguous and dropped. Large
+    frames are searched at a reduced scale and the corners refined on the full
+    frame (sub-pixel), which is both faster and as precise.
+    """
+    gray = to_gray(image)
+    h, w = gray.shape[:2]
+    scale = min(1.0, DETECT_MAX_SIDE / max(h, w))
+    small = gray if scale == 1.0 else cv2.resize(gray, (round(w * scale), round(h * scale)),
+                                                 interpolation=cv2.INTER_AREA)
+    corners, ids, _ = _get_detector().detectMarkers(small)
+    found: dict[int, FloatArray] = {}
+    if ids is None:
+        return found
+    seen: dict[int, int] = {}
+    for marker_id in ids.ravel().tolist():
+        seen[int(marker_id)] = seen.get(int(marker_id), 0) + 1
+    for quad, marker_id in zip(corners, ids.ravel().tolist(), strict=True):
+        mid = int(marker_id)
+        if mid not in MARKER_IDS or seen[mid] > 1:
+            continue
+        pts = np.asarray(quad, dtype=np.float32).reshape(4, 2) / scale
+        if scale != 1.0:
+            side = float(np.linalg.norm(pts[0] - pts[2])) / 1.414
+            win = int(max(2, min(8, side / 12)))
+            pts = pts.reshape(-1, 1, 2).astype(np.float32)
+            cv2.cornerSubPix(gray, pts, (win, win), (-1, -1),
+                             (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 30, 0.01))
+        found[mid] = np.asarray(pts, dtype=np.float64).reshape(4, 2)
+    return found
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Where the mat lies in one camera's frames: the homography image px -> mat mm."""
+
+    image_to_mat: FloatArray
+    markers: tuple[int, ...]
+    """The marker ids the fit used."""
+    residual_mm: float
+    """Root-mean-square distance between the markers' known corners and where the fit puts them."""
+    mat: Mat = field(default_factory=Mat)
+
+    @property
+    def mat_to_image(self) -> FloatArray:
+        return np.asarray(np.linalg.inv(self.image_to_mat), dtype=np.float64)
+
+    def to_mat(self, points: npt.ArrayLike) -> FloatArray:
+        """Image pixels (N x 2) to mat millimetres (N x 2)."""
+        return _apply(self.image_to_mat, points)
+
+    def to_image(self, points: npt.ArrayLike) -> FloatArray:
+        """Mat millimetres (N x 2) to image pixels (N x 2)."""
+        return _apply(self.mat_to_image, points)
+
+    def px_per_mm(self) -> float:
+        """The camera's resolution at the centre of the mat (pixels per millimetre of mat)."""
+        cx, cy = self.mat.centre
+        p = self.to_image([[cx - 50, cy], [cx + 50, cy], [cx, cy - 50], [cx, cy + 50]])
+        return float((np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[3] - p[2])) / 200.0)
+
+    def rectify(self, image: Image, px_per_mm: float,
+                region: tuple[float, float, float, float] | None = None,
+                interpolation: int = cv2.INTER_LINEAR) -> Image:
+        """A top-down view of (a region of) the mat at ``px_per_mm``.
+
+        ``region`` is ``(x0, y0, x1, y1)`` in mat mm (the whole mat by default);
+        pixel (i, j) of the result is mat point (x0 + (j + 0.5) / k, y0 + (i + 0.5) / k).
+        """
+        x0, y0, x1, y1 = region if region is not None else (0.0, 0.0, self.mat.side, self.mat.side)
+        k = px_per_mm
+        # mat mm -> rectified px
+        to_rect = np.array([[k, 0, -k * x0 - 0.5], [0, k, -k * y0 - 0.5], [0, 0, 1]], dtype=np.float64)
+        m = to_rect @ self.image_to_mat
+        size = (max(1, round((x1 - x0) * k)), max(1, round((y1 - y0) * k)))
+        return np.asarray(cv2.warpPerspective(image, m, size, flags=interpolation,
+                                              borderMode=cv2.BORDER_REPLICATE), dtype=np.uint8)
+
+
+def _apply(h: FloatArray, points: npt.ArrayLike) -> FloatArray:
+    pts = np.asarray(points, dtype=np.float64).reshape(-1, 1, 2)
+    if len(pts) == 0:
+        return np.zeros((0, 2), dtype=np.float64)
+    return np.asarray(cv2.perspectiveTransform(pts, h), dtype=np.float64).reshape(-1, 2)
+
+
+def fit(markers: dict[int, FloatArray], mat: Mat | None = None) -> Calibration | None:
+    """The homography from the markers' corners, or None when fewer than three agree.
+
+    All corners of all markers go into one least-squares fit; a marker that
+    then lies more than :data:`MAX_RESIDUAL_MM` off (a misread, a marker that
+    was moved) is dropped and the fit redone while three or more remain.
+    """
+    mat = mat or Mat()
+    ids = sorted(markers)
+    while len(ids) >= MIN_MARKERS:
+        src = np.concatenate([markers[i] for i in ids]).astype(np.float64)
+        dst = np.concatenate([np.asarray(mat.marker_corners(i), dtype=np.float64) for i in ids])
+        found, _ = cv2.findHomography(src, dst, 0)
+        if found is None or not np.all(np.isfinite(found)):
+            return None
+        h = np.asarray(found, dtype=np.float64)
+        proj = _apply(h, src)
+        err = np.linalg.norm(proj - dst, axis=1).reshape(len(ids), 4).max(axis=1)
+        worst = int(np.argmax(err))
+        if err[worst] <= MAX_RESIDUAL_MM * mat.scale:
+            if not _orientation_ok(h, mat):
+                return None
+            rms = float(np.sqrt(np.mean(np.sum((proj - dst) ** 2, axis=1))))
+            return Calibration(h, tuple(ids), rms, mat)
+        del ids[worst]
+    return None
+
+
+def _orientation_ok(h: FloatArray, mat: Mat) -> bool:
+    """The mat seen from above, not mirrored, and the whole of it in front of the camera."""
+    inv = np.linalg.inv(h)
+    s = mat.side
+    corners = np.array([[0, 0, 1], [s, 0, 1], [s, s, 1], [0, s, 1]], dtype=np.float64)
+    w = corners @ inv.T
+    if not (np.all(w[:, 2] > 0) or np.all(w[:, 2] < 0)):
+        return False  # the horizon crosses the mat
+    img = w[:, :2] / w[:, 2:3]
+    area = 0.5 * sum(img[i, 0] * img[(i + 1) % 4, 1] - img[(i + 1) % 4, 0] * img[i, 1] for i in range(4))
+    return bool(area > 0)  # clockwise on screen as on the mat (y down in both)
+
+
+def calibrate(image: Image, mat: Mat | None = None) -> Calibration | None:
+    """Place the mat in one frame; None when fewer than three markers are found."""
+    return fit(detect_markers(image), mat)
+
+
+@dataclass(frozen=True)
+class CalibrationState:
+    """The calibration to read a frame with, and whether it came from an earlier frame."""
+
+    calibration: Calibration | None
+    stale: bool
+    seen: tuple[int, ...]
+    """Marker ids found in this frame."""
+
+
+class Calibrator:
+    """Calibrates frame after frame, keeping the last good calibration when markers are hidden.
+
+    >>> cal = Calibrator()
+    >>> state = cal.update(frame)                 # doctest: +SKIP
+    >>> state.stale, state.calibration is None    # doctest: +SKIP
+    (False, False)
+    """
+
+    def __init__(self, mat: Mat | None = None) -> None:
+        self.mat = mat or Mat()
+        self.last: Calibration | None = None
+
+    def update(self, image: Image) -> CalibrationState:
+        markers = detect_markers(image)
+        cal = fit(markers, self.mat)
+        if cal is not None:
+            self.last = cal
+            return CalibrationState(cal, False, tuple(sorted(markers)))
+        return CalibrationState(self.last, True, tuple(sorted(markers)))
+
+    def reset(self) -> None:
+        """Forget the last good calibration (the camera was moved)."""
+        self.last = None
