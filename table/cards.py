@@ -93,3 +93,6 @@ DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in SUITS for rank in RA
 
 This order is the class order of the card model (``models/cards.onnx``).
 """
+
+BY_TEXT: dict[str, Card] = {str(card): card for card in DECK}
+"""Each card by its notation, for parsing many cards fast (``BY_TEXT["12o"]``)."""

@@ -16,3 +16,19 @@ class InvalidInput(MusTableError, ValueError):
 
 class InvalidCard(InvalidInput):
     """A card notation that names no card of the Spanish 40-card deck."""
+
+
+class InvalidRecord(InvalidInput):
+    """A ``mus-hand/1`` record that breaks the contract (shape, values, rules)."""
+
+
+class IllegalBet(InvalidRecord):
+    """A word that may not be said now in the lance (out of turn, by a seat out, ...)."""
+
+
+class IncompleteLance(InvalidRecord):
+    """A lance whose words stop before it is decided."""
+
+
+class InvalidPartida(InvalidInput):
+    """A partida (JSON lines of hand records) whose hands do not follow one another."""

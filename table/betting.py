@@ -1,0 +1,334 @@
+"""The betting of a lance, word by word: who speaks now, what they may say, how it ends.
+
+One :class:`Betting` follows one lance. Live, the table asks it after every word
+«who speaks now, and what may they say?» (:attr:`Betting.speaker`,
+:meth:`Betting.legal`); in replay, a record's words are fed to it one by one
+(:func:`replay`). :class:`HandBets` chains the four lances of a hand.
+
+>>> b = Betting("grande", mano=0)
+>>> b.speaker, b.legal()
+(0, ('paso', 'envido', 'ordago'))
+>>> b.say(0, "envido", 2).say(1, "no quiero").speaker
+3
+>>> b.say(3, "quiero").outcome
+Outcome(how='querido', stake=2, deje=0, pair=None, bettor=0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from table.errors import IllegalBet, IncompleteLance
+
+PASO, ENVIDO, QUIERO, NO_QUIERO, ORDAGO = "paso", "envido", "quiero", "no quiero", "ordago"
+WORDS = (PASO, ENVIDO, QUIERO, NO_QUIERO, ORDAGO)
+MIN_ENVIDO = 2
+
+# how a lance ended (the answer's "how")
+EN_PASO, QUERIDO, NO_QUERIDO, ORDAGO_QUERIDO, NOT_BET = (
+    "paso", "querido", "no querido", "ordago", "not bet")
+
+_OPEN, _ANSWER, _DONE = 0, 1, 2
+_JUGADA = {"pares": "pares", "juego": "juego"}
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """One word said in a lance: ``[seat, word]`` or ``[seat, "envido", n]`` in a record."""
+
+    seat: int
+    word: str
+    n: int | None = None
+
+    def to_json(self) -> list[object]:
+        return [self.seat, self.word] if self.n is None else [self.seat, self.word, self.n]
+
+    def __str__(self) -> str:
+        return f"{self.seat} {self.word}" + ("" if self.n is None else f" {self.n}")
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a lance's betting ended.
+
+    ``how``: ``paso`` (all passed), ``querido`` (accepted at ``stake``), ``no querido``
+    (rejected: ``pair`` took ``deje`` stones at once), ``ordago`` (an órdago accepted:
+    the hand ends) or ``not bet`` (fewer than both pairs hold the jugada).
+    ``bettor`` is the seat whose bet was accepted or rejected.
+    """
+
+    how: str
+    stake: int = 0
+    deje: int = 0
+    pair: int | None = None
+    bettor: int | None = None
+
+
+PASSED = Outcome(EN_PASO)
+UNBET = Outcome(NOT_BET)
+
+
+class Betting:
+    """The betting state of one lance (mutable; :meth:`after` gives a changed copy).
+
+    ``seats`` are the seats that may speak: all four in grande, chica and punto; in
+    pares and juego those that have (declared) the jugada. When they are not from
+    both pairs the lance is not bet: it starts decided, ``not bet``.
+    """
+
+    __slots__ = ("lance", "mano", "seats", "_order", "_next", "_phase", "_out", "bettor",
+                 "total", "ordago", "_before", "bets", "_queue", "outcome", "words")
+
+    def __init__(self, lance: str, mano: int, seats: Iterable[int] = (0, 1, 2, 3)) -> None:
+        self.lance = lance
+        self.mano = mano
+        self.seats: frozenset[int] = frozenset(seats)
+        self._order = tuple(s for s in ((mano + i) % 4 for i in range(4)) if s in self.seats)
+        self._next = 0
+        self._out: set[int] = set()
+        self.bettor: int | None = None
+        """The seat whose bet stands now."""
+        self.total = 0
+        """The standing total (an órdago keeps the total that stood before it)."""
+        self.ordago = False
+        self._before = 0
+        self.bets = 0
+        self._queue: list[int] = []
+        self.outcome: Outcome | None = None
+        """Set once the lance is decided."""
+        self.words: list[Word] = []
+        pairs = {s & 1 for s in self.seats}
+        if len(pairs) < 2:
+            self._phase, self.outcome = _DONE, UNBET
+        else:
+            self._phase = _OPEN
+
+    # -- asking ------------------------------------------------------------------
+
+    @property
+    def done(self) -> bool:
+        return self._phase == _DONE
+
+    @property
+    def speaker(self) -> int | None:
+        """The seat that speaks now (None once the lance is decided)."""
+        if self._phase == _OPEN:
+            return self._order[self._next]
+        if self._phase == _ANSWER:
+            return self._queue[0]
+        return None
+
+    def legal(self) -> tuple[str, ...]:
+        """The words the speaker may say now (``envido`` takes n >= 2)."""
+        if self._phase == _OPEN:
+            return (PASO, ENVIDO, ORDAGO)
+        if self._phase == _ANSWER:
+            return (QUIERO, NO_QUIERO) if self.ordago else (QUIERO, NO_QUIERO, ENVIDO, ORDAGO)
+        return ()
+
+    def out(self, seat: int) -> bool:
+        """Whether ``seat`` said «no quiero» and is out of the lance."""
+        return seat in self._out
+
+    def waiting(self) -> str:
+        """What the lance waits for, in words (for an incomplete record)."""
+        if self._phase == _DONE:
+            return "nothing: it is decided"
+        if self._phase == _OPEN:
+            return f"seat {self.speaker} has yet to speak"
+        return f"seat {self.speaker} has yet to answer the {self._bet_name()}"
+
+    def _bet_name(self) -> str:
+        return "órdago" if self.ordago else f"envite of {self.total}"
+
+    # -- saying ------------------------------------------------------------------
+
+    def say(self, seat: int, word: str, n: int | None = None) -> Betting:
+        """Apply one word; raise :class:`IllegalBet` (state unchanged) if it may not be said."""
+        if self._phase == _DONE:
+            raise IllegalBet(f"the lance is already decided ({self._ended()}): no more words")
+        if seat not in self.seats:
+            raise IllegalBet(
+                f"seat {seat} may not speak in {self.lance}: it has not declared {_JUGADA[self.lance]}"
+                if self.lance in _JUGADA else f"seat {seat} is not a seat (0-3)")
+        if seat in self._out:
+            raise IllegalBet(f"seat {seat} said no quiero and is out of the lance")
+        speaker = self.speaker
+        if seat != speaker:
+            raise IllegalBet(f"it is seat {speaker}'s turn, not seat {seat}'s")
+        if word == ENVIDO:
+            if n is None:
+                n = MIN_ENVIDO
+            elif type(n) is not int or n < MIN_ENVIDO:
+                raise IllegalBet(f"envido takes a whole number of at least {MIN_ENVIDO}, not {n!r}")
+        elif n is not None:
+            raise IllegalBet(f"only envido takes a number, not {word!r}")
+        if self._phase == _OPEN:
+            if word == PASO:
+                self._next += 1
+                if self._next == len(self._order):
+                    self._phase, self.outcome = _DONE, PASSED
+            elif word == ENVIDO or word == ORDAGO:
+                self._bet(seat, word, n)
+            elif word == QUIERO or word == NO_QUIERO:
+                raise IllegalBet(f"nobody has bet yet: seat {seat} may say paso, envido or ordago, "
+                                 f"not {word}")
+            else:
+                raise IllegalBet(_unknown(word))
+        else:
+            if word == QUIERO:
+                self._phase = _DONE
+                if self.ordago:
+                    self.outcome = Outcome(ORDAGO_QUERIDO, bettor=self.bettor)
+                else:
+                    self.outcome = Outcome(QUERIDO, stake=self.total, bettor=self.bettor)
+            elif word == NO_QUIERO:
+                self._out.add(seat)
+                del self._queue[0]
+                if not self._queue:
+                    assert self.bettor is not None
+                    deje = 1 if self.bets == 1 else self._before
+                    self._phase = _DONE
+                    self.outcome = Outcome(NO_QUERIDO, deje=deje, pair=self.bettor & 1,
+                                           bettor=self.bettor)
+            elif word == ENVIDO or word == ORDAGO:
+                if self.ordago:
+                    raise IllegalBet("nothing can be raised over an órdago: quiero or no quiero")
+                self._bet(seat, word, n)
+            elif word == PASO:
+                raise IllegalBet(f"paso is not an answer to the {self._bet_name()}: seat {seat} "
+                                 f"may say quiero, no quiero, envido n or ordago")
+            else:
+                raise IllegalBet(_unknown(word))
+        self.words.append(Word(seat, word, n))
+        return self
+
+    def _bet(self, seat: int, word: str, n: int | None) -> None:
+        self._before = self.total
+        self.bets += 1
+        self.bettor = seat
+        if word == ORDAGO:
+            self.ordago = True
+        else:
+            assert n is not None
+            self.total = n if self.bets == 1 else self.total + n
+        seats, out = self.seats, self._out
+        self._queue = [s for s in ((seat + 1) & 3, (seat + 3) & 3) if s in seats and s not in out]
+        self._phase = _ANSWER
+
+    def _ended(self) -> str:
+        o = self.outcome
+        assert o is not None
+        if o.how == QUERIDO:
+            return f"querido at {o.stake}"
+        if o.how == NO_QUERIDO:
+            return f"no querido, {o.deje} to pair {o.pair}"
+        return {EN_PASO: "en paso", ORDAGO_QUERIDO: "órdago accepted", NOT_BET: "not bet"}[o.how]
+
+    def copy(self) -> Betting:
+        other = object.__new__(Betting)
+        for name in Betting.__slots__:
+            setattr(other, name, getattr(self, name))
+        other._out = set(self._out)
+        other._queue = list(self._queue)
+        other.words = list(self.words)
+        return other
+
+    def after(self, seat: int, word: str, n: int | None = None) -> Betting:
+        """A copy with one more word said (``self`` is left as it was)."""
+        return self.copy().say(seat, word, n)
+
+
+def _unknown(word: object) -> str:
+    return f"unknown word {word!r} (words: paso, envido, quiero, no quiero, ordago)"
+
+
+def replay(lance: str, mano: int, words: Iterable[Word | Sequence[object]],
+           seats: Iterable[int] = (0, 1, 2, 3)) -> Outcome:
+    """The outcome of a lance's whole list of words; raise if a word is illegal or the
+    lance is left undecided (:class:`IncompleteLance`)."""
+    b = Betting(lance, mano, seats)
+    for w in words:
+        if isinstance(w, Word):
+            b.say(w.seat, w.word, w.n)
+        else:
+            b.say(*w)  # type: ignore[arg-type]
+    if b.outcome is None:
+        if not b.words:
+            return PASSED  # no words: nobody bet (en paso)
+        raise IncompleteLance(f"{lance} is incomplete: {b.waiting()}")
+    return b.outcome
+
+
+class HandBets:
+    """The betting of a whole hand, lance after lance, for the table to drive live.
+
+    ``pares`` and ``juego`` are the four seats' declarations («¿pares?», «¿juego?»):
+    they say who may speak in pares and juego, and whether punto is played instead.
+    """
+
+    __slots__ = ("mano", "lances", "_bettings", "_i")
+
+    def __init__(self, mano: int, pares: Sequence[bool], juego: Sequence[bool]) -> None:
+        self.mano = mano
+        fourth = "juego" if any(juego) else "punto"
+        self.lances: tuple[str, ...] = ("grande", "chica", "pares", fourth)
+        self._bettings = {
+            "grande": Betting("grande", mano),
+            "chica": Betting("chica", mano),
+            "pares": Betting("pares", mano, (s for s in range(4) if pares[s])),
+            fourth: Betting(fourth, mano, (s for s in range(4) if juego[s]))
+            if fourth == "juego" else Betting("punto", mano),
+        }
+        self._i = 0
+        self._skip()
+
+    def _skip(self) -> None:
+        while self._i < 4 and self._bettings[self.lances[self._i]].done:
+            o = self._bettings[self.lances[self._i]].outcome
+            if o is not None and o.how == ORDAGO_QUERIDO:
+                self._i = 4  # an accepted órdago ends the hand
+                return
+            self._i += 1
+
+    @property
+    def lance(self) -> str | None:
+        """The lance being bet now (None once the hand's betting is over)."""
+        return self.lances[self._i] if self._i < 4 else None
+
+    @property
+    def betting(self) -> Betting | None:
+        return self._bettings[self.lances[self._i]] if self._i < 4 else None
+
+    @property
+    def over(self) -> bool:
+        return self._i >= 4
+
+    @property
+    def speaker(self) -> int | None:
+        b = self.betting
+        return None if b is None else b.speaker
+
+    def legal(self) -> tuple[str, ...]:
+        b = self.betting
+        return () if b is None else b.legal()
+
+    def say(self, seat: int, word: str, n: int | None = None) -> HandBets:
+        b = self.betting
+        if b is None:
+            raise IllegalBet("the hand's betting is over")
+        b.say(seat, word, n)
+        self._skip()
+        return self
+
+    def lance_betting(self, lance: str) -> Betting:
+        return self._bettings[lance]
+
+    def words(self) -> dict[str, list[list[object]]]:
+        """The ``bets`` object of the hand's record."""
+        return {lance: [w.to_json() for w in self._bettings[lance].words] for lance in self.lances}
+
+    def outcomes(self) -> dict[str, Outcome]:
+        """Each decided lance's outcome (lances after an accepted órdago are absent)."""
+        return {lance: b.outcome for lance, b in self._bettings.items() if b.outcome is not None}

@@ -1,0 +1,320 @@
+"""The ``mus-hand/1`` hand record: parsing with a one-line reason for every fault.
+
+A record is read from JSON text (:func:`parse`) or from an already decoded object
+(:meth:`HandRecord.from_json`). Reading it checks everything the contract says and
+replays every lance's words, so a :class:`HandRecord` always holds a legal hand.
+
+>>> rec = parse('{"format": "mus-hand/1", "mano": 0, "score": [0, 0], '
+...             '"cards": [["12o","3c","1e","4b"], ["11o","11c","7e","7b"], '
+...             '["5o","6c","2b","10e"], ["10o","10c","1o","12b"]], "bets": {}}')
+>>> rec.fourth, rec.outcomes["grande"].how
+('juego', 'paso')
+>>> parse('{"format": "mus-hand/1", "mano": 4}')
+Traceback (most recent call last):
+...
+table.errors.InvalidRecord: mano must be a seat 0-3, not 4
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from table._show import show
+from table.betting import (
+    ENVIDO,
+    ORDAGO_QUERIDO,
+    PASSED,
+    WORDS,
+    Betting,
+    Outcome,
+    Word,
+)
+from table.cards import BY_TEXT, Card
+from table.errors import IllegalBet, InvalidCard, InvalidRecord
+from table.jugadas import Jugadas
+from table.rules import Rules
+
+FORMAT = "mus-hand/1"
+KEYS = ("format", "rules", "mano", "score", "cards", "bets", "declared")
+LANCE_KEYS = ("grande", "chica", "pares", "juego", "punto")
+_KEYSET = frozenset(KEYS)
+_LANCESET = frozenset(LANCE_KEYS)
+_RANK = {text: card.rank for text, card in BY_TEXT.items()}
+
+
+class HandRecord:
+    """One hand, read and checked: rules, mano, score, cards, the words of each lance,
+    the declarations, and each lance's betting outcome."""
+
+    __slots__ = ("rules", "mano", "score", "cards", "bets", "declared", "declared_given",
+                 "jugadas", "fourth", "outcomes", "ordago")
+
+    rules: Rules
+    mano: int
+    score: tuple[int, int]
+    cards: tuple[tuple[str, ...], ...]
+    """Four cards per seat, indexed by seat, in the record's notation."""
+    bets: dict[str, tuple[Word, ...]]
+    """The words of each lance present in the record."""
+    declared: tuple[tuple[bool, ...], tuple[bool, ...]]
+    """What each seat said to «¿pares?» and «¿juego?» (the truth where not given)."""
+    declared_given: tuple[bool, bool]
+    jugadas: Jugadas
+    fourth: str
+    """``juego`` when somebody has (declared) juego, else ``punto``."""
+    outcomes: dict[str, Outcome]
+    """Each lance that was played, in order (none after an accepted órdago)."""
+    ordago: str | None
+    """The lance where an órdago was accepted (the hand ended there), if any."""
+
+    @classmethod
+    def from_json(cls, obj: Any) -> HandRecord:
+        """Check a decoded record; raise :class:`~table.errors.InvalidRecord` naming the fault."""
+        if not isinstance(obj, dict):
+            raise InvalidRecord(f"a hand record is a JSON object, not {show(obj)}")
+        for key in obj:
+            if key not in _KEYSET:
+                raise InvalidRecord(f"unknown key {show(key)} (a {FORMAT} record has "
+                                    f"{', '.join(KEYS)})")
+        fmt = _need(obj, "format")
+        if fmt != FORMAT or type(fmt) is not str:
+            raise InvalidRecord(f"format must be {show(FORMAT)}, not {show(fmt)}")
+        self = cls.__new__(cls)
+        rules = self.rules = Rules.from_json(obj.get("rules"))
+        mano = _need(obj, "mano")
+        if type(mano) is not int or not 0 <= mano <= 3:
+            raise InvalidRecord(f"mano must be a seat 0-3, not {show(mano)}")
+        self.mano = mano
+        self.score = _score(_need(obj, "score"), rules.target)
+        self.cards, ranks = _cards(_need(obj, "cards"))
+        self.jugadas = jugadas = Jugadas(ranks, rules, mano)
+        seats = jugadas.seats
+        truth_pares = tuple(s.pares_kind > 0 for s in seats)
+        truth_juego = tuple(s.juego > 0 for s in seats)
+        declared = obj.get("declared")
+        if declared is None:
+            self.declared = (truth_pares, truth_juego)
+            self.declared_given = (False, False)
+        else:
+            self.declared, self.declared_given = _declared(declared, truth_pares, truth_juego)
+        self._replay(_need(obj, "bets"))
+        return self
+
+    def _replay(self, bets: Any) -> None:
+        if not isinstance(bets, dict):
+            raise InvalidRecord(f"bets must be an object of lances, not {show(bets)}")
+        for key in bets:
+            if key not in _LANCESET:
+                raise InvalidRecord(f"bets: unknown lance {show(key)} "
+                                    f"(lances: {', '.join(LANCE_KEYS)})")
+        decl_pares, decl_juego = self.declared
+        fourth = self.fourth = "juego" if any(decl_juego) else "punto"
+        other = "punto" if fourth == "juego" else "juego"
+        if bets.get(other):
+            if other == "punto":
+                holders = [s for s in range(4) if decl_juego[s]]
+                raise InvalidRecord(
+                    f"bets.punto: punto is played only when nobody has juego, and seat "
+                    f"{holders[0]} has (declared) juego")
+            raise InvalidRecord("bets.juego: nobody has (declared) juego: the lance is punto")
+        mano = self.mano
+        self.bets = {}
+        self.outcomes = {}
+        self.ordago = None
+        for lance in ("grande", "chica", "pares", fourth):
+            words = bets.get(lance)
+            if words is None:
+                words = ()
+            elif not isinstance(words, list):
+                raise InvalidRecord(f"bets.{lance} must be a list of words, not {show(words)}")
+            if self.ordago is not None:
+                if words:
+                    raise InvalidRecord(f"bets.{lance}: the hand ended with the órdago accepted "
+                                        f"in {self.ordago}: no more words")
+                continue
+            if lance == "pares":
+                betting = Betting(lance, mano, [s for s in range(4) if decl_pares[s]])
+            elif lance == "juego":
+                betting = Betting(lance, mano, [s for s in range(4) if decl_juego[s]])
+            else:
+                betting = Betting(lance, mano)
+            if betting.done and words:
+                held = {s & 1 for s in betting.seats}
+                who = (f"only pair {held.pop()} has (declared) {lance}" if held
+                       else f"nobody has (declared) {lance}")
+                raise InvalidRecord(f"bets.{lance}: not bet ({who}), but the record has words")
+            parsed = []
+            for i, raw in enumerate(words, 1):
+                w = _word(lance, i, raw)
+                try:
+                    betting.say(w.seat, w.word, w.n)
+                except IllegalBet as exc:
+                    raise IllegalBet(f"bets.{lance}, word {i} {show(raw)}: {exc}") from None
+                parsed.append(w)
+            outcome = betting.outcome
+            if outcome is None:
+                if parsed:
+                    raise InvalidRecord(f"bets.{lance}: incomplete: {betting.waiting()}")
+                outcome = PASSED
+            self.bets[lance] = tuple(parsed)
+            self.outcomes[lance] = outcome
+            if outcome.how == ORDAGO_QUERIDO:
+                self.ordago = lance
+
+    @property
+    def lances(self) -> tuple[str, ...]:
+        """The lances of this hand, in order: grande, chica, pares, juego or punto."""
+        return ("grande", "chica", "pares", self.fourth)
+
+    def holds(self) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
+        """What the cards hold: pares and juego of each seat."""
+        seats = self.jugadas.seats
+        return (tuple(s.pares_kind > 0 for s in seats), tuple(s.juego > 0 for s in seats))
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as the table would write it (rules in full, declarations if given)."""
+        out: dict[str, Any] = {
+            "format": FORMAT,
+            "rules": self.rules.to_json(),
+            "mano": self.mano,
+            "score": list(self.score),
+            "cards": [list(c) for c in self.cards],
+            "bets": {lance: [w.to_json() for w in words] for lance, words in self.bets.items()},
+        }
+        if any(self.declared_given):
+            declared: dict[str, list[bool]] = {}
+            if self.declared_given[0]:
+                declared["pares"] = list(self.declared[0])
+            if self.declared_given[1]:
+                declared["juego"] = list(self.declared[1])
+            out["declared"] = declared
+        return out
+
+    def __repr__(self) -> str:
+        return f"<HandRecord mano={self.mano} score={list(self.score)} cards={self.cards}>"
+
+
+def _need(obj: dict[str, Any], key: str) -> Any:
+    try:
+        return obj[key]
+    except KeyError:
+        raise InvalidRecord(f"missing key {show(key)}") from None
+
+
+def _score(value: Any, target: int) -> tuple[int, int]:
+    if (not isinstance(value, list) or len(value) != 2
+            or any(type(v) is not int for v in value)):
+        raise InvalidRecord(f"score must be [stones of pair 0, stones of pair 1], not {show(value)}")
+    for pair, stones in enumerate(value):
+        if not 0 <= stones < target:
+            raise InvalidRecord(f"score: pair {pair} has {stones}, which is not between 0 and "
+                                f"{target - 1} (the juego is to {target})")
+    return (value[0], value[1])
+
+
+def _cards(value: Any) -> tuple[tuple[tuple[str, ...], ...], list[tuple[int, ...]]]:
+    if not isinstance(value, list) or len(value) != 4:
+        n = len(value) if isinstance(value, list) else None
+        raise InvalidRecord("cards must be a list of four seats' cards"
+                            + (f", not {n} seats" if n is not None else f", not {show(value)}"))
+    seen: dict[str, int] = {}
+    ranks: list[tuple[int, ...]] = []
+    for seat, hand in enumerate(value):
+        if not isinstance(hand, list):
+            raise InvalidRecord(f"cards: seat {seat} must be a list of four cards, not {show(hand)}")
+        if len(hand) != 4:
+            raise InvalidRecord(f"cards: seat {seat} has {len(hand)} cards, not 4")
+        row = []
+        for text in hand:
+            rank = _RANK.get(text) if type(text) is str else None
+            if rank is None:
+                try:
+                    Card.parse(text)
+                except InvalidCard as exc:
+                    raise InvalidRecord(f"cards: seat {seat}: {exc}") from None
+                raise InvalidRecord(f"cards: seat {seat}: not a card: {show(text)}")
+            if text in seen:
+                raise InvalidRecord(f"cards: {text} appears twice (seat {seen[text]} and seat {seat})")
+            seen[text] = seat
+            row.append(rank)
+        ranks.append(tuple(row))
+    return tuple(tuple(h) for h in value), ranks
+
+
+def _declared(value: Any, pares: tuple[bool, ...], juego: tuple[bool, ...]
+              ) -> tuple[tuple[tuple[bool, ...], tuple[bool, ...]], tuple[bool, bool]]:
+    if not isinstance(value, dict):
+        raise InvalidRecord(f"declared must be an object with pares and/or juego, not {show(value)}")
+    for key in value:
+        if key not in ("pares", "juego"):
+            raise InvalidRecord(f"declared: unknown key {show(key)} (keys: pares, juego)")
+    out = []
+    for key, truth in (("pares", pares), ("juego", juego)):
+        v = value.get(key)
+        if v is None:
+            out.append(truth)
+            continue
+        if not isinstance(v, list) or len(v) != 4 or any(type(b) is not bool for b in v):
+            raise InvalidRecord(f"declared.{key} must be four true/false, one per seat, not {show(v)}")
+        out.append(tuple(v))
+    return (out[0], out[1]), (value.get("pares") is not None, value.get("juego") is not None)
+
+
+def _word(lance: str, i: int, raw: Any) -> Word:
+    where = f"bets.{lance}, word {i} {show(raw)}"
+    if not isinstance(raw, list) or not 2 <= len(raw) <= 3:
+        raise InvalidRecord(f'{where}: a word is [seat, word] or [seat, "envido", n]')
+    seat, word = raw[0], raw[1]
+    if type(seat) is not int or not 0 <= seat <= 3:
+        raise InvalidRecord(f"{where}: the seat must be 0-3, not {show(seat)}")
+    if type(word) is not str or word not in WORDS:
+        raise InvalidRecord(f"{where}: unknown word {show(word)} "
+                            f"(words: {', '.join(WORDS)})")
+    if len(raw) == 3:
+        n = raw[2]
+        if word != ENVIDO:
+            raise InvalidRecord(f"{where}: only envido takes a number")
+        if type(n) is not int or n < 2:
+            raise InvalidRecord(f"{where}: envido takes a whole number of at least 2, not {show(n)}")
+        return Word(seat, word, n)
+    return Word(seat, word, 2 if word == ENVIDO else None)
+
+
+def _no_constants(name: str) -> Any:
+    raise InvalidRecord(f"bad JSON: {name} is not a JSON value")
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise InvalidRecord(f"bad JSON: key {show(k)} appears twice in an object")
+            seen.add(k)
+    return out
+
+
+def loads(text: str | bytes) -> Any:
+    """Decode JSON text strictly (no NaN, no repeated keys); one-line error otherwise."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise InvalidRecord(f"bad JSON: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    try:
+        return json.loads(text, parse_constant=_no_constants, object_pairs_hook=_pairs)
+    except json.JSONDecodeError as exc:
+        raise InvalidRecord(f"bad JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:
+        raise InvalidRecord("bad JSON: nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer with too many digits
+        if isinstance(exc, InvalidRecord):
+            raise
+        raise InvalidRecord(f"bad JSON: {str(exc).splitlines()[0]}") from None
+
+
+def parse(text: str | bytes) -> HandRecord:
+    """Read one record from JSON text."""
+    return HandRecord.from_json(loads(text))

@@ -1,0 +1,299 @@
+"""The tanteo: a hand's stones counted event by event, in strict order.
+
+1. During the bets, each deje the moment its envite is refused (lance order).
+2. At the end of the hand, lance by lance (grande, chica, pares, juego or punto),
+   stake before bonus, each seat's bonus one event, the better jugada first.
+
+The first pair to reach the target wins the juego at that event and nothing
+after it counts. An accepted órdago ends the hand: the pair that wins that lance
+wins the juego (unless a deje already won it).
+
+With ``penalties: "none"`` the lances are bet as declared and won by the cards
+(a seat never wins, nor earns the bonus of, a jugada it does not hold). With
+``"mundial"``, rule 19 of the World Championship rules rewrites the pares and
+juego lances when a declaration was false (see ``docs/decisions-engine.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from table.answer import (
+    BONUS,
+    DEJE,
+    ENVITE,
+    PASO_STONE,
+    PENALTY,
+    PUNTO_STONE,
+    Answer,
+    Event,
+    LanceResult,
+    Mistake,
+)
+from table.betting import EN_PASO, NO_QUERIDO, NOT_BET, ORDAGO_QUERIDO, QUERIDO, Outcome
+from table.jugadas import PARES_BONUS, PARES_KINDS, Jugadas
+from table.numerals import stones as say
+from table.record import HandRecord, parse
+from table.rules import Rules
+
+NONE = "none"
+
+
+class _Plan:
+    """One lance's result and its events (the deje during the bets, the rest at the end)."""
+
+    __slots__ = ("lance", "winner", "how", "seat", "deje", "end", "stake")
+
+    def __init__(self, lance: str, winner: int | None, how: str, seat: int | None,
+                 deje: Event | None, end: list[Event], stake: int = 0) -> None:
+        self.lance, self.winner, self.how, self.seat = lance, winner, how, seat
+        self.deje, self.end, self.stake = deje, end, stake
+
+    def result(self) -> LanceResult:
+        stones = 0 if self.how == ORDAGO_QUERIDO else (
+            (self.deje.stones if self.deje else 0) + sum(e.stones for e in self.end))
+        return LanceResult(self.lance, self.winner, self.how, stones, self.seat, self.stake,
+                           self.deje.stones if self.deje else 0)
+
+
+def _bonus(lance: str, pair: int, holders: Iterable[int], j: Jugadas, rules: Rules) -> list[Event]:
+    """Each seat of ``pair`` among ``holders``: its bonus, better jugada first."""
+    seats = [s for s in holders if s & 1 == pair]
+    if not seats:
+        return []
+    if len(seats) == 2:
+        seats = j.ranked(lance, seats)
+    events = []
+    for i, seat in enumerate(seats):
+        sj = j.seats[seat]
+        if lance == "pares":
+            value, name = PARES_BONUS[sj.pares_kind], PARES_KINDS[sj.pares_kind]
+        elif sj.sum == 31:
+            value, name = 3, "treinta y una real" if (sj.real and rules.real) else "treinta y una"
+        else:
+            value, name = 2, "juego"
+        why = f"{say(value)} de {name}" + (" del compañero" if i else "")
+        events.append(Event(lance, pair, value, why, BONUS, seat))
+    return events
+
+
+def _plan(lance: str, o: Outcome, holders: Iterable[int] | None, j: Jugadas,
+          rules: Rules) -> _Plan:
+    """The lance scored on the cards: ``holders`` are the seats that may win it
+    (None: all four, as in grande and chica)."""
+    held = list(holders) if holders is not None else None
+    seat = j.best(lance, held)
+    pair = None if seat is None else seat & 1
+    how = o.how
+    deje: Event | None = None
+    end: list[Event] = []
+    if how == NO_QUERIDO:
+        assert o.pair is not None
+        pair, seat = o.pair, None
+        deje = Event(lance, pair, o.deje, f"{say(o.deje)} porque no", DEJE)
+        if lance == "punto":
+            end = [Event(lance, pair, 1, "una de punto", PUNTO_STONE)]
+        elif lance in ("pares", "juego"):
+            end = _bonus(lance, pair, held or (), j, rules)
+    elif how == ORDAGO_QUERIDO or pair is None:
+        if pair is None and how == NOT_BET:
+            how = NONE
+    elif how == QUERIDO:
+        end = [Event(lance, pair, o.stake, f"{say(o.stake)} de envite a {lance}", ENVITE)]
+        if lance == "punto":
+            end.append(Event(lance, pair, 1, "una de punto", PUNTO_STONE))
+        elif lance in ("pares", "juego"):
+            end += _bonus(lance, pair, held or (), j, rules)
+    elif lance in ("grande", "chica"):
+        end = [Event(lance, pair, 1, f"una de {lance} en paso", PASO_STONE)]
+    elif lance == "punto":
+        end = [Event(lance, pair, 1, "una de punto", PUNTO_STONE)]
+    else:  # pares or juego, en paso or not bet: the bonus
+        end = _bonus(lance, pair, held or (), j, rules)
+    return _Plan(lance, pair, how, seat, deje, end, o.stake if how == QUERIDO else 0)
+
+
+def _penalty(lance: str, pair: int, holders: Iterable[int], j: Jugadas, rules: Rules,
+             why: str) -> _Plan:
+    """Rule 19: the lance goes to ``pair``: one stone of deje, then its bonus."""
+    end = [Event(lance, pair, 1, why, PENALTY)]
+    if lance == "punto":
+        end.append(Event(lance, pair, 1, "una de punto", PUNTO_STONE))
+    else:
+        end += _bonus(lance, pair, holders, j, rules)
+    return _Plan(lance, pair, NO_QUERIDO, None, None, end)
+
+
+def _mistakes(rec: HandRecord) -> tuple[Mistake, ...]:
+    out = []
+    has = rec.holds()
+    for i, lance in enumerate(("pares", "juego")):
+        for seat in range(4):
+            said, held = rec.declared[i][seat], has[i][seat]
+            if said and not held:
+                why = f"cantó {lance} sin " + ("tenerlos" if lance == "pares" else "tenerlo")
+            elif held and not said:
+                why = f"no cantó {lance} " + ("teniéndolos" if lance == "pares" else "teniéndolo")
+            else:
+                continue
+            out.append(Mistake(seat, lance, said, why))
+    return tuple(out)
+
+
+_UNBET = Outcome(NOT_BET)
+
+
+def _mundial_pares(o: Outcome, decl: tuple[bool, ...], has: tuple[bool, ...], j: Jugadas,
+                   rules: Rules, rulings: list[str]) -> _Plan:
+    """Rule 19, pares: «cantar pares no teniendo», «no cantar pares teniendo»."""
+    true = [s for s in range(4) if decl[s] and has[s]]
+    false = [s for s in range(4) if decl[s] and not has[s]]
+    if any(has[s] and not decl[s] for s in range(4)):
+        rulings.append("regla 19: pares no cantados no valen, ni para envites ni para el tanteo")
+    pairs = {s & 1 for s in false}
+    if not pairs:
+        return _plan("pares", o, true, j, rules)
+    if len(pairs) == 2:
+        rulings.append("regla 19: las dos parejas cantaron pares sin tenerlos: se anula lo "
+                       "jugado a pares y se cuentan los pares de quien los tiene")
+        return _plan("pares", _UNBET, true, j, rules)
+    p = pairs.pop()
+    q = 1 - p
+    p_has, q_has = any(s & 1 == p for s in true), any(s & 1 == q for s in true)
+    if not p_has:
+        rulings.append(f"regla 19: la pareja {p} cantó pares sin tenerlos y su compañero no "
+                       f"los tiene: se anula lo jugado a pares y la pareja {q} cuenta sus pares")
+        return _plan("pares", _UNBET, true, j, rules)
+    if q_has:
+        rulings.append(f"regla 19: la pareja {p} cantó pares sin tenerlos; su compañero y los "
+                       f"contrarios los tienen: se anula lo jugado y la pareja {q} se apunta el "
+                       f"deje de pares y sus pares")
+        return _penalty("pares", q, true, j, rules, "una de deje por pares mal cantados")
+    return _plan("pares", o, true, j, rules)
+
+
+def _mundial_juego(lance: str, o: Outcome, decl: tuple[bool, ...], has: tuple[bool, ...],
+                   j: Jugadas, rules: Rules, rulings: list[str]) -> _Plan:
+    """Rule 19, juego: «cantar juego no teniendo», «no cantar juego teniendo».
+    ``lance`` is the one that was played (juego, or punto when nobody declared juego)."""
+    true = [s for s in range(4) if decl[s] and has[s]]
+    false = [s for s in range(4) if decl[s] and not has[s]]
+    hidden = [s for s in range(4) if has[s] and not decl[s]]
+    no_juego = [s for s in range(4) if not has[s]]
+    if not false and not hidden:
+        return _plan(lance, o, true if lance == "juego" else no_juego, j, rules)
+    pairs = {s & 1 for s in false + hidden}
+    if len(pairs) == 2 or (false and hidden):
+        rulings.append("regla 19: juego mal cantado por las dos parejas: se anula lo jugado "
+                       "y se cuenta por las cartas")
+        if any(has):
+            return _plan("juego", _UNBET, [s for s in range(4) if has[s]], j, rules)
+        return _plan("punto", Outcome(EN_PASO), no_juego, j, rules)
+    p = pairs.pop()
+    q = 1 - p
+    p_has, q_has = any(s & 1 == p for s in true), any(s & 1 == q for s in true)
+    if false:
+        if not any(has):
+            rulings.append(f"regla 19: la pareja {p} cantó juego sin tenerlo y nadie lo tiene: "
+                           f"la pareja {q} se apunta el deje de punto y el punto")
+            return _penalty("punto", q, (), j, rules, "una de deje de punto por juego mal cantado")
+        if p_has and not q_has:
+            rulings.append(f"regla 19: la pareja {p} cantó juego sin tenerlo; su compañero lo "
+                           f"tiene y los contrarios no: no influye")
+            return _plan(lance, o, true, j, rules)
+        if q_has and not p_has:
+            rulings.append(f"regla 19: la pareja {p} cantó juego sin tenerlo y su compañero no "
+                           f"lo tiene: se anula cualquier envite y la pareja {q} cuenta su juego")
+            return _plan("juego", _UNBET, true, j, rules)
+        rulings.append(f"regla 19: la pareja {p} cantó juego sin tenerlo; su compañero y los "
+                       f"contrarios lo tienen: se anulan los envites y la pareja {q} se apunta "
+                       f"el deje y su juego")
+        return _penalty("juego", q, true, j, rules, "una de deje por juego mal cantado")
+    # hidden juego only, in pair p
+    if not true:
+        rulings.append(f"regla 19: la pareja {p} no cantó juego teniéndolo y nadie más lo tiene: "
+                       f"se anula lo jugado a punto y cuenta lo que vale su juego")
+        return _plan("juego", _UNBET, hidden, j, rules)
+    if p_has and not q_has:
+        rulings.append(f"regla 19: la pareja {p} no cantó un juego; su compañero lo tiene y los "
+                       f"contrarios no: cuentan los dos juegos")
+        return _plan("juego", o, true + hidden, j, rules)
+    if p_has and q_has:
+        rulings.append(f"regla 19: la pareja {p} no cantó un juego; su compañero y los contrarios "
+                       f"lo tienen: ese juego no vale, solo el del compañero")
+        return _plan("juego", o, true, j, rules)
+    rulings.append(f"regla 19: la pareja {p} no cantó juego teniéndolo, su compañero no lo tiene "
+                   f"y los contrarios sí: la pareja {q} se apunta el deje de juego y su juego")
+    return _penalty("juego", q, true, j, rules, "una de deje por juego no cantado")
+
+
+def score(rec: HandRecord) -> Answer:
+    """Score one checked hand record."""
+    j = rec.jugadas
+    rules = rec.rules
+    mistakes = _mistakes(rec) if rec.declared_given != (False, False) else ()
+    mundial = rules.penalties == "mundial" and bool(mistakes)
+    rulings: list[str] = []
+    plans: list[_Plan] = []
+    for lance, o in rec.outcomes.items():
+        if lance == "grande" or lance == "chica":
+            plans.append(_plan(lance, o, None, j, rules))
+            continue
+        if mundial:
+            has_pares, has_juego = rec.holds()
+            if lance == "pares":
+                plan = _mundial_pares(o, rec.declared[0], has_pares, j, rules, rulings)
+            else:
+                plan = _mundial_juego(lance, o, rec.declared[1], has_juego, j, rules, rulings)
+        else:
+            seats = j.seats
+            if lance == "pares":
+                holders = [s for s in range(4) if seats[s].pares]
+            elif lance == "juego":
+                holders = [s for s in range(4) if seats[s].juego]
+            else:
+                holders = [s for s in range(4) if seats[s].punto]
+            plan = _plan(lance, o, holders, j, rules)
+        if o.how == ORDAGO_QUERIDO and plan.how != ORDAGO_QUERIDO:
+            # an accepted órdago is never undone: rule 19 only decides who wins its lance
+            plan = _Plan(plan.lance, plan.winner, ORDAGO_QUERIDO, plan.seat, None, [])
+        plans.append(plan)
+
+    target = rules.target
+    points = list(rec.score)
+    winner: int | None = None
+    counted: list[Event] = []
+    skipped: list[Event] = []
+    events = [p.deje for p in plans if p.deje is not None]
+    ending = [e for p in plans for e in p.end]
+    if rec.ordago is None:
+        events += ending
+    for ev in events:
+        if winner is not None:
+            skipped.append(ev)
+            continue
+        points[ev.pair] += ev.stones
+        counted.append(ev)
+        if points[ev.pair] >= target:
+            winner = ev.pair
+    if rec.ordago is not None:
+        skipped += ending
+        if winner is None:
+            winner = plans[-1].winner
+    return Answer(
+        score=(points[0], points[1]),
+        winner=winner,
+        lances={p.lance: p.result() for p in plans},
+        tanteo=tuple(counted),
+        mistakes=mistakes,
+        start=rec.score,
+        target=target,
+        not_counted=tuple(skipped),
+        ordago=rec.ordago,
+        rulings=tuple(rulings),
+    )
+
+
+def score_text(text: str | bytes) -> Answer:
+    """Parse and score one record given as JSON text."""
+    return score(parse(text))
