@@ -1,0 +1,632 @@
+"""Spanish 40-card decks drawn in code, in many styles, for training and testing the card model.
+
+What every Spanish deck shares, and what these drawings keep in every style:
+the printed index in the corners, the number, kind and usual layout of the
+suit signs (oros: coins, copas: cups, espadas: swords, bastos: clubs), the
+«pintas» (gaps in the border line: none for oros, one for copas, two for
+espadas, three for bastos), and a figure for the sota (10), the caballo (11, a
+rider on a horse) and the rey (12, crowned). Everything else (colours, line
+widths, fonts, pip shapes and sizes, figure drawings, card proportions) varies
+with a :class:`DeckStyle`, so that the model learns the shared features rather
+than one maker's art.
+
+>>> import numpy as np
+>>> from table.cards import Card
+>>> face = render_card(Card.parse("5c"), HELD_OUT_STYLES["clasica"])
+>>> face.shape
+(380, 246, 3)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from table.cards import DECK, Card, Suit
+
+Image = npt.NDArray[np.uint8]
+BGR = tuple[int, int, int]
+
+PX_PER_MM = 4.0
+"""Resolution of a rendered face: 246 x 380 px for a 61.5 x 95 mm card."""
+
+FOURNIER1878 = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "decks" / "fournier1878"
+"""Where the scanned 1878 Fournier deck lies on the development machine (absent elsewhere)."""
+
+_SUIT_FILE = {Suit.OROS: "oro", Suit.COPAS: "copa", Suit.ESPADAS: "espada", Suit.BASTOS: "basto"}
+
+PINTAS = {Suit.OROS: 0, Suit.COPAS: 1, Suit.ESPADAS: 2, Suit.BASTOS: 3}
+"""Gaps in the border line, by suit: what tells the suit of a card seen by its edge."""
+
+TRAINING_FONTS = (
+    cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
+    cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_COMPLEX_SMALL,
+)
+"""Fonts random styles draw from; TRIPLEX is kept for the held-out 'clasica' style only."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeckStyle:
+    """How one deck looks. Sizes are in millimetres of the card, colours BGR."""
+
+    name: str = "random"
+    card_mm: tuple[float, float] = (61.5, 95.0)
+    paper: BGR = (222, 238, 244)
+    ink: BGR = (30, 30, 30)
+    border_ink: BGR = (40, 40, 40)
+    border_inset_mm: float = 7.0
+    border_width_mm: float = 0.5
+    double_border: bool = False
+    pinta_len_mm: float = 5.0
+    pinta_gap_mm: float = 2.5
+    font: int = cv2.FONT_HERSHEY_SIMPLEX
+    italic: bool = False
+    index_height_mm: float = 6.0
+    index_weight: float = 1.0
+    index_coloured: bool = False
+    four_indices: bool = False
+    oro_colours: tuple[BGR, BGR] = ((40, 180, 230), (20, 110, 170))
+    copa_colours: tuple[BGR, BGR] = ((40, 40, 200), (30, 170, 220))
+    espada_colours: tuple[BGR, BGR] = ((190, 120, 60), (40, 160, 220))
+    basto_colours: tuple[BGR, BGR] = ((50, 130, 60), (40, 90, 150))
+    outline: bool = True
+    line_mm: float = 0.35
+    pip_scale: float = 1.0
+    pip_variant: int = 0
+    layout_variant: int = 0
+    figure_palette: tuple[BGR, BGR, BGR] = ((60, 60, 190), (170, 110, 40), (40, 170, 220))
+    skin: BGR = (150, 180, 225)
+    figure_variant: int = 0
+    figure_mirror: bool = False
+    figure_frame: bool = False
+    sign_at_corner: bool = True
+
+    def suit_colours(self, suit: Suit) -> tuple[BGR, BGR]:
+        return {Suit.OROS: self.oro_colours, Suit.COPAS: self.copa_colours,
+                Suit.ESPADAS: self.espada_colours, Suit.BASTOS: self.basto_colours}[suit]
+
+    @property
+    def size_px(self) -> tuple[int, int]:
+        """Width and height of a rendered face in pixels."""
+        return (round(self.card_mm[0] * PX_PER_MM), round(self.card_mm[1] * PX_PER_MM))
+
+
+def _jitter(rng: np.random.Generator, colour: BGR, amount: float) -> BGR:
+    c = np.clip(np.asarray(colour, float) + rng.normal(0, amount, 3), 0, 255)
+    return (int(c[0]), int(c[1]), int(c[2]))
+
+
+def _hsv(h: float, s: float, v: float) -> BGR:
+    px = np.uint8([[[int(h) % 180, int(np.clip(s, 0, 255)), int(np.clip(v, 0, 255))]]])
+    b, g, r = cv2.cvtColor(px, cv2.COLOR_HSV2BGR)[0, 0]
+    return (int(b), int(g), int(r))
+
+
+def random_style(rng: np.random.Generator) -> DeckStyle:
+    """A deck style drawn at random: what training sees (never one of :data:`HELD_OUT_STYLES`)."""
+    w = 61.5 * rng.uniform(0.88, 1.12)
+    h = w * (95.0 / 61.5) * rng.uniform(0.9, 1.1)
+    paper = _hsv(rng.uniform(10, 30), rng.uniform(0, 60), rng.uniform(215, 255))
+    ink = _hsv(rng.uniform(0, 180), rng.uniform(0, 120), rng.uniform(0, 70))
+
+    def pair(h0: float, spread: float, s: tuple[float, float], v: tuple[float, float]) -> tuple[BGR, BGR]:
+        a = _hsv(h0 + rng.uniform(-spread, spread), rng.uniform(*s), rng.uniform(*v))
+        b = _hsv(rng.uniform(0, 180), rng.uniform(80, 255), rng.uniform(60, 230))
+        return (a, b)
+
+    mono = rng.random() < 0.12
+    oro = pair(24, 8, (120, 255), (150, 240))
+    copa = pair(0 if rng.random() < 0.7 else 170, 10, (120, 255), (120, 220))
+    espada = pair(108, 15, (60, 220), (90, 200))
+    basto = pair(45 if rng.random() < 0.6 else 15, 25, (100, 255), (60, 180))
+    if mono:  # one-ink decks exist: suits told apart by shape only
+        c = (ink, ink)
+        oro, copa, espada, basto = c, c, c, c
+    font = int(rng.choice(TRAINING_FONTS))
+    return DeckStyle(
+        name="random",
+        card_mm=(float(w), float(h)),
+        paper=paper,
+        ink=ink,
+        border_ink=ink if rng.random() < 0.6 else _hsv(rng.uniform(0, 180), rng.uniform(50, 220), rng.uniform(30, 150)),
+        border_inset_mm=float(rng.uniform(4.5, 9.0)),
+        border_width_mm=float(rng.uniform(0.25, 1.0)),
+        double_border=bool(rng.random() < 0.25),
+        pinta_len_mm=float(rng.uniform(3.0, 8.0)),
+        pinta_gap_mm=float(rng.uniform(1.5, 3.5)),
+        font=font,
+        italic=bool(rng.random() < 0.2),
+        index_height_mm=float(rng.uniform(4.5, 8.5)),
+        index_weight=float(rng.uniform(0.6, 1.8)),
+        index_coloured=bool(rng.random() < 0.3),
+        four_indices=bool(rng.random() < 0.3),
+        oro_colours=oro,
+        copa_colours=copa,
+        espada_colours=espada,
+        basto_colours=basto,
+        outline=bool(rng.random() < 0.75),
+        line_mm=float(rng.uniform(0.2, 0.6)),
+        pip_scale=float(rng.uniform(0.8, 1.15)),
+        pip_variant=int(rng.integers(0, 4)),
+        layout_variant=int(rng.integers(0, 2)),
+        figure_palette=(_hsv(rng.uniform(0, 180), rng.uniform(80, 255), rng.uniform(80, 230)),
+                        _hsv(rng.uniform(0, 180), rng.uniform(80, 255), rng.uniform(80, 230)),
+                        _hsv(rng.uniform(0, 180), rng.uniform(80, 255), rng.uniform(80, 230))),
+        skin=_hsv(rng.uniform(5, 20), rng.uniform(40, 120), rng.uniform(170, 245)),
+        figure_variant=int(rng.integers(0, 3)),
+        figure_mirror=bool(rng.random() < 0.5),
+        figure_frame=bool(rng.random() < 0.25),
+        sign_at_corner=bool(rng.random() < 0.5),
+    )
+
+
+HELD_OUT_STYLES: dict[str, DeckStyle] = {
+    # Cream paper, black TRIPLEX index (a font no training style uses), thin border.
+    "clasica": DeckStyle(
+        name="clasica", card_mm=(61.5, 95.0), paper=(205, 232, 242), ink=(25, 25, 25),
+        border_ink=(25, 25, 25), border_inset_mm=6.5, border_width_mm=0.45,
+        pinta_len_mm=5.5, pinta_gap_mm=2.5, font=cv2.FONT_HERSHEY_TRIPLEX,
+        index_height_mm=6.5, index_weight=1.0, pip_variant=1, layout_variant=0,
+        figure_palette=((50, 50, 180), (160, 100, 30), (30, 160, 215)), figure_variant=1,
+        sign_at_corner=True),
+    # White paper, index in the suit's colour in all four corners, double border, narrow card.
+    "moderna": DeckStyle(
+        name="moderna", card_mm=(57.0, 88.0), paper=(250, 250, 250), ink=(60, 20, 10),
+        border_ink=(120, 60, 20), border_inset_mm=5.5, border_width_mm=0.7, double_border=True,
+        pinta_len_mm=4.0, pinta_gap_mm=2.0, font=cv2.FONT_HERSHEY_DUPLEX, italic=True,
+        index_height_mm=5.5, index_weight=1.4, index_coloured=True, four_indices=True,
+        oro_colours=((20, 200, 250), (10, 90, 200)), copa_colours=((60, 20, 210), (40, 200, 240)),
+        espada_colours=((170, 80, 20), (20, 140, 240)), basto_colours=((30, 110, 30), (20, 70, 120)),
+        line_mm=0.45, pip_scale=0.95, pip_variant=2, layout_variant=1,
+        figure_palette=((120, 40, 160), (40, 140, 60), (20, 120, 230)), figure_variant=2,
+        figure_mirror=True, figure_frame=True, sign_at_corner=False),
+}
+"""Named styles never drawn in training: the model's accuracy is measured on these."""
+
+
+# ---------------------------------------------------------------- drawing primitives
+
+class _Pen:
+    """Draws polygons in card millimetres with anti-aliasing and sub-pixel precision."""
+
+    SHIFT = 4
+
+    def __init__(self, img: Image, style: DeckStyle) -> None:
+        self.img = img
+        self.style = style
+        self.k = PX_PER_MM * (1 << self.SHIFT)
+
+    def _pts(self, pts: npt.ArrayLike) -> npt.NDArray[np.int32]:
+        return np.round(np.asarray(pts, float) * self.k).astype(np.int32).reshape(-1, 1, 2)
+
+    def poly(self, pts: npt.ArrayLike, colour: BGR, outline: bool | None = None) -> None:
+        p = self._pts(pts)
+        cv2.fillPoly(self.img, [p], colour, cv2.LINE_AA, self.SHIFT)
+        if self.style.outline if outline is None else outline:
+            cv2.polylines(self.img, [p], True, self.style.ink, self.thick(), cv2.LINE_AA, self.SHIFT)
+
+    def line(self, a: tuple[float, float], b: tuple[float, float], colour: BGR, width_mm: float) -> None:
+        cv2.line(self.img, tuple(self._pts(a)[0, 0]), tuple(self._pts(b)[0, 0]), colour,
+                 max(1, round(width_mm * PX_PER_MM)), cv2.LINE_AA, self.SHIFT)
+
+    def circle(self, c: tuple[float, float], r: float, colour: BGR, outline: bool | None = None) -> None:
+        self.ellipse(c, (r, r), 0.0, colour, outline)
+
+    def ellipse(self, c: tuple[float, float], axes: tuple[float, float], angle: float, colour: BGR,
+                outline: bool | None = None) -> None:
+        t = np.linspace(0, 2 * math.pi, 36, endpoint=False)
+        ca, sa = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+        x, y = axes[0] * np.cos(t), axes[1] * np.sin(t)
+        self.poly(np.stack([c[0] + ca * x - sa * y, c[1] + sa * x + ca * y], 1), colour, outline)
+
+    def thick(self) -> int:
+        return max(1, round(self.style.line_mm * PX_PER_MM))
+
+
+def _place(local: npt.ArrayLike, cx: float, cy: float, angle: float,
+           scale: float | tuple[float, float]) -> npt.NDArray[np.float64]:
+    """Turn local shape points (unit size, y down) by ``angle`` degrees, scale and move them."""
+    p = np.asarray(local, float) * np.asarray(scale, float)
+    ca, sa = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    return np.stack([cx + ca * p[:, 0] - sa * p[:, 1], cy + sa * p[:, 0] + ca * p[:, 1]], 1)
+
+
+# ---------------------------------------------------------------- suit signs
+
+def _coin(pen: _Pen, cx: float, cy: float, size: float, angle: float, cols: tuple[BGR, BGR], v: int) -> None:
+    r = size / 2
+    pen.circle((cx, cy), r, cols[0])
+    if v == 0:
+        pen.circle((cx, cy), r * 0.62, cols[1], outline=False)
+        pen.circle((cx, cy), r * 0.45, cols[0])
+    elif v == 1:  # four-petal flower, as the Fournier oros
+        for k in range(4):
+            a = math.radians(angle + 45 + 90 * k)
+            pen.ellipse((cx + 0.38 * r * math.cos(a), cy + 0.38 * r * math.sin(a)), (0.36 * r, 0.17 * r),
+                        math.degrees(a), cols[1])
+    elif v == 2:  # sun face
+        pen.circle((cx, cy), r * 0.55, cols[1])
+        for k in range(12):
+            a = math.radians(angle + 30 * k)
+            pen.line((cx + 0.6 * r * math.cos(a), cy + 0.6 * r * math.sin(a)),
+                     (cx + 0.85 * r * math.cos(a), cy + 0.85 * r * math.sin(a)), cols[1], r * 0.06)
+    else:  # ring of dots
+        pen.circle((cx, cy), r * 0.7, cols[1], outline=False)
+        pen.circle((cx, cy), r * 0.55, cols[0], outline=False)
+        pen.circle((cx, cy), r * 0.18, cols[1], outline=False)
+
+
+_CUP_SHAPES = [
+    # goblet: bowl, stem, base (unit height, centred)
+    ([(-0.42, -0.5), (0.42, -0.5), (0.36, -0.22), (0.18, -0.06), (-0.18, -0.06), (-0.36, -0.22)],
+     [(-0.07, -0.06), (0.07, -0.06), (0.07, 0.3), (-0.07, 0.3)],
+     [(-0.3, 0.3), (0.3, 0.3), (0.36, 0.5), (-0.36, 0.5)]),
+    # chalice: rounder bowl, knot, wide foot
+    ([(-0.4, -0.45), (0.4, -0.45), (0.38, -0.25), (0.25, -0.05), (0.0, 0.02), (-0.25, -0.05), (-0.38, -0.25)],
+     [(-0.06, 0.0), (0.06, 0.0), (0.06, 0.32), (-0.06, 0.32)],
+     [(-0.18, 0.32), (0.18, 0.32), (0.4, 0.5), (-0.4, 0.5)]),
+    # beaker: tall straight bowl, short foot
+    ([(-0.32, -0.5), (0.32, -0.5), (0.24, 0.05), (-0.24, 0.05)],
+     [(-0.08, 0.05), (0.08, 0.05), (0.08, 0.3), (-0.08, 0.3)],
+     [(-0.26, 0.3), (0.26, 0.3), (0.26, 0.5), (-0.26, 0.5)]),
+]
+
+
+def _cup(pen: _Pen, cx: float, cy: float, size: float, angle: float, cols: tuple[BGR, BGR], v: int) -> None:
+    bowl, stem, base = _CUP_SHAPES[v % len(_CUP_SHAPES)]
+    pen.poly(_place(stem, cx, cy, angle, size), cols[1])
+    pen.poly(_place(base, cx, cy, angle, size), cols[1])
+    pen.poly(_place(bowl, cx, cy, angle, size), cols[0])
+    pen.poly(_place([(-0.42, -0.5), (0.42, -0.5), (0.42, -0.44), (-0.42, -0.44)], cx, cy, angle, size), cols[1])
+    if v % 2 == 0:
+        pen.ellipse(tuple(_place([(0.0, 0.06)], cx, cy, angle, size)[0]), (0.09 * size, 0.06 * size), angle, cols[0])
+
+
+def _sword(pen: _Pen, cx: float, cy: float, length: float, angle: float, cols: tuple[BGR, BGR], v: int,
+           width: float | None = None) -> None:
+    sc = (width if width is not None else length, length)
+    w = 0.055 if v % 2 == 0 else 0.075
+    blade = [(-w, -0.5 + 0.08), (0.0, -0.5), (w, -0.5 + 0.08), (w, 0.22), (-w, 0.22)]
+    if v == 3:  # curved blade
+        blade = [(-w, 0.22), (-w - 0.03, -0.1), (-0.02, -0.5), (w + 0.02, -0.15), (w, 0.22)]
+    pen.poly(_place(blade, cx, cy, angle, sc), cols[0])
+    pen.poly(_place([(-0.035, 0.27), (0.035, 0.27), (0.035, 0.44), (-0.035, 0.44)], cx, cy, angle, sc), cols[1])
+    guard = [(-0.17, 0.22), (0.17, 0.22), (0.17, 0.27), (-0.17, 0.27)]
+    if v == 1:  # swept guard
+        guard = [(-0.2, 0.16), (-0.15, 0.22), (0.15, 0.22), (0.2, 0.16), (0.2, 0.28), (-0.2, 0.28)]
+    pen.poly(_place(guard, cx, cy, angle, sc), cols[1])
+    pc = _place([(0.0, 0.47)], cx, cy, angle, sc)[0]
+    pen.circle((pc[0], pc[1]), 0.045 * sc[0], cols[1])
+
+
+def _club(pen: _Pen, cx: float, cy: float, length: float, angle: float, cols: tuple[BGR, BGR], v: int,
+          width: float | None = None) -> None:
+    sc = (width if width is not None else length, length)
+    top, bot = (0.12, 0.045) if v % 2 == 0 else (0.09, 0.06)
+    body = [(-bot, 0.5), (bot, 0.5), (top, -0.32), (top * 0.7, -0.45), (0.0, -0.5), (-top * 0.7, -0.45), (-top, -0.32)]
+    pen.poly(_place(body, cx, cy, angle, sc), cols[0])
+    knots = [(-0.8, -0.15), (0.8, 0.0), (-0.8, 0.18), (0.8, 0.3)] if v < 2 else [(0.0, -0.2), (0.0, 0.1)]
+    for kx, ky in knots:
+        half = bot + (top - bot) * (0.5 - ky)
+        p = _place([(kx * half, ky)], cx, cy, angle, sc)[0]
+        pen.circle((p[0], p[1]), 0.03 * sc[0], cols[1])
+    if v == 3:
+        pen.poly(_place([(-bot, 0.44), (bot, 0.44), (bot, 0.5), (-bot, 0.5)], cx, cy, angle, sc), cols[1])
+
+
+def draw_sign(pen: _Pen, suit: Suit, cx: float, cy: float, size: float, angle: float = 0.0,
+              width: float | None = None) -> None:
+    """One suit sign centred at (cx, cy) mm; ``size`` is a coin's or cup's height, a stick's length."""
+    style = pen.style
+    cols = style.suit_colours(suit)
+    v = style.pip_variant
+    if suit is Suit.OROS:
+        _coin(pen, cx, cy, size, angle, cols, v)
+    elif suit is Suit.COPAS:
+        _cup(pen, cx, cy, size, angle, cols, v)
+    elif suit is Suit.ESPADAS:
+        _sword(pen, cx, cy, size, angle, cols, v, width)
+    else:
+        _club(pen, cx, cy, size, angle, cols, v, width)
+
+
+# ---------------------------------------------------------------- layouts of pips
+
+_ROUND_LAYOUTS: dict[int, list[list[tuple[float, float]]]] = {
+    1: [[(0.5, 0.5)]],
+    2: [[(0.5, 0.2), (0.5, 0.8)]],
+    3: [[(0.5, 0.16), (0.5, 0.5), (0.5, 0.84)], [(0.28, 0.18), (0.5, 0.5), (0.72, 0.82)]],
+    4: [[(0.27, 0.2), (0.73, 0.2), (0.27, 0.8), (0.73, 0.8)]],
+    5: [[(0.27, 0.17), (0.73, 0.17), (0.5, 0.5), (0.27, 0.83), (0.73, 0.83)]],
+    6: [[(0.27, 0.16), (0.73, 0.16), (0.27, 0.5), (0.73, 0.5), (0.27, 0.84), (0.73, 0.84)]],
+    7: [[(0.27, 0.14), (0.73, 0.14), (0.5, 0.33), (0.27, 0.53), (0.73, 0.53), (0.27, 0.86), (0.73, 0.86)],
+        [(0.22, 0.16), (0.22, 0.5), (0.22, 0.84), (0.5, 0.5), (0.78, 0.16), (0.78, 0.5), (0.78, 0.84)]],
+}
+
+# Sticks (espadas, bastos): (u, v, angle in degrees, relative length).
+_STICK_LAYOUTS: dict[int, list[list[tuple[float, float, float, float]]]] = {
+    1: [[(0.5, 0.5, 0.0, 0.95)]],
+    2: [[(0.5, 0.5, 28.0, 0.95), (0.5, 0.5, -28.0, 0.95)], [(0.35, 0.5, 0.0, 0.9), (0.65, 0.5, 0.0, 0.9)]],
+    3: [[(0.25, 0.5, 0.0, 0.9), (0.5, 0.5, 0.0, 0.9), (0.75, 0.5, 0.0, 0.9)],
+        [(0.5, 0.5, 28.0, 0.95), (0.5, 0.5, -28.0, 0.95), (0.5, 0.5, 0.0, 0.95)]],
+    4: [[(0.3, 0.27, 15.0, 0.45), (0.7, 0.27, -15.0, 0.45), (0.3, 0.73, -15.0, 0.45), (0.7, 0.73, 15.0, 0.45)],
+        [(0.5, 0.5, 25.0, 0.95), (0.5, 0.5, -25.0, 0.95), (0.2, 0.5, 0.0, 0.8), (0.8, 0.5, 0.0, 0.8)]],
+    5: [[(0.3, 0.22, 12.0, 0.38), (0.7, 0.22, -12.0, 0.38), (0.5, 0.5, 90.0, 0.5),
+         (0.3, 0.78, -12.0, 0.38), (0.7, 0.78, 12.0, 0.38)]],
+    6: [[(0.22, 0.26, 0.0, 0.42), (0.5, 0.26, 0.0, 0.42), (0.78, 0.26, 0.0, 0.42),
+         (0.22, 0.74, 0.0, 0.42), (0.5, 0.74, 0.0, 0.42), (0.78, 0.74, 0.0, 0.42)],
+        [(0.3, 0.17, 20.0, 0.3), (0.7, 0.17, -20.0, 0.3), (0.3, 0.5, -20.0, 0.3),
+         (0.7, 0.5, 20.0, 0.3), (0.3, 0.83, 20.0, 0.3), (0.7, 0.83, -20.0, 0.3)]],
+    7: [[(0.22, 0.22, 0.0, 0.38), (0.5, 0.22, 0.0, 0.38), (0.78, 0.22, 0.0, 0.38), (0.5, 0.5, 90.0, 0.5),
+         (0.22, 0.78, 0.0, 0.38), (0.5, 0.78, 0.0, 0.38), (0.78, 0.78, 0.0, 0.38)]],
+}
+
+
+def _draw_pips(pen: _Pen, suit: Suit, n: int, frame: tuple[float, float, float, float]) -> None:
+    x0, y0, x1, y1 = frame
+    fw, fh = x1 - x0, y1 - y0
+    variant = pen.style.layout_variant
+    if suit in (Suit.OROS, Suit.COPAS):
+        layouts = _ROUND_LAYOUTS[n]
+        pts = layouts[variant % len(layouts)]
+        size = fw * (0.8 if n == 1 else 0.4 if n <= 3 else 0.34) * pen.style.pip_scale
+        if suit is Suit.OROS and n == 2:
+            size = fw * 0.5 * pen.style.pip_scale
+        if len(pts) > 1:  # never touching: smaller than the closest two centres
+            c = np.array([(u * fw, v * fh) for u, v in pts])
+            dx = np.abs(c[:, None, 0] - c[None, :, 0]) / 0.95
+            dy = np.abs(c[:, None, 1] - c[None, :, 1]) / 1.12
+            room = np.maximum(dx, dy) + np.eye(len(pts)) * 1e9
+            size = min(size, float(room.min()))
+        for u, v in pts:
+            draw_sign(pen, suit, x0 + u * fw, y0 + v * fh, size)
+    else:
+        sticks = _STICK_LAYOUTS[n]
+        for u, v, ang, rel in sticks[variant % len(sticks)]:
+            length = rel * fh * min(1.0, pen.style.pip_scale)
+            draw_sign(pen, suit, x0 + u * fw, y0 + v * fh, length, ang,
+                      min(length, 0.5 * fw * pen.style.pip_scale))
+
+
+# ---------------------------------------------------------------- figures
+
+def _draw_figure(pen: _Pen, card: Card, frame: tuple[float, float, float, float]) -> None:
+    st = pen.style
+    x0, y0, x1, y1 = frame
+    fw, fh = x1 - x0, y1 - y0
+    m = -1.0 if st.figure_mirror else 1.0
+    c1, c2, c3 = st.figure_palette
+    fv = st.figure_variant
+
+    def P(u: float, v: float) -> tuple[float, float]:  # frame units -> mm, mirrored
+        return (x0 + (0.5 + m * (u - 0.5)) * fw, y0 + v * fh)
+
+    def poly(pts: list[tuple[float, float]], col: BGR) -> None:
+        pen.poly([P(u, v) for u, v in pts], col)
+
+    if st.figure_frame:
+        pen.poly([P(0.04, 0.03), P(0.96, 0.03), P(0.96, 0.97), P(0.04, 0.97)], st.paper)
+    ground = 0.95
+    pen.poly([P(0.08, ground - 0.02), P(0.92, ground - 0.02), P(0.92, ground + 0.01), P(0.08, ground + 0.01)],
+             c3 if fv != 1 else st.basto_colours[0], outline=False)
+    sign_size = fw * 0.32
+    if card.rank == 11:  # caballo: a rider on a horse
+        hx = 0.5
+        poly([(hx - 0.3, 0.55), (hx + 0.25, 0.52), (hx + 0.28, 0.7), (hx - 0.3, 0.72)], c2)  # body
+        for lx in (-0.26, -0.14, 0.12, 0.22):  # legs
+            poly([(hx + lx, 0.68), (hx + lx + 0.06, 0.68), (hx + lx + 0.06 + 0.03 * (fv - 1), ground - 0.02),
+                  (hx + lx + 0.03 * (fv - 1), ground - 0.02)], c2)
+        poly([(hx + 0.18, 0.55), (hx + 0.28, 0.36), (hx + 0.36, 0.36), (hx + 0.3, 0.6)], c2)  # neck
+        pen.ellipse(P(hx + 0.36, 0.38), (0.09 * fw, 0.05 * fh), m * 25.0, c2)  # head
+        poly([(hx - 0.3, 0.56), (hx - 0.42, 0.7), (hx - 0.36, 0.74)], c3)  # tail
+        poly([(hx - 0.14, 0.52), (hx + 0.1, 0.52), (hx + 0.08, 0.6), (hx - 0.12, 0.6)], c1)  # saddle cloth
+        poly([(hx - 0.1, 0.28), (hx + 0.08, 0.28), (hx + 0.06, 0.53), (hx - 0.08, 0.53)], c1)  # rider
+        poly([(hx - 0.02, 0.5), (hx + 0.04, 0.5), (hx + 0.04, 0.66), (hx - 0.02, 0.66)], c3)  # leg
+        pen.circle(P(hx, 0.22), 0.07 * fw, st.skin)
+        poly([(hx - 0.08, 0.17), (hx + 0.08, 0.17), (hx + 0.05, 0.11), (hx - 0.05, 0.11)], c3)  # hat
+        hand = (hx - 0.2, 0.3)
+    elif card.rank == 12:  # rey: crowned, long robe
+        poly([(0.36, 0.28), (0.64, 0.28), (0.76, ground - 0.02), (0.24, ground - 0.02)], c1)  # robe
+        poly([(0.3, 0.3), (0.36, 0.28), (0.3, 0.8), (0.22, 0.8)], c2)  # cape
+        poly([(0.64, 0.28), (0.7, 0.3), (0.8, 0.8), (0.72, 0.8)], c2)
+        poly([(0.44, 0.4), (0.56, 0.4), (0.56, 0.45), (0.44, 0.45)], c3)  # belt
+        pen.circle(P(0.5, 0.2), 0.085 * fw, st.skin)
+        poly([(0.43, 0.22), (0.57, 0.22), (0.5, 0.33)], st.ink if fv == 0 else c3)  # beard
+        crown = [(0.4, 0.13), (0.6, 0.13), (0.62, 0.05), (0.56, 0.09), (0.5, 0.03), (0.44, 0.09), (0.38, 0.05)]
+        poly(crown, st.oro_colours[0])
+        hand = (0.27, 0.38)
+    else:  # sota: a page standing, short tunic, legs
+        poly([(0.38, 0.3), (0.62, 0.3), (0.66, 0.62), (0.34, 0.62)], c1)  # tunic
+        poly([(0.4, 0.62), (0.47, 0.62), (0.46, ground - 0.02), (0.39, ground - 0.02)], c2)  # legs
+        poly([(0.53, 0.62), (0.6, 0.62), (0.61, ground - 0.02), (0.54, ground - 0.02)], c2)
+        poly([(0.62, 0.32), (0.7, 0.34), (0.68, 0.55), (0.62, 0.55)], c3)  # arm
+        pen.circle(P(0.5, 0.22), 0.08 * fw, st.skin)
+        poly([(0.4, 0.18), (0.6, 0.18), (0.58, 0.1), (0.42, 0.1)] if fv != 2 else
+             [(0.38, 0.18), (0.62, 0.18), (0.5, 0.08)], c3)  # cap
+        hand = (0.28, 0.4)
+    if st.sign_at_corner:
+        draw_sign(pen, card.suit, *P(0.2, 0.12), sign_size * (0.8 if card.suit in (Suit.OROS, Suit.COPAS) else 1.2),
+                  0.0 if card.suit in (Suit.OROS, Suit.COPAS) else m * 30.0)
+    else:
+        size = sign_size * (0.8 if card.suit in (Suit.OROS, Suit.COPAS) else 1.6)
+        draw_sign(pen, card.suit, *P(*hand), size, 0.0 if card.suit in (Suit.OROS, Suit.COPAS) else m * 20.0)
+
+
+# ---------------------------------------------------------------- border, pintas and index
+
+def _draw_border(pen: _Pen, suit: Suit, w: float, h: float) -> tuple[float, float, float, float]:
+    st = pen.style
+    i = st.border_inset_mm
+    x0, y0, x1, y1 = i, i, w - i, h - i
+    gaps = PINTAS[suit]
+    bw = st.border_width_mm
+    pen.line((x0, y0), (x0, y1), st.border_ink, bw)
+    pen.line((x1, y0), (x1, y1), st.border_ink, bw)
+    # top and bottom lines broken by the pintas: `gaps` gaps of paper, centred
+    gap, dash = st.pinta_gap_mm, st.pinta_len_mm
+    span = gaps * gap + (gaps - 1) * dash if gaps else 0.0
+    for y in (y0, y1):
+        pos = (x0 + x1) / 2 - span / 2
+        start = x0
+        for _ in range(gaps):
+            pen.line((start, y), (pos, y), st.border_ink, bw)
+            start = pos + gap
+            pos = start + dash
+        pen.line((start, y), (x1, y), st.border_ink, bw)
+    if st.double_border:
+        d = 1.2
+        cv2.rectangle(pen.img, (round((x0 + d) * PX_PER_MM), round((y0 + d) * PX_PER_MM)),
+                      (round((x1 - d) * PX_PER_MM), round((y1 - d) * PX_PER_MM)), st.border_ink,
+                      max(1, round(bw * 0.6 * PX_PER_MM)), cv2.LINE_AA)
+    pad = 1.8 + (1.2 if st.double_border else 0.0)
+    return (x0 + pad, y0 + pad, x1 - pad, y1 - pad)
+
+
+def _index_image(text: str, style: DeckStyle, colour: BGR, paper: BGR) -> tuple[Image, Image]:
+    """The printed index as a small image and its ink mask, ``index_height_mm`` high."""
+    font = style.font | (cv2.FONT_ITALIC if style.italic else 0)
+    scale = 4.0
+    th = max(1, round(scale * 1.6 * style.index_weight))
+    (tw, tht), base = cv2.getTextSize(text, font, scale, th)
+    canvas = np.zeros((tht + base + 2 * th + 4, tw + 2 * th + 4), np.uint8)
+    cv2.putText(canvas, text, (th + 2, tht + th + 2), font, scale, 255, th, cv2.LINE_AA)
+    ys, xs = np.nonzero(canvas)
+    canvas = canvas[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    hpx = max(6, round(style.index_height_mm * PX_PER_MM))
+    wpx = max(3, round(canvas.shape[1] * hpx / canvas.shape[0]))
+    mask = cv2.resize(canvas, (wpx, hpx), interpolation=cv2.INTER_AREA)
+    img = np.empty((hpx, wpx, 3), np.uint8)
+    img[:] = colour
+    return img, mask
+
+
+def _stamp(dst: Image, src: Image, mask: Image, x: int, y: int) -> None:
+    h, w = mask.shape
+    x = int(np.clip(x, 0, dst.shape[1] - w))
+    y = int(np.clip(y, 0, dst.shape[0] - h))
+    roi = dst[y:y + h, x:x + w]
+    a = (mask.astype(np.float32) / 255.0)[:, :, None]
+    roi[:] = (roi * (1 - a) + src * a).astype(np.uint8)
+
+
+def _draw_indices(img: Image, card: Card, style: DeckStyle) -> None:
+    colour = style.suit_colours(card.suit)[0] if style.index_coloured else style.ink
+    if style.index_coloured and sum(colour) > 560:  # too pale on paper: use the darker colour
+        colour = style.suit_colours(card.suit)[1]
+    ink, mask = _index_image(str(card.rank), style, colour, style.paper)
+    h, w = img.shape[:2]
+    inset = style.border_inset_mm
+    mx = round(max(0.8, (inset - mask.shape[1] / PX_PER_MM) / 2) * PX_PER_MM)
+    my = round(max(1.0, inset * 0.35) * PX_PER_MM)
+    spots = [(mx, my, False), (w - mx - mask.shape[1], h - my - mask.shape[0], True)]
+    if style.four_indices:
+        spots += [(w - mx - mask.shape[1], my, False), (mx, h - my - mask.shape[0], True)]
+    for x, y, turned in spots:
+        if turned:
+            _stamp(img, ink[::-1, ::-1], mask[::-1, ::-1], x, y)
+        else:
+            _stamp(img, ink, mask, x, y)
+
+
+# ---------------------------------------------------------------- the card
+
+def render_card(card: Card, style: DeckStyle, rng: np.random.Generator | None = None) -> Image:
+    """Draw one card face, upright, as a BGR image of ``style.size_px``.
+
+    With an ``rng``, the face gets a little wear: uneven paper tone, faded ink.
+    """
+    wpx, hpx = style.size_px
+    w, h = wpx / PX_PER_MM, hpx / PX_PER_MM
+    img = np.empty((hpx, wpx, 3), np.uint8)
+    img[:] = style.paper
+    pen = _Pen(img, style)
+    frame = _draw_border(pen, card.suit, w, h)
+    if card.rank <= 7:
+        _draw_pips(pen, card.suit, card.rank, frame)
+    else:
+        _draw_figure(pen, card, frame)
+    _draw_indices(img, card, style)
+    if rng is not None:
+        img = _wear(img, rng)
+    return img
+
+
+def _wear(img: Image, rng: np.random.Generator) -> Image:
+    h, w = img.shape[:2]
+    f = img.astype(np.float32)
+    fade = rng.uniform(0.0, 0.25)
+    f = f * (1 - fade) + 235.0 * fade
+    g = cv2.resize(rng.normal(1.0, 0.04, (4, 3)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+    f *= g[:, :, None]
+    return np.clip(f, 0, 255).astype(np.uint8)
+
+
+@lru_cache(maxsize=64)
+def deck_faces(style: DeckStyle) -> dict[Card, Image]:
+    """All 40 faces of a style (cached: scenes reuse them)."""
+    return {card: render_card(card, style) for card in DECK}
+
+
+def load_fournier1878(folder: Path | str | None = None) -> dict[Card, Image] | None:
+    """The scanned 1878 Fournier deck as faces, or None where the folder is absent or incomplete."""
+    root = Path(folder) if folder is not None else FOURNIER1878
+    if not root.is_dir():
+        return None
+    faces: dict[Card, Image] = {}
+    for card in DECK:
+        img = cv2.imread(str(root / f"{card.rank}_{_SUIT_FILE[card.suit]}.webp"), cv2.IMREAD_COLOR)
+        if img is None:
+            return None
+        faces[card] = img
+    return faces
+
+
+def restyle_faces(faces: dict[Card, Image], rng: np.random.Generator) -> dict[Card, Image]:
+    """A scanned deck varied like another print run: hue and tone shifted, sometimes re-indexed.
+
+    Re-drawing the corner index in a random font keeps the model from learning
+    one maker's digits.
+    """
+    shift = int(rng.integers(-12, 13))
+    sat = float(rng.uniform(0.7, 1.2))
+    val = float(rng.uniform(0.85, 1.1))
+    style = random_style(rng)
+    reindex = rng.random() < 0.5
+    out: dict[Card, Image] = {}
+    for card, face in faces.items():
+        hsv = cv2.cvtColor(face, cv2.COLOR_BGR2HSV).astype(np.float32)
+        hsv[:, :, 0] = (hsv[:, :, 0] + shift) % 180
+        hsv[:, :, 1] = np.clip(hsv[:, :, 1] * sat, 0, 255)
+        hsv[:, :, 2] = np.clip(hsv[:, :, 2] * val, 0, 255)
+        img = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+        if reindex:
+            img = _reindex(img, card, style)
+        out[card] = img
+    return out
+
+
+def _reindex(face: Image, card: Card, style: DeckStyle) -> Image:
+    """Paint over the corner indices of a scanned face and print new ones."""
+    h, w = face.shape[:2]
+    img = face.copy()
+    bw, bh = int(w * 0.17), int(h * 0.1)
+    paper = tuple(int(v) for v in np.median(face[h // 3:h // 3 + 20, 5:20].reshape(-1, 3), axis=0))
+    cv2.rectangle(img, (2, 2), (bw, bh), paper, -1)
+    cv2.rectangle(img, (w - bw, h - bh), (w - 3, h - 3), paper, -1)
+    k = w / (style.card_mm[0] * PX_PER_MM)
+    small = replace(style, index_height_mm=style.index_height_mm * 0.9 * k, four_indices=False,
+                    paper=paper)  # type: ignore[arg-type]
+    ink, mask = _index_image(str(card.rank), small, small.ink, small.paper)
+    mh, mw = mask.shape
+    mw = min(mw, bw - 6)
+    mh = min(mh, bh - 6)
+    ink, mask = ink[:mh, :mw], cv2.resize(mask, (mw, mh))
+    _stamp(img, ink, mask, 6, 6)
+    _stamp(img, ink[::-1, ::-1], mask[::-1, ::-1], w - 6 - mw, h - 6 - mh)
+    return img

@@ -1,0 +1,729 @@
+"""Realistic overhead scenes of the mat: the one renderer for training, tests and the demo table.
+
+A scene is described by a :class:`SceneSpec` (what lies on the mat, how the
+camera sees it, the light) and drawn by :func:`render_scene`, which also
+returns the truth: where every card, marker and stone lands in the image.
+:func:`random_scene` draws a spec with the hard variety (tilt, any rotation,
+warm or cold uneven light, shadows, glare, blur, noise, JPEG).
+
+The mat is first drawn from above at a few px per mm (felt, markers, zone
+outlines, card shadows, cards, stones, a hand), then seen through a pinhole
+camera (a homography), then lit, blurred, noised and JPEG-compressed.
+
+>>> import numpy as np
+>>> rng = np.random.default_rng(1)
+>>> scene = render_scene(random_scene(rng, px_per_mm=1.2, rotation_deg=0.0), rng)
+>>> scene.image.dtype, len(scene.truth_cards)
+(dtype('uint8'), 4)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from models.deck import HELD_OUT_STYLES, DeckStyle, deck_faces, random_style
+from table.cards import DECK, Card
+from vision.mat import MARKER_IDS, MARKER_MM, Mat, quarter_turn
+
+Image = npt.NDArray[np.uint8]
+BGR = tuple[int, int, int]
+Point = tuple[float, float]
+
+EXTRA_KINDS = ("phone", "lighter", "napkin")
+"""Non-card objects that may lie in a card zone."""
+
+DEFAULT_STYLE = HELD_OUT_STYLES["clasica"]
+"""The deck of a spec that names none: a style the model never saw in training."""
+
+
+@dataclass(frozen=True)
+class CardPlacement:
+    """Where one card lies: its centre in mat mm and the turn of its top, in degrees.
+
+    ``angle_deg`` 0 is upright as seen from seat 0 (portrait); positive turns
+    clockwise as seen from above (image convention, y down).
+    """
+
+    centre: Point
+    angle_deg: float
+
+
+@dataclass(frozen=True)
+class Extra:
+    """A non-card object in a seat's card zone: ``kind`` is one of :data:`EXTRA_KINDS`."""
+
+    kind: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class SceneSpec:
+    """Everything a scene shows. Colours are BGR; lengths are mat millimetres."""
+
+    cards: Sequence[Sequence[Card]] = ((), (), (), ())
+    placements: Sequence[Sequence[CardPlacement]] | None = None
+    """Per seat, one placement per card; None lets :func:`render_scene` place them."""
+    across_prob: float = 0.8
+    """Chance that a card lies across the seat's edge (portrait to its player) when placed at random."""
+    max_turn_deg: float = 20.0
+    upside_down_prob: float = 0.5
+    deck: DeckStyle | Mapping[Card, Image] = DEFAULT_STYLE
+    card_width_mm: float = 61.5
+    """Width of a card drawn from a deck of face images (a style gives its own size)."""
+    pool_stones: int = 0
+    seat_stones: Sequence[int] = (0, 0, 0, 0)
+    stone_mm: float = 22.0
+    stone_colour: BGR | None = None
+    """None picks a colour that stands out from the felt."""
+    touching: float = 0.3
+    """Chance that each stone is laid touching one already placed."""
+    felt: BGR = (40, 110, 30)
+    table: BGR = (50, 80, 120)
+    felt_margin_mm: float = 30.0
+    quiet_mm: float = 12.0
+    zone_outlines: bool = True
+    mat_side: float = 800.0
+    px_per_mm: float = 1.5
+    distance_mm: float = 1100.0
+    tilt_deg: float = 0.0
+    tilt_dir_deg: float = 0.0
+    rotation_deg: float = 0.0
+    frame: tuple[int, int] | None = None
+    """Output (width, height); None fits the play area with ``frame_margin`` around."""
+    frame_margin: float = 0.05
+    kelvin: float = 4500.0
+    gradient: float = 0.0
+    shadows: int = 0
+    glare: float = 0.0
+    glare_at: Point | None = None
+    blur: float = 0.0
+    noise: float = 0.0
+    jpeg_quality: int = 95
+    hidden_markers: Sequence[int] = ()
+    extras: Sequence[Extra] = ()
+    hand_over_pool: bool = False
+
+    def __post_init__(self) -> None:
+        cards = tuple(tuple(seat) for seat in self.cards)
+        if len(cards) != 4:
+            raise ValueError("cards must list the four seats")
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "seat_stones", tuple(int(n) for n in self.seat_stones))
+        object.__setattr__(self, "hidden_markers", tuple(int(m) for m in self.hidden_markers))
+        object.__setattr__(self, "extras", tuple(self.extras))
+        if self.placements is not None:
+            pl = tuple(tuple(seat) for seat in self.placements)
+            if [len(s) for s in pl] != [len(s) for s in cards]:
+                raise ValueError("placements must give one placement per card")
+            object.__setattr__(self, "placements", pl)
+
+    @property
+    def mat(self) -> Mat:
+        return Mat(self.mat_side)
+
+    @property
+    def card_mm(self) -> tuple[float, float]:
+        if isinstance(self.deck, DeckStyle):
+            return self.deck.card_mm
+        face = next(iter(self.deck.values()))
+        return (self.card_width_mm, self.card_width_mm * face.shape[0] / face.shape[1])
+
+
+@dataclass(frozen=True)
+class CardTruth:
+    """A card as drawn: quads are the face's top-left, top-right, bottom-right, bottom-left corners."""
+
+    card: Card
+    seat: int
+    quad_image: npt.NDArray[np.float32]
+    quad_mat: npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class StoneTruth:
+    zone: str
+    centre_mat: Point
+    centre_image: Point
+    diameter_mm: float
+    under_hand: bool
+
+
+@dataclass(frozen=True)
+class ExtraTruth:
+    kind: str
+    seat: int
+    quad_image: npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class RenderedScene:
+    image: Image
+    mat_to_image: npt.NDArray[np.float64]
+    """3x3 homography from mat millimetres to image pixels (pixel centres at integers)."""
+    cards: list[CardTruth]
+    stones: dict[str, Any]
+    """``{"pool": n, "seats": [n0, n1, n2, n3]}``: the stones lying in each zone."""
+    stone_truth: list[StoneTruth]
+    truth_cards: list[list[str]]
+    hidden_markers: tuple[int, ...]
+    extras: list[ExtraTruth]
+    spec: SceneSpec = field(repr=False)
+
+    def marker_corners_image(self, marker_id: int) -> npt.NDArray[np.float32]:
+        """Where a marker's four corners (OpenCV order) land in the image."""
+        return project(self.mat_to_image, self.spec.mat.marker_corners(marker_id))
+
+
+def project(h: npt.NDArray[np.float64], pts: npt.ArrayLike) -> npt.NDArray[np.float32]:
+    """Apply a homography to (N, 2) points."""
+    p = np.asarray(pts, np.float64).reshape(-1, 1, 2)
+    return np.asarray(cv2.perspectiveTransform(p, h).reshape(-1, 2), np.float32)
+
+
+# ---------------------------------------------------------------- random specs
+
+_FELTS: list[BGR] = [(40, 110, 30), (35, 90, 20), (110, 60, 20), (30, 30, 130), (60, 60, 60),
+                     (25, 25, 25), (150, 170, 185), (80, 40, 90), (120, 120, 40), (20, 60, 90)]
+_STONES: list[BGR] = [(30, 30, 200), (230, 230, 230), (20, 20, 20), (0, 200, 250), (200, 120, 30),
+                      (40, 180, 40), (120, 30, 140), (60, 140, 220), (180, 200, 60), (20, 60, 160)]
+
+
+def contrasting_colour(felt: BGR, rng: np.random.Generator) -> BGR:
+    """A stone colour that stands out from the felt (far from it in Lab)."""
+    lab = cv2.cvtColor(np.uint8([[felt]]), cv2.COLOR_BGR2LAB)[0, 0].astype(float)
+    cands = [c for c in _STONES
+             if np.linalg.norm(cv2.cvtColor(np.uint8([[c]]), cv2.COLOR_BGR2LAB)[0, 0].astype(float) - lab) > 70]
+    return cands[int(rng.integers(len(cands)))] if cands else (255, 255, 255)
+
+
+def random_cards(rng: np.random.Generator, full: bool = True) -> tuple[tuple[Card, ...], ...]:
+    """Cards of distinct ranks and suits dealt to four seats (4 each when ``full``, else 0-4)."""
+    order = rng.permutation(len(DECK))
+    counts = [4, 4, 4, 4] if full else [int(rng.integers(0, 5)) for _ in range(4)]
+    out, k = [], 0
+    for n in counts:
+        out.append(tuple(DECK[int(i)] for i in order[k:k + n]))
+        k += n
+    return tuple(out)
+
+
+def random_scene(rng: np.random.Generator, **overrides: Any) -> SceneSpec:
+    """A spec with the hard variety drawn at random; any field may be fixed by keyword.
+
+    By default the deck is a random style (the training distribution); pass
+    ``deck=HELD_OUT_STYLES["clasica"]`` for a style the model never saw.
+    """
+    names = {f.name for f in fields(SceneSpec)}
+    unknown = set(overrides) - names
+    if unknown:
+        raise TypeError(f"SceneSpec has no field {sorted(unknown)[0]!r}")
+    felt = _FELTS[int(rng.integers(len(_FELTS)))]
+    felt = tuple(int(v) for v in np.clip(np.asarray(felt) + rng.normal(0, 12, 3), 0, 255))  # type: ignore[assignment]
+    hidden: tuple[int, ...] = ()
+    if rng.random() < 0.1:
+        hidden = (int(rng.integers(4)),)
+    extras: tuple[Extra, ...] = ()
+    cards = random_cards(rng, full=rng.random() < 0.75)
+    if rng.random() < 0.15:
+        free = [s for s in range(4) if len(cards[s]) < 4]
+        if free:
+            extras = (Extra(EXTRA_KINDS[int(rng.integers(3))], free[int(rng.integers(len(free)))]),)
+    spec = SceneSpec(
+        cards=cards,
+        across_prob=float(rng.uniform(0.5, 1.0)),
+        max_turn_deg=20.0,
+        deck=random_style(rng),
+        pool_stones=int(rng.integers(0, 25)),
+        seat_stones=tuple(int(rng.integers(0, 9)) for _ in range(4)),
+        stone_mm=float(rng.uniform(15, 30)),
+        stone_colour=contrasting_colour(felt, rng),  # type: ignore[arg-type]
+        touching=float(rng.uniform(0, 0.6)),
+        felt=felt,  # type: ignore[arg-type]
+        table=tuple(int(v) for v in rng.integers(20, 200, 3)),  # type: ignore[arg-type]
+        felt_margin_mm=float(rng.uniform(15, 60)),
+        quiet_mm=float(rng.uniform(10, 16)),
+        zone_outlines=bool(rng.random() < 0.5),
+        px_per_mm=float(rng.uniform(1.2, 1.8)),
+        distance_mm=float(rng.uniform(800, 1500)),
+        tilt_deg=float(rng.uniform(0, 15)),
+        tilt_dir_deg=float(rng.uniform(0, 360)),
+        rotation_deg=float(rng.uniform(0, 360)),
+        frame_margin=float(rng.uniform(0.02, 0.1)),
+        kelvin=float(rng.uniform(2700, 6500)),
+        gradient=float(rng.uniform(0, 0.5)),
+        shadows=int(rng.integers(0, 3)),
+        glare=float(rng.uniform(0.3, 0.9)) if rng.random() < 0.3 else 0.0,
+        blur=float(rng.uniform(0, 1.2)),
+        noise=float(rng.uniform(0, 6)),
+        jpeg_quality=int(rng.integers(55, 96)),
+        hidden_markers=hidden,
+        extras=extras,
+        hand_over_pool=bool(rng.random() < 0.1),
+    )
+    return replace(spec, **overrides)
+
+
+# ---------------------------------------------------------------- placing cards and stones
+
+def _seat_rotation(seat: int) -> float:
+    """The turn (degrees, image convention) that makes a card upright for ``seat``."""
+    return -90.0 * seat
+
+
+def card_corners(place: CardPlacement, size: tuple[float, float]) -> npt.NDArray[np.float64]:
+    """The four corners (face TL, TR, BR, BL) of a card of ``size`` mm lying at ``place``."""
+    w, h = size
+    local = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+    a = math.radians(place.angle_deg)
+    r = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    return np.asarray(local @ r.T + np.asarray(place.centre), np.float64)
+
+
+def place_row(sizes: Sequence[tuple[float, float]], seat: int, mat: Mat, rng: np.random.Generator,
+              across_prob: float = 0.8, max_turn_deg: float = 20.0,
+              upside_down_prob: float = 0.5, min_gap_mm: float = 5.0) -> list[CardPlacement]:
+    """Lay items of the given (width, height) in a seat's card zone, not overlapping.
+
+    Items go in a row along the seat's edge, each across it (portrait to the
+    player) or along it, turned up to ``max_turn_deg``, centres inside the
+    zone; none reaches into a stone zone or off the mat.
+    """
+    x0, y0, x1, y1 = mat.card_zone(0)
+    lo = mat.stone_zone(3)[2] + 2.0
+    hi = mat.stone_zone(0)[0] - 2.0
+    ylo, yhi = mat.stone_zone(0)[1] - 15.0, mat.side - 8.0
+    for attempt in range(60):
+        shrink = max(0.0, 1.0 - attempt / 30)
+        angles, ext = [], []
+        for w, h in sizes:
+            across = rng.random() < across_prob if attempt < 40 else True
+            turn = rng.uniform(-max_turn_deg, max_turn_deg) * shrink
+            ang = (0.0 if across else 90.0) + turn + (180.0 if rng.random() < upside_down_prob else 0.0)
+            a = math.radians(ang)
+            ext.append((abs(w * math.cos(a)) + abs(h * math.sin(a)), abs(w * math.sin(a)) + abs(h * math.cos(a))))
+            angles.append(ang)
+        total = sum(e[0] for e in ext) + min_gap_mm * max(0, len(sizes) - 1)
+        if total > hi - lo or any(e[1] > yhi - ylo for e in ext):
+            continue
+        slack = (hi - lo) - total
+        parts = rng.dirichlet(np.ones(len(sizes) + 1)) * slack
+        xs, pos, ok = [], lo, True
+        for i, (ex, _) in enumerate(ext):
+            pos += parts[i]
+            c = pos + ex / 2
+            if not x0 <= c <= x1:
+                ok = False
+            xs.append(c)
+            pos += ex + min_gap_mm
+        if not ok:
+            continue
+        out = []
+        for (_ex, ey), cx, ang in zip(ext, xs, angles, strict=True):
+            cy_lo, cy_hi = max(y0, ylo + ey / 2), min(y1, yhi - ey / 2)
+            if cy_lo > cy_hi:
+                ok = False
+                break
+            cy = rng.uniform(cy_lo, cy_hi)
+            c = quarter_turn(cx, cy, seat, mat.side / 2)
+            out.append(CardPlacement((float(c[0]), float(c[1])), float(ang + _seat_rotation(seat))))
+        if ok:
+            return out
+    raise ValueError(f"cannot lay {len(sizes)} items of these sizes in seat {seat}'s card zone")
+
+
+_EXTRA_MM = {"phone": (72.0, 148.0), "lighter": (24.0, 78.0), "napkin": (105.0, 105.0)}
+
+
+def _place_stones(spec: SceneSpec, rng: np.random.Generator) -> list[tuple[str, float, float, float]]:
+    """Stone (zone, x, y, diameter) in mat mm: inside their zones, never stacked, some touching."""
+    mat = spec.mat
+    out: list[tuple[str, float, float, float]] = []
+    zones: list[tuple[str, int]] = [("pool", spec.pool_stones)]
+    zones += [(f"seat {s} stones", n) for s, n in enumerate(spec.seat_stones)]
+    for zone, n in zones:
+        placed: list[tuple[float, float, float]] = []
+        for _ in range(n):
+            d = spec.stone_mm * rng.uniform(0.97, 1.03)
+            r = d / 2
+            for _try in range(400):
+                if placed and rng.random() < spec.touching:
+                    px, py, pr = placed[int(rng.integers(len(placed)))]
+                    a = rng.uniform(0, 2 * math.pi)
+                    x, y = px + (pr + r + 0.2) * math.cos(a), py + (pr + r + 0.2) * math.sin(a)
+                elif zone == "pool":
+                    a, rr = rng.uniform(0, 2 * math.pi), (mat.pool_radius - r) * math.sqrt(rng.random())
+                    x, y = mat.centre[0] + rr * math.cos(a), mat.centre[1] + rr * math.sin(a)
+                else:
+                    zx0, zy0, zx1, zy1 = mat.stone_zone(int(zone.split()[1]))
+                    x, y = rng.uniform(zx0 + r, zx1 - r), rng.uniform(zy0 + r, zy1 - r)
+                if zone == "pool":
+                    inside = math.hypot(x - mat.centre[0], y - mat.centre[1]) <= mat.pool_radius - r * 0.6
+                else:
+                    zx0, zy0, zx1, zy1 = mat.stone_zone(int(zone.split()[1]))
+                    inside = zx0 + r * 0.6 <= x <= zx1 - r * 0.6 and zy0 + r * 0.6 <= y <= zy1 - r * 0.6
+                if inside and all(math.hypot(x - qx, y - qy) >= r + qr + 0.15 for qx, qy, qr in placed):
+                    placed.append((x, y, r))
+                    break
+            else:
+                raise ValueError(f"cannot lay {n} stones of {spec.stone_mm:.0f} mm in {zone}")
+        out += [(zone, x, y, 2 * r) for x, y, r in placed]
+    return out
+
+
+# ---------------------------------------------------------------- the camera
+
+def camera_homography(spec: SceneSpec) -> tuple[npt.NDArray[np.float64], tuple[int, int]]:
+    """Mat mm -> image px for a pinhole camera over the mat centre, and the frame size."""
+    mat = spec.mat
+    cx, cy = mat.centre
+    ry = math.radians(spec.rotation_deg)
+    rz = np.array([[math.cos(ry), -math.sin(ry), 0], [math.sin(ry), math.cos(ry), 0], [0, 0, 1]])
+    t = math.radians(spec.tilt_deg)
+    ax = np.array([math.cos(math.radians(spec.tilt_dir_deg)), math.sin(math.radians(spec.tilt_dir_deg)), 0.0])
+    rt, _ = cv2.Rodrigues(ax * t)
+    r = rz @ rt  # world (x right, y down, z into the table) -> camera
+    d = spec.distance_mm
+    cam = -d * (r.T @ np.array([0.0, 0.0, 1.0]))  # camera centre, looking at the mat centre
+    tvec = -r @ cam
+    f = spec.px_per_mm * d
+    k = np.array([[f, 0, 0], [0, f, 0], [0, 0, 1]])
+    shift = np.array([[1, 0, -cx], [0, 1, -cy], [0, 0, 1]])
+    h = k @ np.column_stack([r[:, 0], r[:, 1], tvec]) @ shift
+    s = mat.side
+    q = spec.quiet_mm
+    corners = project(h, [(-q, -q), (s + q, -q), (s + q, s + q), (-q, s + q)])
+    lo, hi = corners.min(axis=0), corners.max(axis=0)
+    if spec.frame is None:
+        pad = (hi - lo) * spec.frame_margin
+        size = (int(math.ceil(hi[0] - lo[0] + 2 * pad[0])), int(math.ceil(hi[1] - lo[1] + 2 * pad[1])))
+        off = -lo + pad
+    else:
+        size = (int(spec.frame[0]), int(spec.frame[1]))
+        off = np.array(size, float) / 2 - (lo + hi) / 2
+    h = np.array([[1, 0, off[0]], [0, 1, off[1]], [0, 0, 1]]) @ h
+    return h / h[2, 2], size
+
+
+# ---------------------------------------------------------------- drawing
+
+def _lowres_noise(rng: np.random.Generator, shape: tuple[int, int], cells: int, amp: float) -> npt.NDArray[np.float32]:
+    small = rng.normal(0, amp, (cells, cells)).astype(np.float32)
+    return np.asarray(cv2.resize(small, (shape[1], shape[0]), interpolation=cv2.INTER_CUBIC), np.float32)
+
+
+def _rounded_mask(w: int, h: int, radius: float) -> Image:
+    m = np.zeros((h, w), np.uint8)
+    r = max(1, int(radius))
+    cv2.rectangle(m, (r, 0), (w - 1 - r, h - 1), 255, -1)
+    cv2.rectangle(m, (0, r), (w - 1, h - 1 - r), 255, -1)
+    for x, y in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
+        cv2.circle(m, (x, y), r, 255, -1, cv2.LINE_AA)
+    return m
+
+
+def _paste(canvas: Image, src: Image, mask: Image, dst_quad: npt.NDArray[np.float64]) -> None:
+    """Warp ``src`` (with ``mask``) so its corners TL, TR, BR, BL land on ``dst_quad`` (canvas px)."""
+    h, w = src.shape[:2]
+    x0, y0 = np.floor(dst_quad.min(axis=0)).astype(int) - 2
+    x1, y1 = np.ceil(dst_quad.max(axis=0)).astype(int) + 3
+    x0, y0 = max(x0, 0), max(y0, 0)
+    x1, y1 = min(x1, canvas.shape[1]), min(y1, canvas.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return
+    srcq = np.float32([[-0.5, -0.5], [w - 0.5, -0.5], [w - 0.5, h - 0.5]])
+    m = cv2.getAffineTransform(srcq, np.float32(dst_quad[:3] - [x0, y0]))
+    size = (int(x1 - x0), int(y1 - y0))
+    warped = cv2.warpAffine(src, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    a = cv2.warpAffine(mask, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    roi = canvas[y0:y1, x0:x1]
+    af = (a.astype(np.float32) / 255.0)[:, :, None]
+    roi[:] = (roi * (1 - af) + warped * af).astype(np.uint8)
+
+
+def _marker(marker_id: int, px: int) -> Image:
+    d = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    return np.asarray(cv2.aruco.generateImageMarker(d, marker_id, px), np.uint8)
+
+
+def _hand_polys(centre: Point, angle: float, rng: np.random.Generator) -> list[npt.NDArray[np.float64]]:
+    """A hand (palm, four fingers, thumb) and its forearm, in mat mm; ``angle`` points to the fingers."""
+    a = math.radians(angle)
+    fwd, side = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+    c = np.asarray(centre)
+    polys = []
+    t = np.linspace(0, 2 * math.pi, 24, endpoint=False)
+    palm = c + np.outer(np.cos(t) * 48, fwd) + np.outer(np.sin(t) * 42, side)
+    polys.append(palm)
+    for i, off in enumerate((-27.0, -9.0, 9.0, 27.0)):
+        length = rng.uniform(55, 75) * (0.8 if i in (0,) else 1.0)
+        base = c + fwd * 35 + side * off
+        tip = base + fwd * length + side * rng.uniform(-6, 6)
+        n = np.array([-(tip - base)[1], (tip - base)[0]])
+        n = n / np.linalg.norm(n) * 8.5
+        polys.append(np.array([base - n, tip - n * 0.8, tip + n * 0.8, base + n]))
+    tb = c + side * 40
+    tt = tb + fwd * 40 + side * 30
+    n = np.array([-(tt - tb)[1], (tt - tb)[0]])
+    n = n / np.linalg.norm(n) * 10
+    polys.append(np.array([tb - n, tt - n, tt + n, tb + n]))
+    arm0, arm1 = c - fwd * 30, c - fwd * 170  # the arm, lifted, fades out of the picture
+    polys.append(np.array([arm0 - side * 40, arm1 - side * 50, arm1 + side * 50, arm0 + side * 40]))
+    return polys
+
+
+def render_scene(spec: SceneSpec, rng: np.random.Generator) -> RenderedScene:
+    """Draw the scene of ``spec`` as the camera sees it, with its truth; same rng seed, same image."""
+    mat = spec.mat
+    s = mat.side
+    h_img, frame = camera_homography(spec)
+    k = max(1.0, round(spec.px_per_mm * 1.15, 1))
+    margin = 70.0
+    t_canvas = np.array([[k, 0, margin * k - 0.5], [0, k, margin * k - 0.5], [0, 0, 1]])
+    n = int(round((s + 2 * margin) * k))
+
+    def cv(pts: npt.ArrayLike) -> npt.NDArray[np.float64]:
+        return np.asarray(project(t_canvas, pts), np.float64)
+
+    def ipt(p: Point) -> tuple[int, int]:
+        q = cv([p])[0]
+        return (int(round(q[0])), int(round(q[1])))
+
+    # table and felt, with a little texture (drawn small, scaled up: fast)
+    small = max(8, n // 8)
+    base = np.empty((small, small, 3), np.float32)
+    base[:] = spec.table
+    fm = spec.felt_margin_mm
+    f0 = int(round((margin - fm) * k / 8))
+    f1 = int(round((margin + s + fm) * k / 8))
+    base[f0:f1, f0:f1] = spec.felt
+    base += (_lowres_noise(rng, (small, small), 12, 10.0) + _lowres_noise(rng, (small, small), 40, 4.0))[:, :, None]
+    canvas = cv2.resize(np.clip(base, 0, 255).astype(np.uint8), (n, n), interpolation=cv2.INTER_LINEAR)
+    e0, e1 = ipt((-fm, -fm)), ipt((s + fm, s + fm))
+    edge = tuple(int(v) for v in np.clip(np.asarray(spec.felt, float) * 0.8, 0, 255))
+    cv2.rectangle(canvas, e0, e1, edge, max(1, int(k)), cv2.LINE_AA)
+
+    if spec.zone_outlines:
+        col = tuple(int(v) for v in np.clip(np.asarray(spec.felt, float) * 0.7 + 255 * 0.3, 0, 255))
+        lw = max(1, int(round(1.2 * k)))
+        for seat in range(4):
+            for r in (mat.card_zone(seat), mat.stone_zone(seat)):
+                cv2.rectangle(canvas, ipt((r[0], r[1])), ipt((r[2], r[3])), col, lw, cv2.LINE_AA)
+        cv2.circle(canvas, ipt(mat.centre), int(round(mat.pool_radius * k)), col, lw, cv2.LINE_AA)
+
+    # markers on white quiet zones
+    q = spec.quiet_mm
+    mpx = int(round(MARKER_MM * k))
+    for mid in MARKER_IDS:
+        corners = mat.marker_corners(mid)
+        x0, y0 = corners[0]
+        cv2.rectangle(canvas, ipt((x0 - q, y0 - q)), ipt((x0 + MARKER_MM + q, y0 + MARKER_MM + q)),
+                      (235, 235, 235), -1)
+        mk = cv2.cvtColor(_marker(mid, mpx), cv2.COLOR_GRAY2BGR)
+        ex, ey = (x0 + margin) * k, (y0 + margin) * k  # pixel edges
+        _paste(canvas, mk, np.full(mk.shape[:2], 255, np.uint8),
+               np.array([[ex - 0.5, ey - 0.5], [ex + mpx - 0.5, ey - 0.5], [ex + mpx - 0.5, ey + mpx - 0.5]]))
+
+    # lay out cards and extras per seat
+    card_size = spec.card_mm
+    placements: list[list[CardPlacement]] = []
+    extra_places: list[tuple[Extra, CardPlacement]] = []
+    for seat in range(4):
+        seat_extras = [e for e in spec.extras if e.seat == seat]
+        sizes = [card_size] * len(spec.cards[seat]) + [_EXTRA_MM[e.kind] for e in seat_extras]
+        if spec.placements is not None:
+            given = list(spec.placements[seat])
+            rest = place_row(sizes, seat, mat, rng, spec.across_prob, spec.max_turn_deg,
+                             spec.upside_down_prob) if seat_extras else []
+            placements.append(given)
+            extra_places += list(zip(seat_extras, rest[len(given):], strict=True))
+        else:
+            placed = place_row(sizes, seat, mat, rng, spec.across_prob, spec.max_turn_deg,
+                               spec.upside_down_prob) if sizes else []
+            order = rng.permutation(len(placed)) if placed else []
+            placed = [placed[int(i)] for i in order]
+            placements.append(placed[:len(spec.cards[seat])])
+            extra_places += list(zip(seat_extras, placed[len(spec.cards[seat]):], strict=True))
+
+    stones = _place_stones(spec, rng)
+    stone_col = spec.stone_colour if spec.stone_colour is not None else contrasting_colour(spec.felt, rng)
+
+    # soft shadows of everything lying on the felt
+    shadow = np.zeros((n, n), np.uint8)
+    sh_off = np.array(rng.uniform(-2.5, 2.5, 2)) + [1.5, 2.0]
+    for seat in range(4):
+        for pl in placements[seat]:
+            cv2.fillPoly(shadow, [np.round(cv(card_corners(pl, card_size) + sh_off)).astype(np.int32)], 150)
+    for ex, pl in extra_places:
+        if ex.kind == "napkin":  # irregular and thin: no hard-edged shadow
+            continue
+        cv2.fillPoly(shadow, [np.round(cv(card_corners(pl, _EXTRA_MM[ex.kind]) + sh_off)).astype(np.int32)], 170)
+    for _, x, y, d in stones:
+        cv2.circle(shadow, ipt((x + sh_off[0] * 0.6, y + sh_off[1] * 0.6)), int(round(d / 2 * k)), 140, -1)
+    shadow = cv2.GaussianBlur(shadow, (0, 0), 2.0 * k)
+    keep = cv2.cvtColor(cv2.subtract(np.full_like(shadow, 255), cv2.multiply(shadow, 0.6)), cv2.COLOR_GRAY2BGR)
+    canvas = cv2.multiply(canvas, keep, scale=1 / 255.0)
+
+    # cards
+    faces = deck_faces(spec.deck) if isinstance(spec.deck, DeckStyle) else spec.deck
+    cw, ch = max(4, int(round(card_size[0] * k))), max(4, int(round(card_size[1] * k)))
+    mask = _rounded_mask(cw, ch, 3.0 * k)
+    truths: list[CardTruth] = []
+    for seat in range(4):
+        for card, pl in zip(spec.cards[seat], placements[seat], strict=True):
+            face = cv2.resize(faces[card], (cw, ch), interpolation=cv2.INTER_AREA)
+            face = cv2.convertScaleAbs(face, alpha=float(rng.uniform(0.9, 1.05)))
+            qm = card_corners(pl, card_size)
+            _paste(canvas, face, mask, cv(qm))
+            truths.append(CardTruth(card, seat, project(h_img, qm), qm.astype(np.float32)))
+
+    # extras
+    extra_truth: list[ExtraTruth] = []
+    for ex, pl in extra_places:
+        size = _EXTRA_MM[ex.kind]
+        qm = card_corners(pl, size)
+        ew, eh = int(round(size[0] * k)), int(round(size[1] * k))
+        obj = np.empty((eh, ew, 3), np.uint8)
+        if ex.kind == "phone":
+            obj[:] = (25, 25, 25)
+            cv2.rectangle(obj, (int(3 * k), int(10 * k)), (ew - int(3 * k), eh - int(10 * k)),
+                          tuple(int(v) for v in rng.integers(30, 120, 3)), -1)
+            emask = _rounded_mask(ew, eh, 8 * k)
+        elif ex.kind == "lighter":
+            obj[:] = tuple(int(v) for v in rng.integers(0, 255, 3))
+            cv2.rectangle(obj, (0, 0), (ew, int(12 * k)), (180, 180, 180), -1)
+            emask = _rounded_mask(ew, eh, 4 * k)
+        else:  # a crumpled paper napkin
+            obj[:] = (238, 240, 242)
+            for _ in range(6):
+                p1 = tuple(int(v) for v in rng.integers(0, min(ew, eh), 2))
+                p2 = tuple(int(v) for v in rng.integers(0, min(ew, eh), 2))
+                cv2.line(obj, p1, p2, (200, 205, 210), max(1, int(k)), cv2.LINE_AA)
+            emask = np.zeros((eh, ew), np.uint8)
+            t = np.linspace(0, 2 * math.pi, 9, endpoint=False)
+            rad = rng.uniform(0.38, 0.5, 9)
+            pts = np.stack([ew / 2 + rad * ew * np.cos(t), eh / 2 + rad * eh * np.sin(t)], 1)
+            cv2.fillPoly(emask, [pts.astype(np.int32)], 255, cv2.LINE_AA)
+        _paste(canvas, obj, emask, cv(qm))
+        extra_truth.append(ExtraTruth(ex.kind, ex.seat, project(h_img, qm)))
+
+    # stones: flat discs with a rim and a little shading
+    rim = tuple(int(v * 0.6) for v in stone_col)
+    hi_col = tuple(int(min(255, v * 1.15 + 20)) for v in stone_col)
+    for _, x, y, d in stones:
+        c, rr = ipt((x, y)), d / 2 * k
+        cv2.circle(canvas, c, int(round(rr)), rim, -1, cv2.LINE_AA)
+        cv2.circle(canvas, c, max(1, int(round(rr * 0.88))), stone_col, -1, cv2.LINE_AA)
+        cv2.circle(canvas, (c[0] - int(rr * 0.25), c[1] - int(rr * 0.25)), max(1, int(rr * 0.3)), hi_col, -1,
+                   cv2.LINE_AA)
+
+    # a hand over the pool
+    hand_mask = np.zeros((1, 1), np.uint8)
+    if spec.hand_over_pool:
+        # fingers point to the centre along a diagonal, where no card zone lies
+        ang = 45.0 + 90.0 * int(rng.integers(4)) + rng.uniform(-10, 10)
+        back = math.radians(ang + 180.0)
+        dist = rng.uniform(40, 90)
+        centre = (mat.centre[0] + dist * math.cos(back), mat.centre[1] + dist * math.sin(back))
+        polys = _hand_polys(centre, ang, rng)
+        hand_mask = np.zeros((n, n), np.uint8)
+        for p in polys:
+            cv2.fillPoly(hand_mask, [np.round(cv(p)).astype(np.int32)], 255, cv2.LINE_AA)
+        skin = np.array([rng.uniform(90, 170), rng.uniform(120, 190), rng.uniform(170, 240)], np.float32)
+        sh = cv2.GaussianBlur(np.roll(hand_mask, (int(12 * k), int(9 * k)), (0, 1)), (0, 0), 8 * k)
+        f = canvas.astype(np.float32) * (1 - sh[:, :, None] / 500.0)
+        a = (cv2.GaussianBlur(hand_mask, (0, 0), 0.8 * k).astype(np.float32) / 255.0)[:, :, None]
+        shade = 0.85 + 0.15 * _lowres_noise(rng, (n, n), 6, 1.0)[:, :, None]
+        canvas[:] = np.clip(f * (1 - a) + skin * shade * a, 0, 255).astype(np.uint8)
+
+    # hidden markers: something lies on them
+    for mid in spec.hidden_markers:
+        x0, y0 = mat.marker_corners(mid)[0]
+        c = (x0 + 25 + rng.uniform(-3, 3), y0 + 25 + rng.uniform(-3, 3))
+        col = tuple(int(v) for v in rng.integers(20, 230, 3))
+        if rng.random() < 0.5:
+            cv2.circle(canvas, ipt(c), int(round(rng.uniform(42, 52) * k)), col, -1, cv2.LINE_AA)
+        else:
+            half = rng.uniform(38, 46)
+            cv2.rectangle(canvas, ipt((c[0] - half, c[1] - half)), ipt((c[0] + half, c[1] + half)), col, -1)
+
+    # the camera
+    warp = h_img @ np.linalg.inv(t_canvas)
+    img = cv2.warpPerspective(canvas, warp, frame, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                              borderValue=tuple(int(v * 0.8) for v in spec.table))
+    img = _light(img, spec, rng, h_img)
+
+    stone_truth = []
+    for zone, x, y, d in stones:
+        under = False
+        if spec.hand_over_pool:
+            px = ipt((x, y))
+            under = bool(hand_mask[min(max(px[1], 0), n - 1), min(max(px[0], 0), n - 1)] > 127)
+        ci = project(h_img, [(x, y)])[0]
+        stone_truth.append(StoneTruth(zone, (x, y), (float(ci[0]), float(ci[1])), d, under))
+    counts = {"pool": sum(1 for t in stone_truth if t.zone == "pool"),
+              "seats": [sum(1 for t in stone_truth if t.zone == f"seat {s_} stones") for s_ in range(4)]}
+    return RenderedScene(
+        image=img, mat_to_image=h_img, cards=truths, stones=counts, stone_truth=stone_truth,
+        truth_cards=[[str(c) for c in spec.cards[s_]] for s_ in range(4)],
+        hidden_markers=tuple(spec.hidden_markers), extras=extra_truth, spec=spec)
+
+
+def _kelvin_gains(kelvin: float) -> npt.NDArray[np.float32]:
+    """BGR gains of a light's colour temperature, relative to 5000 K (2700 K warm, 6500 K cold)."""
+    t = float(np.clip((kelvin - 2700.0) / (6500.0 - 2700.0), 0, 1))
+    warm, cold = np.array([0.72, 0.9, 1.05]), np.array([1.06, 1.0, 0.9])
+    return np.asarray(warm * (1 - t) + cold * t, np.float32)
+
+
+def _light(img: Image, spec: SceneSpec, rng: np.random.Generator, h_img: npt.NDArray[np.float64]) -> Image:
+    h, w = img.shape[:2]
+    sh, sw = max(2, h // 8), max(2, w // 8)
+    yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
+    a = rng.uniform(0, 2 * math.pi)
+    ramp = (xx / sw - 0.5) * math.cos(a) + (yy / sh - 0.5) * math.sin(a)
+    gain = 1.0 - spec.gradient * (ramp + 0.5) + rng.uniform(-0.05, 0.05)
+    vign = 1.0 - 0.15 * (((xx / sw - 0.5) ** 2 + (yy / sh - 0.5) ** 2) * 2)
+    gain = gain * vign
+    shadow = np.zeros((sh, sw), np.float32)
+    for _ in range(spec.shadows):
+        c = (rng.uniform(0, sw), rng.uniform(0, sh))
+        axes = (rng.uniform(0.15, 0.5) * sw, rng.uniform(0.08, 0.3) * sh)
+        cv2.ellipse(shadow, (int(c[0]), int(c[1])), (int(axes[0]), int(axes[1])), rng.uniform(0, 180), 0, 360,
+                    float(rng.uniform(0.2, 0.45)), -1)
+    if spec.shadows:
+        shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, sw / 40))
+    gain = gain * (1 - shadow)
+    glare = np.zeros((sh, sw), np.float32)
+    if spec.glare > 0:
+        if spec.glare_at is not None:
+            g = project(h_img, [spec.glare_at])[0] / 8
+        else:
+            g = np.array([rng.uniform(0.15, 0.85) * sw, rng.uniform(0.15, 0.85) * sh])
+        rad = rng.uniform(0.03, 0.09) * max(sw, sh)
+        glare = np.exp(-(((xx - g[0]) ** 2 + (yy - g[1]) ** 2) / (2 * rad ** 2))) * spec.glare
+    a_map = (gain * (1 - glare))[:, :, None] * _kelvin_gains(spec.kelvin)
+    a_full = cv2.resize(a_map.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    f = cv2.multiply(img, a_full, dtype=cv2.CV_32F)
+    if spec.glare > 0:
+        g_full = cv2.resize((glare * 255.0).astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+        f = cv2.add(f, cv2.merge([g_full, g_full, g_full]))
+    out = cv2.convertScaleAbs(f)
+    if spec.blur > 0.05:
+        out = cv2.GaussianBlur(out, (0, 0), spec.blur)
+    if spec.noise > 0:
+        cv2.setRNGSeed(int(rng.integers(2**31 - 1)))
+        noise = np.empty((h, w), np.int16)
+        cv2.randn(noise, 0, spec.noise)
+        out = cv2.add(out, cv2.merge([noise, noise, noise]), dtype=cv2.CV_8U)
+    if spec.jpeg_quality < 100:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(spec.jpeg_quality)])
+        if ok:
+            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return np.asarray(out, np.uint8)

@@ -1,0 +1,113 @@
+"""The card art drawn in code: sizes, pintas, indices, pip counts, styles."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from models.deck import (
+    HELD_OUT_STYLES,
+    PINTAS,
+    PX_PER_MM,
+    TRAINING_FONTS,
+    DeckStyle,
+    load_fournier1878,
+    random_style,
+    render_card,
+    restyle_faces,
+)
+from table.cards import DECK, Card, Suit
+
+
+@pytest.mark.parametrize("name", sorted(HELD_OUT_STYLES))
+def test_every_card_renders_at_the_style_size(name: str) -> None:
+    style = HELD_OUT_STYLES[name]
+    faces = [render_card(card, style) for card in DECK]
+    w, h = style.size_px
+    assert all(f.shape == (h, w, 3) and f.dtype == np.uint8 for f in faces)
+    # forty different pictures
+    assert len({f.tobytes() for f in faces}) == 40
+
+
+def test_reference_size_is_246_by_380() -> None:
+    assert render_card(Card.parse("1o"), DeckStyle()).shape == (380, 246, 3)
+
+
+def _gaps_in_top_line(face: np.ndarray, style: DeckStyle) -> int:
+    y = int(round(style.border_inset_mm * PX_PER_MM))
+    x0 = int(round((style.border_inset_mm + 6) * PX_PER_MM))
+    x1 = face.shape[1] - x0
+    row = face[y - 1:y + 2, x0:x1].min(axis=0)  # darkest of three rows: the line
+    ink = row.astype(int).sum(axis=1) < np.asarray(style.paper).sum() - 120
+    changes = np.flatnonzero(np.diff(ink.astype(int)) == -1)  # ink -> paper: a gap starts
+    return len(changes)
+
+
+@pytest.mark.parametrize("suit", list(Suit))
+@pytest.mark.parametrize("name", sorted(HELD_OUT_STYLES))
+def test_pintas_count_the_suit(suit: Suit, name: str) -> None:
+    style = HELD_OUT_STYLES[name]
+    for rank in (4, 11):
+        face = render_card(Card(rank, suit), style)
+        assert _gaps_in_top_line(face, style) == PINTAS[suit]
+
+
+def test_the_index_is_printed_top_left_and_turned_bottom_right() -> None:
+    style = HELD_OUT_STYLES["clasica"]
+    face = render_card(Card.parse("7o"), style).astype(int)
+    cw, ch = int(style.border_inset_mm * PX_PER_MM), int(11 * PX_PER_MM)
+    top_left = face[:ch, :cw]
+    bottom_right = face[-ch:, -cw:][::-1, ::-1]
+    assert top_left.min() < 100  # ink is there
+    assert np.abs(top_left - bottom_right).mean() < 12
+    other = render_card(Card.parse("1o"), style).astype(int)[:ch, :cw]
+    assert np.abs(top_left - other).mean() > 3  # and it says the rank
+
+
+@pytest.mark.parametrize("suit", [Suit.OROS, Suit.COPAS])
+def test_round_signs_come_in_the_rank_count(suit: Suit) -> None:
+    style = replace(HELD_OUT_STYLES["clasica"], layout_variant=0)
+    inset = int((style.border_inset_mm + 2.5) * PX_PER_MM)
+    paper = np.asarray(style.paper, int)
+    for rank in range(1, 8):
+        face = render_card(Card(rank, suit), style)[inset:-inset, inset:-inset].astype(int)
+        marks = (np.abs(face - paper).sum(axis=2) > 60).astype(np.uint8)
+        n, _, stats, _ = cv2.connectedComponentsWithStats(marks)
+        big = [s for s in stats[1:] if s[cv2.CC_STAT_AREA] > 150]
+        assert len(big) == rank, (suit, rank)
+
+
+def test_random_styles_are_reproducible_and_never_a_held_out_one() -> None:
+    a = [random_style(np.random.default_rng(s)) for s in range(30)]
+    b = [random_style(np.random.default_rng(s)) for s in range(30)]
+    assert a == b
+    assert all(s not in HELD_OUT_STYLES.values() for s in a)
+    assert all(s.font in TRAINING_FONTS for s in a)
+    assert HELD_OUT_STYLES["clasica"].font not in TRAINING_FONTS
+    for s in a:  # within ±15 % of the reference card
+        assert 0.85 * 61.5 <= s.card_mm[0] <= 1.15 * 61.5
+        assert 0.85 <= (s.card_mm[1] / s.card_mm[0]) / (95 / 61.5) <= 1.15
+
+
+def test_random_styles_draw_all_cards() -> None:
+    rng = np.random.default_rng(4)
+    style = random_style(rng)
+    for card in DECK[::7]:
+        face = render_card(card, style, rng)
+        assert face.shape[:2] == style.size_px[::-1]
+
+
+def test_missing_scanned_deck_is_skipped(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    assert load_fournier1878(tmp_path / "absent") is None
+    assert load_fournier1878(tmp_path) is None  # present but empty
+
+
+def test_restyled_faces_keep_their_cards_and_sizes() -> None:
+    style = HELD_OUT_STYLES["moderna"]
+    faces = {c: render_card(c, style) for c in DECK[:5]}
+    out = restyle_faces(faces, np.random.default_rng(2))
+    assert set(out) == set(faces)
+    assert all(out[c].shape == faces[c].shape for c in faces)
