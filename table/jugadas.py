@@ -85,6 +85,11 @@ def _strengths(reyes: int) -> dict[int, int]:
     return table
 
 
+def strength(rank: int, reyes: int) -> int:
+    """How high ``rank`` is at grande, 1 (as) to 10 (rey); a 3 is a rey with 8 reyes."""
+    return _STRENGTHS[reyes][rank]
+
+
 def _value(rank: int, reyes: int) -> int:
     if rank >= 10 or (rank == 3 and reyes == 8):
         return 10
@@ -130,6 +135,7 @@ def _compute(ranks: tuple[int, ...], reyes: int, real_valid: bool) -> SeatJugada
     )
 
 
+_STRENGTHS = {reyes: _strengths(reyes) for reyes in (8, 4)}
 _TABLES: dict[tuple[int, bool], dict[tuple[int, ...], SeatJugadas]] = {}
 
 

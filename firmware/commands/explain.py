@@ -1,0 +1,21 @@
+"""``mus-table explain FILE|-``: a hand's tanteo step by step, as a juez de mesa says it."""
+
+from __future__ import annotations
+
+import argparse
+
+from firmware.commands.score import read_input
+
+HELP = "say a hand's tanteo step by step, as a juez de mesa would"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="a mus-hand/1 record, or - for standard input")
+
+
+def run(args: argparse.Namespace) -> int:
+    from table.explain import explain
+    from table.record import parse
+
+    print("\n".join(explain(parse(read_input(args.file)))))
+    return 0
