@@ -1,0 +1,40 @@
+"""``mus-table camera-check``: at what height each camera reads the mat (the table in hardware/README.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from firmware import camera_geometry as cg
+from table.errors import InvalidInput
+
+HELP = "heights at which each camera sees the mat well enough"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--mat", type=float, default=800.0, metavar="MM",
+                        help="side of the play area in mm (default 800)")
+    parser.add_argument("--tilt", type=float, default=cg.MAX_TILT_DEG, metavar="DEG",
+                        help=f"largest tilt off vertical to allow for (default {cg.MAX_TILT_DEG:g})")
+    parser.add_argument("--full-res", action="store_true",
+                        help="capture the sensor's whole array instead of the product's binned mode")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 300 <= args.mat <= 3000:
+        raise InvalidInput(f"--mat {args.mat:g}: a play area between 300 and 3000 mm, please")
+    if not 0 <= args.tilt <= 30:
+        raise InvalidInput(f"--tilt {args.tilt:g}: between 0 and 30 degrees, please")
+    checks = cg.check_all(args.mat, args.tilt, full_res=args.full_res)
+    if args.json:
+        print(json.dumps({
+            "mat_mm": args.mat,
+            "required_px_per_mm": cg.REQUIRED_PX_PER_MM,
+            "model_px_per_mm": round(cg.MODEL_PX_PER_MM, 3),
+            "margin_mm": cg.QUIET_ZONE_MM + cg.AIM_SLACK_MM,
+            "cameras": [c.as_json() for c in checks],
+        }, ensure_ascii=False))
+    else:
+        print(cg.markdown_table(checks), end="")
+    return 0
