@@ -330,5 +330,13 @@ class HandBets:
         return {lance: [w.to_json() for w in self._bettings[lance].words] for lance in self.lances}
 
     def outcomes(self) -> dict[str, Outcome]:
-        """Each decided lance's outcome (lances after an accepted órdago are absent)."""
-        return {lance: b.outcome for lance, b in self._bettings.items() if b.outcome is not None}
+        """Each decided lance's outcome, in order (none after an accepted órdago)."""
+        out: dict[str, Outcome] = {}
+        for lance in self.lances:
+            outcome = self._bettings[lance].outcome
+            if outcome is None:
+                break
+            out[lance] = outcome
+            if outcome.how == ORDAGO_QUERIDO:
+                break
+        return out
