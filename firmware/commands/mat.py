@@ -1,0 +1,47 @@
+"""``mus-table mat``: draw the printable mat of shared/spec/mat.md (PDF, SVG or PNG), whole or tiled."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from firmware import printable_mat as pm
+from table.errors import InvalidInput
+from vision.mat import Mat
+
+HELP = "draw the printable mat (PDF, SVG or PNG), whole or tiled on sheets"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", required=True, type=Path, metavar="FILE",
+                        help="mat.pdf, mat.svg or mat.png (tiled SVG/PNG: FILE-01.svg, ...)")
+    parser.add_argument("--size", type=float, default=800.0, metavar="MM",
+                        help=f"side of the play area in mm (default 800; "
+                             f"{pm.MIN_SIDE_MM:g}-{pm.MAX_SIDE_MM:g})")
+    parser.add_argument("--tile", choices=("a4", "letter", "none"), default="none",
+                        help="split over A4 or Letter sheets to tape together (default: one sheet)")
+    parser.add_argument("--dpi", type=float, default=150.0, help="PNG resolution (default 150)")
+    parser.add_argument("--felt", choices=sorted(pm.PALETTES), default="green",
+                        help="play-area colour: green or blue felt, or white (prints no background)")
+
+
+def run(args: argparse.Namespace) -> int:
+    pm.check_side(args.size)
+    if not args.out.parent.is_dir():
+        raise InvalidInput(f"{args.out.parent}: no such folder")
+    tile = None if args.tile == "none" else args.tile
+    mat = Mat(args.size)
+    written = pm.write(args.out, mat, pm.PALETTES[args.felt], tile, args.dpi)
+    side = mat.side + 2 * pm.MARGIN_MM
+    if tile is None:
+        print(f"wrote {written[0]}: one sheet {side:g} × {side:g} mm "
+              f"(play area {mat.side:g} mm + {pm.MARGIN_MM:g} mm white margin); "
+              "print at 100 % and check the 100 mm bar")
+    else:
+        sheets = pm.tiles(mat, pm.PALETTES[args.felt], tile)
+        t = sheets[0]
+        where = str(written[0]) if len(written) == 1 else f"{written[0]} … {written[-1]}"
+        print(f"wrote {where}: {len(sheets)} {tile.upper() if tile == 'a4' else 'Letter'} sheets, "
+              f"{t.rows} rows × {t.cols} columns; print at 100 % (actual size), check the 100 mm "
+              "line on each, cut along the dashed lines and match the crosshairs")
+    return 0
