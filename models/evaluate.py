@@ -1,0 +1,194 @@
+"""Measure the card model on rendered scenes of deck styles it never saw in training.
+
+``python -m models.evaluate`` renders seeded scenes of the held-out styles
+(:data:`models.deck.HELD_OUT_STYLES`), cuts every card as the finder would
+(its true quad moved a few pixels per corner), and classifies the crops with
+``models/cards.onnx`` under onnxruntime, calling a card the way the reader
+does: the crop and its half-turned view must agree, each with probability at
+least :data:`models.CONFIDENCE_THRESHOLD`; otherwise the card is unknown.
+It prints cards right / wrong / unknown, scenes with all sixteen right, the
+per-card time on one thread, and draws ``models/confusion.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from models import CONFIDENCE_THRESHOLD
+from models.dataset import crops_of
+from models.deck import HELD_OUT_STYLES, load_fournier1878
+from models.scene import random_cards, random_scene, render_scene
+from table.cards import DECK
+from vision.cardcrop import to_model_input
+
+ROOT = Path(__file__).resolve().parent.parent
+MODEL_PATH = ROOT / "models" / "cards.onnx"
+CONFUSION_PATH = ROOT / "models" / "confusion.png"
+
+
+def session(path: Path = MODEL_PATH, threads: int = 1):  # type: ignore[no-untyped-def]
+    import onnxruntime as ort
+
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = threads
+    so.inter_op_num_threads = 1
+    so.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
+
+
+def _softmax(z: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
+    z = z.astype(np.float64) - z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return np.asarray(e / e.sum(axis=1, keepdims=True))
+
+
+def predict(sess, crops: list[npt.NDArray[np.uint8]]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:  # type: ignore[no-untyped-def]
+    """Class and confidence per crop, both views agreeing (confidence 0 when they disagree)."""
+    x = to_model_input(crops)
+    both = np.ascontiguousarray(np.concatenate([x, x[:, :, ::-1, ::-1]]))
+    p = _softmax(sess.run(["logits"], {"crops": both})[0])
+    n = len(crops)
+    a, b = p[:n], p[n:]
+    k = np.argmax(a * b, axis=1)
+    agree = (np.argmax(a, axis=1) == k) & (np.argmax(b, axis=1) == k)
+    conf = np.minimum(a[np.arange(n), k], b[np.arange(n), k]) * agree
+    return k.astype(np.int64), conf
+
+
+@dataclass
+class Figures:
+    deck: str
+    scenes: int
+    cards: int
+    right: float
+    wrong: float
+    unknown: float
+    scenes_all_right: float
+    top1_accuracy: float
+    threshold: float
+
+
+def evaluate_scenes(sess, faces_or_styles: list, n_scenes: int, seed: int, jitter_px: float = 3.0,  # type: ignore[no-untyped-def]
+                    threshold: float = CONFIDENCE_THRESHOLD, name: str = "held-out"
+                    ) -> tuple[Figures, npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+    """Render scenes of the given decks (cycled), classify every card; figures and raw results."""
+    rng = np.random.default_rng(seed)
+    truths, preds, confs, scene_ok = [], [], [], []
+    for i in range(n_scenes):
+        deck = faces_or_styles[i % len(faces_or_styles)]
+        spec = random_scene(rng, cards=random_cards(rng), deck=deck, extras=())
+        scene = render_scene(spec, rng)
+        crops, labels = crops_of(scene, rng, jitter_px)
+        k, c = predict(sess, crops)
+        lab = np.asarray(labels)
+        ok = (k == lab) & (c >= threshold)
+        scene_ok.append(bool(ok.all()))
+        truths.append(lab)
+        preds.append(k)
+        confs.append(c)
+    t, p, c = np.concatenate(truths), np.concatenate(preds), np.concatenate(confs)
+    called = c >= threshold
+    fig = Figures(name, n_scenes, len(t), float(((p == t) & called).mean()), float(((p != t) & called).mean()),
+                  float((~called).mean()), float(np.mean(scene_ok)), float((p == t).mean()), threshold)
+    return fig, t, c, p
+
+
+def confusion_image(truth: npt.NDArray[np.int64], pred: npt.NDArray[np.int64], path: Path, title: str) -> None:
+    """A 40x40 confusion matrix (rows: true card, columns: read card; log colour), drawn with cv2."""
+    m = np.zeros((40, 40), np.int64)
+    np.add.at(m, (truth, pred), 1)
+    cell, left, top = 18, 46, 64
+    size = (top + 40 * cell + 10, left + 40 * cell + 10)
+    img = np.full((*size, 3), 255, np.uint8)
+    norm = np.log1p(m) / max(1e-9, np.log1p(m.max()))
+    for i in range(40):
+        for j in range(40):
+            if m[i, j] == 0:
+                continue
+            v = norm[i, j]
+            colour = (int(255 * (1 - v)), int(255 * (1 - v)), 255) if i != j else \
+                (int(255 * (1 - v) * 0.6 + 100), int(120 + 100 * (1 - v)), int(255 * (1 - v) * 0.6))
+            x0, y0 = left + j * cell, top + i * cell
+            cv2.rectangle(img, (x0, y0), (x0 + cell - 1, y0 + cell - 1), colour, -1)
+            if i != j:
+                cv2.putText(img, str(m[i, j]), (x0 + 2, y0 + 13), cv2.FONT_HERSHEY_PLAIN, 0.8, (0, 0, 0), 1)
+    for k, card in enumerate(DECK):
+        cv2.putText(img, str(card), (4, top + k * cell + 13), cv2.FONT_HERSHEY_PLAIN, 0.9, (0, 0, 0), 1)
+        x = left + k * cell + 3
+        for r, ch in enumerate(str(card)):
+            cv2.putText(img, ch, (x, top - 30 + r * 10), cv2.FONT_HERSHEY_PLAIN, 0.7, (0, 0, 0), 1)
+    for k in range(0, 41, 10):
+        cv2.line(img, (left + k * cell, top), (left + k * cell, top + 40 * cell), (160, 160, 160), 1)
+        cv2.line(img, (left, top + k * cell), (left + 40 * cell, top + k * cell), (160, 160, 160), 1)
+    cv2.putText(img, title, (4, 14), cv2.FONT_HERSHEY_SIMPLEX, 0.42, (0, 0, 0), 1, cv2.LINE_AA)
+    cv2.imwrite(str(path), img)
+
+
+def time_per_card(sess, crops: list[npt.NDArray[np.uint8]], repeats: int = 20) -> float:  # type: ignore[no-untyped-def]
+    """Milliseconds per card for a batch of 16 crops with both views (32 model inputs), one thread."""
+    batch = crops[:16]
+    predict(sess, batch)
+    t = time.perf_counter()
+    for _ in range(repeats):
+        predict(sess, batch)
+    return (time.perf_counter() - t) / repeats / len(batch) * 1000
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m models.evaluate", description=__doc__.splitlines()[0])
+    parser.add_argument("--model", type=Path, default=MODEL_PATH)
+    parser.add_argument("--scenes", type=int, default=200, help="scenes of 16 cards per held-out style")
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--jitter", type=float, default=3.0, help="corner error of the finder, px")
+    parser.add_argument("--confusion", type=Path, default=CONFUSION_PATH)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    sess = session(args.model)
+    results = []
+    all_t, all_p = [], []
+    for name, style in HELD_OUT_STYLES.items():
+        fig, t, c, p = evaluate_scenes(sess, [style], args.scenes, args.seed, args.jitter, name=name)
+        results.append(fig)
+        all_t.append(t)
+        all_p.append(p)
+        sweep = {th: (float(((p == t) & (c >= th)).mean()), float(((p != t) & (c >= th)).mean()))
+                 for th in (0.5, 0.8, 0.9, 0.95, 0.98)}
+        print(f"{name}: " + ", ".join(f"t={th}: right {r:.4f} wrong {w:.4f}" for th, (r, w) in sweep.items()),
+              file=sys.stderr)
+    fournier = load_fournier1878()
+    if fournier is not None:
+        fig, *_ = evaluate_scenes(sess, [fournier], max(20, args.scenes // 4), args.seed + 1, args.jitter,
+                                  name="fournier1878 (seen in training)")
+        results.append(fig)
+    t_all, p_all = np.concatenate(all_t), np.concatenate(all_p)
+    confusion_image(t_all, p_all, args.confusion,
+                    f"held-out styles {', '.join(HELD_OUT_STYLES)}: {len(t_all)} cards, "
+                    f"top-1 {float((t_all == p_all).mean()):.4f} (rows true, columns read)")
+    rng = np.random.default_rng(args.seed)
+    scene = render_scene(random_scene(rng, cards=random_cards(rng), deck=HELD_OUT_STYLES["clasica"]), rng)
+    crops, _ = crops_of(scene, rng)
+    ms = time_per_card(sess, crops)
+    if args.json:
+        print(json.dumps({"results": [asdict(r) for r in results], "ms_per_card": ms}))
+    else:
+        for r in results:
+            print(f"{r.deck}: {r.cards} cards in {r.scenes} scenes: right {100 * r.right:.2f} %, "
+                  f"wrong {100 * r.wrong:.2f} %, unknown {100 * r.unknown:.2f} %, "
+                  f"scenes all 16 right {100 * r.scenes_all_right:.1f} % "
+                  f"(top-1 {100 * r.top1_accuracy:.2f} %, threshold {r.threshold})")
+        print(f"inference: {ms:.2f} ms per card (onnxruntime, one thread, 16 crops x 2 views per call)")
+        print(f"confusion matrix: {args.confusion}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

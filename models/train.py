@@ -1,0 +1,193 @@
+"""Train the card model on crops of rendered scenes and export ``models/cards.onnx``.
+
+``python -m models.train`` (or ``mus-table train``): renders the crop set once
+(cached under ``out/``), trains a small CNN on the CPU with two threads,
+seeded, printing progress, and exports it to ONNX (opset 17, dynamic batch).
+The held-out deck styles are never rendered for training.
+
+torch is imported here only: the product and the tests run without it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.cardcrop import CROP_H, CROP_W
+
+ROOT = Path(__file__).resolve().parent.parent
+MODEL_PATH = ROOT / "models" / "cards.onnx"
+CACHE = ROOT / "out"
+CHANNELS = (24, 32, 48, 64, 96)
+
+
+def build_model() -> Any:
+    """A small VGG-like CNN: 112x72 RGB crop in, 40 logits out (DECK order)."""
+    import torch
+    from torch import nn
+
+    def block(cin: int, cout: int, n: int) -> list[nn.Module]:
+        layers: list[nn.Module] = []
+        for i in range(n):
+            layers += [nn.Conv2d(cin if i == 0 else cout, cout, 3, padding=1, bias=False),
+                       nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+        return layers
+
+    c = CHANNELS
+    layers = [nn.Conv2d(3, c[0], 3, stride=2, padding=1, bias=False), nn.BatchNorm2d(c[0]),
+              nn.ReLU(inplace=True)]                          # 56 x 36
+    layers += block(c[0], c[1], 1) + [nn.MaxPool2d(2)]      # 28 x 18
+    layers += block(c[1], c[2], 1) + [nn.MaxPool2d(2)]      # 14 x 9
+    layers += block(c[2], c[3], 2) + [nn.MaxPool2d(2)]      # 7 x 4
+    layers += block(c[3], c[4], 1)
+    feat = nn.Sequential(*layers)
+    head = nn.Sequential(nn.Flatten(), nn.Dropout(0.3), nn.Linear(c[4] * (CROP_H // 16) * (CROP_W // 16), 40))
+    torch.manual_seed(0)
+    return nn.Sequential(feat, head)
+
+
+def to_tensor(crops_bgr: np.ndarray) -> Any:
+    """uint8 (N, H, W, 3) BGR -> float32 (N, 3, H, W) RGB in [0, 1], as vision.cardcrop.to_model_input."""
+    import torch
+
+    t = torch.from_numpy(np.ascontiguousarray(crops_bgr[..., ::-1]))
+    return t.permute(0, 3, 1, 2).float().div_(255.0)
+
+
+def augment(x: Any, gen: Any) -> Any:
+    """Light, colour and sensor variation on a batch, plus half turns (cards lie either way up)."""
+    import torch
+
+    n = x.shape[0]
+    dev = x.device
+
+    def u(lo: float, hi: float, *shape: int) -> Any:
+        return torch.rand(*shape, generator=gen, device=dev) * (hi - lo) + lo
+
+    turn = torch.rand(n, generator=gen) < 0.5
+    x[turn] = torch.flip(x[turn], dims=(2, 3))
+    x = x * u(0.7, 1.25, n, 1, 1, 1) * u(0.85, 1.15, n, 3, 1, 1)
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    x = (x - mean) * u(0.75, 1.25, n, 1, 1, 1) + mean
+    gray = torch.rand(n, generator=gen) < 0.1
+    x[gray] = x[gray].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
+    shuffle = torch.rand(n, generator=gen) < 0.15
+    if shuffle.any():
+        perm = torch.randperm(3, generator=gen)
+        x[shuffle] = x[shuffle][:, perm]
+    x = x + torch.randn(x.shape, generator=gen) * u(0.0, 0.03, n, 1, 1, 1)
+    return x.clamp_(0.0, 1.0)
+
+
+def evaluate_torch(model: Any, crops: np.ndarray, labels: np.ndarray, batch: int = 512) -> tuple[float, float]:
+    """Accuracy and mean top probability of a torch model on crops."""
+    import torch
+
+    model.eval()
+    right, conf = 0, 0.0
+    with torch.no_grad():
+        for i in range(0, len(crops), batch):
+            p = torch.softmax(model(to_tensor(crops[i:i + batch])), dim=1)
+            top, arg = p.max(dim=1)
+            right += int((arg.numpy() == labels[i:i + batch]).sum())
+            conf += float(top.sum())
+    model.train()
+    return right / len(crops), conf / len(crops)
+
+
+def export_onnx(model: Any, path: Path) -> None:
+    """Write the model as ONNX: input ``crops`` [N,3,112,72], output ``logits`` [N,40], opset 17."""
+    import torch
+
+    model.eval()
+    dummy = torch.zeros(1, 3, CROP_H, CROP_W)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(model, (dummy,), str(path), input_names=["crops"], output_names=["logits"],
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17,
+                      dynamo=False)
+
+
+def train(scenes: int = 4000, epochs: int = 16, seed: int = 1, threads: int = 2, workers: int = 2,
+          out: Path = MODEL_PATH, batch: int = 128, lr: float = 3e-3) -> dict[str, float]:
+    import torch
+    from torch import nn
+
+    from models.dataset import build_dataset
+
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    np.random.seed(seed)
+    t0 = time.time()
+    print(f"rendering {scenes} training scenes (cached in {CACHE})", file=sys.stderr, flush=True)
+    crops, labels = build_dataset(CACHE / f"train_crops_s{seed}_n{scenes}.npz", scenes, seed, "training",
+                                  workers=workers)
+    val_c, val_l = build_dataset(CACHE / f"heldout_crops_s{seed}.npz", 60, seed + 7919, "held-out",
+                                 workers=workers)
+    print(f"{len(crops)} training crops, {len(val_c)} held-out crops ({time.time() - t0:.0f} s)",
+          file=sys.stderr, flush=True)
+
+    model = build_model()
+    n_params = sum(p.numel() for p in model.parameters())
+    print(f"model: {n_params} parameters", file=sys.stderr, flush=True)
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
+    steps_per_epoch = len(crops) // batch
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps_per_epoch,
+                                                pct_start=0.15)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.02)
+    gen = torch.Generator().manual_seed(seed)
+    data = torch.from_numpy(crops)
+    targets = torch.from_numpy(labels)
+    model.train()
+    for epoch in range(epochs):
+        perm = torch.randperm(len(crops), generator=gen)
+        te, total, right = time.time(), 0.0, 0
+        for step in range(steps_per_epoch):
+            idx = perm[step * batch:(step + 1) * batch]
+            x = augment(to_tensor(data[idx].numpy()), gen)
+            y = targets[idx]
+            logits = model(x)
+            loss = loss_fn(logits, y)
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item()
+            right += int((logits.argmax(1) == y).sum())
+            if step % 50 == 0:
+                print(f"\r  epoch {epoch + 1}/{epochs} step {step}/{steps_per_epoch} loss {total / (step + 1):.3f}",
+                      end="", file=sys.stderr, flush=True)
+        acc, conf = evaluate_torch(model, val_c, val_l)
+        print(f"\repoch {epoch + 1}/{epochs}: loss {total / steps_per_epoch:.4f}, "
+              f"train acc {right / (steps_per_epoch * batch):.4f}, held-out acc {acc:.4f} "
+              f"(mean confidence {conf:.3f}), {time.time() - te:.0f} s", file=sys.stderr, flush=True)
+    export_onnx(model, out)
+    acc, _ = evaluate_torch(model, val_c, val_l)
+    print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB) in {(time.time() - t0) / 60:.1f} min; "
+          f"held-out crop accuracy {acc:.4f}", file=sys.stderr, flush=True)
+    return {"heldout_accuracy": acc, "minutes": (time.time() - t0) / 60}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--scenes", type=int, default=4000, help="rendered training scenes (16 crops each)")
+    parser.add_argument("--epochs", type=int, default=16)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=2, help="torch threads")
+    parser.add_argument("--workers", type=int, default=2, help="processes rendering scenes")
+    parser.add_argument("--out", type=Path, default=MODEL_PATH, help="where to write the ONNX model")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m models.train", description=__doc__.splitlines()[0])
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    train(args.scenes, args.epochs, args.seed, args.threads, args.workers, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
