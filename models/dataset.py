@@ -86,7 +86,10 @@ def make_crops(n_scenes: int, rng: np.random.Generator, styles: StyleSet = "trai
         cards = random_cards(rng)
         deck, width = _deck_for(styles, rng, [c for seat in cards for c in seat], fournier, fournier_share)
         spec = random_scene(rng, cards=cards, deck=deck, card_width_mm=width, extras=())
-        scene = render_scene(spec, rng)
+        try:
+            scene = render_scene(spec, rng)
+        except ValueError:  # a crowded layout that does not fit: draw another scene
+            continue
         crops, labels = crops_of(scene, rng, jitter_px)
         all_crops += crops
         all_labels += labels

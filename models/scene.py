@@ -231,6 +231,7 @@ def random_scene(rng: np.random.Generator, **overrides: Any) -> SceneSpec:
         hidden = (int(rng.integers(4)),)
     extras: tuple[Extra, ...] = ()
     cards = random_cards(rng, full=rng.random() < 0.75)
+    stone_mm = float(rng.uniform(15, 30))
     if rng.random() < 0.15:
         free = [s for s in range(4) if len(cards[s]) < 4]
         if free:
@@ -240,9 +241,9 @@ def random_scene(rng: np.random.Generator, **overrides: Any) -> SceneSpec:
         across_prob=float(rng.uniform(0.5, 1.0)),
         max_turn_deg=20.0,
         deck=random_style(rng),
-        pool_stones=int(rng.integers(0, 25)),
-        seat_stones=tuple(int(rng.integers(0, 9)) for _ in range(4)),
-        stone_mm=float(rng.uniform(15, 30)),
+        pool_stones=int(rng.integers(0, min(24, max_stones("pool", stone_mm)) + 1)),
+        seat_stones=tuple(int(rng.integers(0, min(8, max_stones("seat", stone_mm)) + 1)) for _ in range(4)),
+        stone_mm=stone_mm,
         stone_colour=contrasting_colour(felt, rng),  # type: ignore[arg-type]
         touching=float(rng.uniform(0, 0.6)),
         felt=felt,  # type: ignore[arg-type]
@@ -371,10 +372,40 @@ def _place_stones(spec: SceneSpec, rng: np.random.Generator) -> list[tuple[str, 
                 if inside and all(math.hypot(x - qx, y - qy) >= r + qr + 0.15 for qx, qy, qr in placed):
                     placed.append((x, y, r))
                     break
-            else:
-                raise ValueError(f"cannot lay {n} stones of {spec.stone_mm:.0f} mm in {zone}")
+            else:  # crowded: try every free spot on a fine grid before giving up
+                spot = _free_spot(mat, zone, r, placed, rng)
+                if spot is None:
+                    raise ValueError(f"cannot lay {n} stones of {spec.stone_mm:.0f} mm in {zone}")
+                placed.append((spot[0], spot[1], r))
         out += [(zone, x, y, 2 * r) for x, y, r in placed]
     return out
+
+
+def _free_spot(mat: Mat, zone: str, r: float, placed: list[tuple[float, float, float]],
+               rng: np.random.Generator) -> Point | None:
+    if zone == "pool":
+        c, R = mat.centre, mat.pool_radius - r * 0.6
+        x0, y0, x1, y1 = c[0] - R, c[1] - R, c[0] + R, c[1] + R
+    else:
+        zx0, zy0, zx1, zy1 = mat.stone_zone(int(zone.split()[1]))
+        x0, y0, x1, y1 = zx0 + r * 0.6, zy0 + r * 0.6, zx1 - r * 0.6, zy1 - r * 0.6
+    xs, ys = np.meshgrid(np.arange(x0, x1, 1.0), np.arange(y0, y1, 1.0))
+    pts = np.stack([xs.ravel(), ys.ravel()], 1)
+    if zone == "pool":
+        pts = pts[np.hypot(pts[:, 0] - mat.centre[0], pts[:, 1] - mat.centre[1]) <= mat.pool_radius - r * 0.6]
+    for qx, qy, qr in placed:
+        pts = pts[np.hypot(pts[:, 0] - qx, pts[:, 1] - qy) >= r + qr + 0.15]
+    if len(pts) == 0:
+        return None
+    p = pts[int(rng.integers(len(pts)))]
+    return (float(p[0]), float(p[1]))
+
+
+def max_stones(zone: str, stone_mm: float) -> int:
+    """How many stones of this size :func:`random_scene` may put in a zone (they always fit)."""
+    if zone == "pool":
+        return int(0.35 * (2 * 110.0 / stone_mm) ** 2)
+    return int(0.4 * (120.0 / stone_mm) ** 2)
 
 
 # ---------------------------------------------------------------- the camera
