@@ -17,7 +17,7 @@ DEJE, PASO_STONE, ENVITE, BONUS, PUNTO_STONE, PENALTY = (
     "deje", "paso", "envite", "bonus", "punto", "penalty")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Event:
     """Stones counted to a pair at one moment of the tanteo."""
 
@@ -34,7 +34,7 @@ class Event:
         return {"lance": self.lance, "pair": self.pair, "stones": self.stones, "why": self.why}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class LanceResult:
     """How one lance went: who wins it, how, and everything it is worth to its winner."""
 
@@ -56,7 +56,7 @@ class LanceResult:
         return {"winner": self.winner, "how": self.how, "stones": self.stones}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Mistake:
     """A declaration («¿pares?», «¿juego?») that the cards contradict."""
 
@@ -71,7 +71,7 @@ class Mistake:
         return {"seat": self.seat, "lance": self.lance, "declared": self.declared, "why": self.why}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Answer:
     """The scorer's answer for one hand."""
 

@@ -30,6 +30,9 @@ EN_PASO, QUERIDO, NO_QUERIDO, ORDAGO_QUERIDO, NOT_BET = (
     "paso", "querido", "no querido", "ordago", "not bet")
 
 _OPEN, _ANSWER, _DONE = 0, 1, 2
+_FOUR = (0, 1, 2, 3)
+_ALL = frozenset(_FOUR)
+_ORDERS = tuple(tuple((mano + i) % 4 for i in range(4)) for mano in range(4))
 _JUGADA = {"pares": "pares", "juego": "juego"}
 
 
@@ -66,6 +69,8 @@ class Outcome:
 
 
 PASSED = Outcome(EN_PASO)
+_PASOS = tuple(Word(seat, PASO) for seat in range(4))
+_QUIEROS = tuple(Word(seat, QUIERO) for seat in range(4))
 UNBET = Outcome(NOT_BET)
 
 
@@ -80,11 +85,12 @@ class Betting:
     __slots__ = ("lance", "mano", "seats", "_order", "_next", "_phase", "_out", "bettor",
                  "total", "ordago", "_before", "bets", "_queue", "outcome", "words")
 
-    def __init__(self, lance: str, mano: int, seats: Iterable[int] = (0, 1, 2, 3)) -> None:
+    def __init__(self, lance: str, mano: int, seats: Iterable[int] = _FOUR) -> None:
         self.lance = lance
         self.mano = mano
-        self.seats: frozenset[int] = frozenset(seats)
-        self._order = tuple(s for s in ((mano + i) % 4 for i in range(4)) if s in self.seats)
+        self.seats: frozenset[int] = _ALL if seats is _FOUR else frozenset(seats)
+        self._order = _ORDERS[mano] if seats is _FOUR else tuple(
+            s for s in _ORDERS[mano] if s in self.seats)
         self._next = 0
         self._out: set[int] = set()
         self.bettor: int | None = None
@@ -98,8 +104,7 @@ class Betting:
         self.outcome: Outcome | None = None
         """Set once the lance is decided."""
         self.words: list[Word] = []
-        pairs = {s & 1 for s in self.seats}
-        if len(pairs) < 2:
+        if seats is not _FOUR and len({s & 1 for s in self.seats}) < 2:
             self._phase, self.outcome = _DONE, UNBET
         else:
             self._phase = _OPEN
@@ -146,7 +151,21 @@ class Betting:
 
     def say(self, seat: int, word: str, n: int | None = None) -> Betting:
         """Apply one word; raise :class:`IllegalBet` (state unchanged) if it may not be said."""
-        if self._phase == _DONE:
+        phase = self._phase
+        if phase == _OPEN and word == PASO and n is None and seat == self._order[self._next]:
+            self._next += 1  # the commonest word, checked in full by the lines above
+            if self._next == len(self._order):
+                self._phase, self.outcome = _DONE, PASSED
+            self.words.append(_PASOS[seat])
+            return self
+        if phase == _ANSWER and n is None and seat == self._queue[0]:
+            if word == QUIERO:
+                self._phase = _DONE
+                self.outcome = (Outcome(ORDAGO_QUERIDO, bettor=self.bettor) if self.ordago else
+                                Outcome(QUERIDO, stake=self.total, bettor=self.bettor))
+                self.words.append(_QUIEROS[seat])
+                return self
+        if phase == _DONE:
             raise IllegalBet(f"the lance is already decided ({self._ended()}): no more words")
         if seat not in self.seats:
             raise IllegalBet(

@@ -261,7 +261,24 @@ def _declared(value: Any, pares: tuple[bool, ...], juego: tuple[bool, ...]
     return (out[0], out[1]), (value.get("pares") is not None, value.get("juego") is not None)
 
 
+_WORD_CACHE = {(seat, word): Word(seat, word, 2 if word == ENVIDO else None)
+               for seat in range(4) for word in WORDS}
+
+
 def _word(lance: str, i: int, raw: Any) -> Word:
+    """One word of a lance (fast for well-formed words; the checks name any fault)."""
+    if type(raw) is list:
+        if len(raw) == 2:
+            seat, word = raw
+            if type(seat) is int and type(word) is str:
+                w = _WORD_CACHE.get((seat, word))
+                if w is not None:
+                    return w
+        elif len(raw) == 3:
+            seat, word, n = raw
+            if (type(seat) is int and 0 <= seat <= 3 and word == ENVIDO and type(n) is int
+                    and n >= 2):
+                return Word(seat, ENVIDO, n)
     where = f"bets.{lance}, word {i} {show(raw)}"
     if not isinstance(raw, list) or not 2 <= len(raw) <= 3:
         raise InvalidRecord(f'{where}: a word is [seat, word] or [seat, "envido", n]')
@@ -271,14 +288,9 @@ def _word(lance: str, i: int, raw: Any) -> Word:
     if type(word) is not str or word not in WORDS:
         raise InvalidRecord(f"{where}: unknown word {show(word)} "
                             f"(words: {', '.join(WORDS)})")
-    if len(raw) == 3:
-        n = raw[2]
-        if word != ENVIDO:
-            raise InvalidRecord(f"{where}: only envido takes a number")
-        if type(n) is not int or n < 2:
-            raise InvalidRecord(f"{where}: envido takes a whole number of at least 2, not {show(n)}")
-        return Word(seat, word, n)
-    return Word(seat, word, 2 if word == ENVIDO else None)
+    if word != ENVIDO:
+        raise InvalidRecord(f"{where}: only envido takes a number")
+    raise InvalidRecord(f"{where}: envido takes a whole number of at least 2, not {show(raw[2])}")
 
 
 def _no_constants(name: str) -> Any:
