@@ -1,0 +1,339 @@
+"""Finding the cards on the rectified mat: one quadrilateral (in mat mm) per card-shaped object.
+
+What is unlike the felt (:mod:`vision.felt`) is split into blobs. A blob the
+size and shape of a Spanish card (61.5 x 95 mm, within ±15 %) is a card; its
+rectangle is fitted to its outline. Cards may touch: a blob of two or three
+cards is split first where it is narrow (the distance transform's cores, then
+a watershed), then, when the cards lie edge to edge, into equal parts along
+its length when its size is a whole number of cards. What is too small or the
+wrong shape is reported, never read.
+
+Quads are in mat millimetres; the reader maps them back to the camera frame
+and warps each card from the original frame (more pixels than the rectified
+view) with :func:`vision.cardcrop.warp_card`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.felt import Felt
+from vision.mat import CARD_MM, Mat
+
+Image = npt.NDArray[np.uint8]
+QuadMM = npt.NDArray[np.float64]
+
+SIZE_TOLERANCE = 0.22
+"""Other decks are within ±15 % of the nominal card (spec); the finder allows more (the model decides)."""
+THRESHOLD = 0.2
+"""Least lightness over the felt (:meth:`vision.felt.Felt.lightness`) of a card pixel."""
+MIN_REPORTED_AREA = 0.3
+"""Objects smaller than this share of a card (a stone, a crumb) are not reported by the card finder."""
+SEARCH_PAD_MM = 62.0
+"""Room searched around each card zone: a card centred in the zone reaches this far out."""
+
+
+@dataclass(frozen=True)
+class CardObject:
+    """Something card-sized or bigger found on the mat.
+
+    ``quad`` is four corners in mat mm (clockwise on the mat); ``why`` is None for
+    a card-shaped object, else why it is not read ("not card-shaped").
+    """
+
+    quad: QuadMM
+    zone: str | None
+    why: str | None = None
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        c = self.quad.mean(axis=0)
+        return float(c[0]), float(c[1])
+
+    @property
+    def seat(self) -> int | None:
+        """The seat whose card zone holds the object's centre."""
+        if self.zone is not None and self.zone.endswith(" cards"):
+            return int(self.zone.split()[1])
+        return None
+
+    @property
+    def box(self) -> tuple[int, int, int, int]:
+        """Integer bounding box [x0, y0, x1, y1] in mat mm."""
+        x0, y0 = np.floor(self.quad.min(axis=0))
+        x1, y1 = np.ceil(self.quad.max(axis=0))
+        return int(x0), int(y0), int(x1), int(y1)
+
+    @property
+    def size(self) -> tuple[float, float]:
+        """Short and long side, mm."""
+        a = float(np.linalg.norm(self.quad[1] - self.quad[0]))
+        b = float(np.linalg.norm(self.quad[2] - self.quad[1]))
+        return (min(a, b), max(a, b))
+
+
+def card_shaped(short: float, long: float, tolerance: float = SIZE_TOLERANCE) -> bool:
+    """Sides within the spec's ±15 % of a Spanish card, and the card's proportions.
+
+    >>> card_shaped(61.5, 95.0), card_shaped(70, 70), card_shaped(40, 60)
+    (True, False, False)
+    """
+    w, h = CARD_MM
+    ratio, nominal = long / max(short, 1e-6), h / w
+    return (w * (1 - tolerance) <= short <= w * (1 + tolerance)
+            and h * (1 - tolerance) <= long <= h * (1 + tolerance)
+            and abs(ratio / nominal - 1) <= 0.13)
+
+
+def _search_mask(mat: Mat, k: float, shape: tuple[int, int]) -> Image:
+    mask = np.zeros(shape, np.uint8)
+    for seat in range(4):
+        x0, y0, x1, y1 = mat.card_zone(seat)
+        p = SEARCH_PAD_MM
+        cv2.rectangle(mask, (int((x0 - p) * k), int((y0 - p) * k)),
+                      (int((x1 + p) * k), int((y1 + p) * k)), 255, -1)
+    return mask
+
+
+def _fill(mask: Image) -> Image:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(mask)
+    cv2.drawContours(filled, contours, -1, 255, -1)
+    return filled
+
+
+def object_mask(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None = None,
+                threshold: float = THRESHOLD) -> Image:
+    """255 where a light object (a card's paper) lies, around the card zones; holes filled.
+
+    1. The pixels lighter than the felt by ``threshold``.
+    2. Pieces of one card are put together: a card's printed frame line can cut
+       its paper into an outer band (open at the corner indices) and an inner
+       field; pieces whose convex hulls overlap are one object (cards never
+       overlap), closed within their hull (never across the felt to a neighbour).
+    3. Each object is cut again at half the lightness of its own paper near its
+       edge, so its outline sits on the middle of the blurred edge rather than
+       its outer foot, and neighbours a few mm apart stay apart.
+    """
+    mat = mat or Mat()
+    k = px_per_mm
+    light = felt.lightness(rectified)
+    mask = ((light > threshold) * 255).astype(np.uint8)
+    mask &= _search_mask(mat, k, mask.shape[:2])
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel), np.uint8)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    min_area = MIN_REPORTED_AREA * CARD_MM[0] * CARD_MM[1] * k * k * 0.5
+    pieces = [(c, cv2.convexHull(c)) for c in contours if cv2.contourArea(c) >= 4]
+    boxes = [cv2.boundingRect(hull) for _, hull in pieces]
+    parent = list(range(len(pieces)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(len(pieces)):
+        xi, yi, wi, hi = boxes[i]
+        for j in range(i + 1, len(pieces)):
+            xj, yj, wj, hj = boxes[j]
+            if xj >= xi + wi or xi >= xj + wj or yj >= yi + hi or yi >= yj + hj:
+                continue
+            if root(i) == root(j):
+                continue
+            area, _ = cv2.intersectConvexConvex(pieces[i][1].astype(np.float32),
+                                                pieces[j][1].astype(np.float32))
+            if area > 1.0:
+                parent[root(j)] = root(i)
+    grouped: dict[int, list[int]] = {}
+    for i in range(len(pieces)):
+        grouped.setdefault(root(i), []).append(i)
+    groups = list(grouped.values())
+    out = np.zeros_like(mask)
+    h, w = mask.shape
+    close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(3.5 * k) + 1,) * 2)
+    ring_out = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(1.5 * k) + 1,) * 2)
+    ring_in = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(3.5 * k) + 1,) * 2)
+    for members in groups:
+        hull = cv2.convexHull(np.concatenate([pieces[j][0] for j in members]))
+        if cv2.contourArea(hull) < min_area:
+            continue
+        x, y, bw, bh = cv2.boundingRect(hull)
+        pad = round(4 * k) + 2
+        x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(w, x + bw + pad), min(h, y + bh + pad)
+        off = np.array([x0, y0])
+        union = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.drawContours(union, [pieces[j][0] - off for j in members], -1, 255, -1)
+        hull_mask = np.zeros_like(union)
+        cv2.drawContours(hull_mask, [hull - off], -1, 255, -1)
+        blob8 = _fill(np.asarray(cv2.morphologyEx(union, cv2.MORPH_CLOSE, close), np.uint8) & hull_mask | union)
+        blob = blob8 > 0
+        inner = cv2.erode(blob8, ring_in) > 0
+        ring = (cv2.erode(blob8, ring_out) > 0) ^ inner if inner.any() else blob
+        ring = ring if ring.any() else blob
+        patch = light[y0:y1, x0:x1]
+        edge = float(np.median(patch[ring]))
+        cut = max(threshold, 0.5 * edge)
+        sub = (((patch > cut) & blob) | inner).astype(np.uint8) * 255
+        sub = _fill(np.asarray(cv2.morphologyEx(sub, cv2.MORPH_OPEN, kernel), np.uint8))
+        out[y0:y1, x0:x1] |= sub
+    return out
+
+
+def _rect_quad(contour: npt.NDArray[np.int32], k: float) -> tuple[QuadMM, float]:
+    """The minimum-area rectangle of a contour in mat mm, and how much of it the contour fills."""
+    rect = cv2.minAreaRect(contour)
+    box = cv2.boxPoints(rect).astype(np.float64)
+    area = float(cv2.contourArea(contour))
+    (w, h) = rect[1]
+    fill = area / max(w * h, 1e-6)
+    quad = (box + 0.5) / k
+    return _clockwise(quad), fill
+
+
+def _clockwise(quad: QuadMM) -> QuadMM:
+    c = quad.mean(axis=0)
+    ang = np.arctan2(quad[:, 1] - c[1], quad[:, 0] - c[0])
+    return np.asarray(quad[np.argsort(ang)], dtype=np.float64)
+
+
+def _split_even(quad: QuadMM, n: int) -> list[QuadMM]:
+    """Cut a rectangle into ``n`` equal parts across its long side."""
+    q = _clockwise(quad)
+    d01 = float(np.linalg.norm(q[1] - q[0]))
+    d12 = float(np.linalg.norm(q[2] - q[1]))
+    if d01 < d12:
+        q = np.roll(q, -1, axis=0)  # make 0->1 the long side
+    a, b, c, d = q
+    parts = []
+    for i in range(n):
+        t0, t1 = i / n, (i + 1) / n
+        parts.append(np.array([a + (b - a) * t0, a + (b - a) * t1, d + (c - d) * t1, d + (c - d) * t0]))
+    return parts
+
+
+def _whole_cards(short: float, long: float, card: tuple[float, float]) -> int:
+    """How many cards lying side by side (long sides touching or short sides touching) make a rectangle."""
+    w, h = card
+    for n in (2, 3, 4, 5):
+        for cw, ch in ((w * n, h), (h * n, w), (w, h * n), (h, w * n)):
+            s, lg = min(cw, ch), max(cw, ch)
+            if abs(short / s - 1) <= 0.08 and abs(long / lg - 1) <= 0.08:
+                return n
+    return 0
+
+
+def _watershed_split(blob: Image, core_px: float) -> list[npt.NDArray[np.int32]]:
+    """Split a blob of touching cards at its narrow necks; contours of the parts (px)."""
+    dt = cv2.distanceTransform(blob, cv2.DIST_L2, 5)
+    cores = ((dt > core_px) * 255).astype(np.uint8)
+    n, markers = cv2.connectedComponents(cores, connectivity=8)
+    if n <= 2:
+        return []
+    markers = markers.astype(np.int32) + 1
+    markers[(blob > 0) & (cores == 0)] = 0
+    markers[blob == 0] = 1
+    colour = cv2.cvtColor(blob, cv2.COLOR_GRAY2BGR)
+    cv2.watershed(colour, markers)
+    parts = []
+    for label in range(2, n + 1):
+        part = ((markers == label) * 255).astype(np.uint8)
+        part = np.asarray(cv2.dilate(part, np.ones((3, 3), np.uint8)), np.uint8) & blob
+        cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        if cs:
+            parts.append(max(cs, key=cv2.contourArea))
+    return parts
+
+
+def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None = None,
+               threshold: float = THRESHOLD) -> list[CardObject]:
+    """Every card-sized object around the card zones of a rectified mat image."""
+    mat = mat or Mat()
+    k = px_per_mm
+    mask = object_mask(rectified, felt, k, mat, threshold)
+    card_area = CARD_MM[0] * CARD_MM[1] * k * k
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    singles: list[QuadMM] = []
+    pending: list[npt.NDArray[np.int32]] = []
+    found: list[CardObject] = []
+    for cnt in contours:
+        area = float(cv2.contourArea(cnt))
+        if area < MIN_REPORTED_AREA * card_area:
+            continue
+        quad, fill = _rect_quad(cnt, k)
+        obj = CardObject(quad, None)
+        if fill > 0.85 and card_shaped(*obj.size):
+            singles.append(quad)
+        else:
+            pending.append(cnt)
+    # the deck's own size, learnt from the single cards of this frame
+    if singles:
+        sizes = np.array([CardObject(q, None).size for q in singles])
+        card = (float(np.median(sizes[:, 0])), float(np.median(sizes[:, 1])))
+    else:
+        card = CARD_MM
+    for cnt in pending:
+        found.extend(_split(cnt, mask, k, card))
+    found.extend(CardObject(q, None) for q in singles)
+    return [CardObject(o.quad, mat.zone_at(*o.centre), o.why) for o in found]
+
+
+def _split(cnt: npt.NDArray[np.int32], mask: Image, k: float,
+           card: tuple[float, float]) -> list[CardObject]:
+    """A blob that is not one card: touching cards, or something else."""
+    area_mm = float(cv2.contourArea(cnt)) / (k * k)
+    one = card[0] * card[1]
+    quad, fill = _rect_quad(cnt, k)
+    whole = CardObject(quad, None)
+    if area_mm < 1.5 * one:
+        return [CardObject(quad, None, "not card-shaped")]
+    x, y, w, h = cv2.boundingRect(cnt)
+    pad = 2
+    blob = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
+    cv2.drawContours(blob, [cnt - np.array([x - pad, y - pad])], -1, 255, -1)
+    out: list[CardObject] = []
+    # 1: narrow necks (cards touching at a corner or along part of an edge)
+    for frac in (0.6, 0.75, 0.85):
+        parts = _watershed_split(blob, frac * card[0] / 2 * k)
+        if len(parts) >= 2:
+            for part in parts:
+                q, f = _rect_quad(part + np.array([x - pad, y - pad]), k)
+                o = CardObject(q, None)
+                if f > 0.8 and card_shaped(*o.size):
+                    out.append(o)
+                elif float(cv2.contourArea(part)) / (k * k) >= 1.5 * one:
+                    out.extend(_split_aligned(o, f, card))
+                else:
+                    out.append(CardObject(q, None, "not card-shaped"))
+            return out
+    # 2: cards edge to edge, making one rectangle
+    return _split_aligned(whole, fill, card)
+
+
+def _split_aligned(obj: CardObject, fill: float, card: tuple[float, float]) -> list[CardObject]:
+    n = _whole_cards(*obj.size, card) if fill > 0.85 else 0
+    if n:
+        return [CardObject(q, None) for q in _split_even(obj.quad, n)]
+    return [CardObject(obj.quad, None, "not card-shaped")]
+
+
+def quad_error_mm(found: npt.ArrayLike, truth: npt.ArrayLike) -> float:
+    """Largest corner distance between two quads, matching corners in the best rotation."""
+    a = _clockwise(np.asarray(found, np.float64).reshape(4, 2))
+    b = _clockwise(np.asarray(truth, np.float64).reshape(4, 2))
+    return min(float(np.linalg.norm(a - np.roll(b, s, axis=0), axis=1).max()) for s in range(4))
+
+
+def card_area_share(obj: CardObject) -> float:
+    """The object's area as a share of a nominal card's."""
+    s, lg = obj.size
+    return s * lg / (CARD_MM[0] * CARD_MM[1])
+
+
+__all__ = ["CardObject", "card_shaped", "find_cards", "object_mask", "quad_error_mm",
+           "card_area_share"]

@@ -1,0 +1,289 @@
+"""Counting the stones in the pool and in each seat's stone zone.
+
+Stones are flat round tokens 15-30 mm across, of one colour that stands out
+from the felt; they may touch. On the rectified mat, what is unlike the felt
+(:mod:`vision.felt`) is split into blobs. The size of one stone is learnt from
+the frame itself (the median of the blobs that are single round discs), then
+each blob is *peeled*: a stone-sized disc is placed at the blob's deepest point
+(the distance transform's peak), removed, and so on until no stone-sized
+part is left. That counts touching stones and gives each one a centre, so a
+stone belongs to the zone that holds its centre, as the spec says.
+
+A blob is not stones when it is thicker than a stone (a palm, a card), when
+the discs do not account for it (fingers, a sleeve, a glare streak), or when
+its colour is not the stones' colour. A hand over the pool is refused by these
+tests in a single frame; :class:`StoneSmoother` adds the median over a few
+frames for the live table.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.felt import LOG_OFFSET, Felt, log_image
+from vision.mat import Mat
+
+Image = npt.NDArray[np.uint8]
+
+STONE_MM = (15.0, 30.0)
+"""Diameters of the tokens the spec allows."""
+THRESHOLD = 0.3
+"""Least distance from the felt (:meth:`vision.felt.Felt.distance`) of a stone pixel."""
+MARGIN_MM = 18.0
+"""How far beyond a zone's edge a stone centred in it may reach."""
+SEARCH_PAD_MM = 40.0
+"""Room searched around each region, so that a card or an arm reaching in is seen as one big blob."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoneCount:
+    """Stones by zone: the pool and each seat's stone zone."""
+
+    pool: int = 0
+    seats: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+    def to_json(self) -> dict[str, object]:
+        return {"pool": self.pool, "seats": list(self.seats)}
+
+    def __str__(self) -> str:
+        return f"pool {self.pool}, seats {' '.join(str(s) for s in self.seats)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Stone:
+    """One stone found: its centre on the mat (mm) and its zone (None: outside every zone)."""
+
+    x: float
+    y: float
+    zone: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """A blob near the stones that was not counted, and why."""
+
+    zone: str | None
+    box: tuple[int, int, int, int]
+    why: str
+
+
+@dataclass(frozen=True)
+class StoneReading:
+    count: StoneCount
+    stones: tuple[Stone, ...] = ()
+    rejected: tuple[Rejected, ...] = ()
+    diameter_mm: float | None = None
+    """The diameter of one stone as learnt from this frame."""
+    colour: tuple[float, float, float] | None = field(default=None)
+
+
+def _regions(mat: Mat) -> list[tuple[float, float, float, float]]:
+    cx, cy = mat.centre
+    r = mat.pool_radius + MARGIN_MM
+    out = [(cx - r, cy - r, cx + r, cy + r)]
+    for seat in range(4):
+        x0, y0, x1, y1 = mat.stone_zone(seat)
+        out.append((x0 - MARGIN_MM, y0 - MARGIN_MM, x1 + MARGIN_MM, y1 + MARGIN_MM))
+    return out
+
+
+def _fill_holes(mask: Image) -> Image:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(mask)
+    cv2.drawContours(out, contours, -1, 255, -1)
+    return out
+
+
+@dataclass
+class _Blob:
+    mask: Image  # crop of the blob (255 inside), padded
+    x0: int  # crop origin in rectified px
+    y0: int
+    area: float  # px
+    perimeter: float
+    hull_area: float
+    depth: float  # distance-transform peak, px
+    colour: npt.NDArray[np.float32]  # median signed log ratio to the felt, per channel
+    touches_edge: bool  # reaches the edge of the searched area: bigger than it
+
+    @property
+    def equivalent_radius(self) -> float:
+        return math.sqrt(self.area / math.pi)
+
+    @property
+    def round_single(self) -> bool:
+        circ = 4 * math.pi * self.area / max(self.perimeter, 1e-6) ** 2
+        solidity = self.area / max(self.hull_area, 1e-6)
+        return circ > 0.78 and solidity > 0.93 and self.depth > 0.75 * self.equivalent_radius
+
+
+def _blobs(mask: Image, signed: npt.NDArray[np.float32], min_area: float) -> list[_Blob]:
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    out = []
+    for i in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if area < min_area:
+            continue
+        pad = 2
+        crop = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
+        crop[pad:pad + h, pad:pad + w][labels[y:y + h, x:x + w] == i] = 255
+        contours, _ = cv2.findContours(crop, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        cnt = max(contours, key=cv2.contourArea)
+        hull = cv2.convexHull(cnt)
+        dt = cv2.distanceTransform(crop, cv2.DIST_L2, 5)
+        inside = crop[pad:pad + h, pad:pad + w] > 0
+        colour = np.median(signed[y:y + h, x:x + w][inside], axis=0).astype(np.float32)
+        touches = x == 0 or y == 0 or x + w == mask.shape[1] or y + h == mask.shape[0]
+        out.append(_Blob(crop, x - pad, y - pad, float(area), float(cv2.arcLength(cnt, True)),
+                         float(cv2.contourArea(hull)), float(dt.max()), colour, touches))
+    return out
+
+
+def _peel(blob: _Blob, radius: float, max_stones: int = 80) -> tuple[list[tuple[float, float]], float]:
+    """Stone centres (crop px) peeled off a blob, and the share of the blob the discs cover."""
+    work = blob.mask.copy()
+    discs = np.zeros_like(work)
+    centres: list[tuple[float, float]] = []
+    while len(centres) < max_stones:
+        dt = cv2.distanceTransform(work, cv2.DIST_L2, 5)
+        _, peak, _, (px, py) = cv2.minMaxLoc(dt)
+        if peak < 0.55 * radius:
+            break
+        # centre the disc on the plateau of the peak (sub-pixel by the local DT mass)
+        y0, y1 = max(0, py - 2), py + 3
+        x0, x1 = max(0, px - 2), px + 3
+        win = dt[y0:y1, x0:x1]
+        win = np.where(win >= peak - 0.75, win, 0.0)
+        ys, xs = np.mgrid[y0:y0 + win.shape[0], x0:x0 + win.shape[1]]
+        total = float(win.sum())
+        cx = float((win * xs).sum() / total) if total else float(px)
+        cy = float((win * ys).sum() / total) if total else float(py)
+        centres.append((cx, cy))
+        c = (round(cx), round(cy))
+        cv2.circle(work, c, int(round(radius * 1.08)), 0, -1)
+        cv2.circle(discs, c, int(round(radius)), 255, -1)
+    inside = blob.mask > 0
+    covered = float(np.count_nonzero(discs[inside] > 0)) / max(1.0, float(np.count_nonzero(inside)))
+    return centres, covered
+
+
+def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None = None,
+                 exclude: Image | None = None, threshold: float = THRESHOLD) -> StoneReading:
+    """Count the stones of a rectified mat image (``px_per_mm``), with its felt model.
+
+    ``exclude`` (255 where something else is known to lie, e.g. the cards
+    found) is left out of the search.
+    """
+    mat = mat or Mat()
+    k = px_per_mm
+    h, w = rectified.shape[:2]
+    r_min = STONE_MM[0] / 2 * k
+    blobs: list[_Blob] = []
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    for rx0, ry0, rx1, ry1 in _regions(mat):
+        # each region searched with room around it, so a card or an arm is seen whole
+        x0, y0 = max(0, int((rx0 - SEARCH_PAD_MM) * k)), max(0, int((ry0 - SEARCH_PAD_MM) * k))
+        x1, y1 = min(w, int((rx1 + SEARCH_PAD_MM) * k)), min(h, int((ry1 + SEARCH_PAD_MM) * k))
+        if x1 <= x0 or y1 <= y0:
+            continue
+        diff = felt.distance(rectified, (x0, y0, x1, y1))
+        signed = np.asarray(cv2.subtract(log_image(np.ascontiguousarray(rectified[y0:y1, x0:x1])),
+                                         np.log(felt.colour_map[y0:y1, x0:x1] + LOG_OFFSET)),
+                            dtype=np.float32)
+        mask = ((diff > threshold) * 255).astype(np.uint8)
+        if exclude is not None:
+            mask[exclude[y0:y1, x0:x1] > 0] = 0
+        mask = _fill_holes(np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel), np.uint8))
+        for b in _blobs(mask, signed, min_area=0.35 * math.pi * r_min ** 2):
+            b.x0 += x0
+            b.y0 += y0
+            cx, cy = (b.x0 + b.mask.shape[1] / 2) / k, (b.y0 + b.mask.shape[0] / 2) / k
+            if rx0 - STONE_MM[1] <= cx <= rx1 + STONE_MM[1] and ry0 - STONE_MM[1] <= cy <= ry1 + STONE_MM[1]:
+                blobs.append(b)
+
+    singles = [b for b in blobs if b.round_single
+               and STONE_MM[0] * 0.4 * k <= b.equivalent_radius <= STONE_MM[1] * 0.6 * k]
+    if singles:
+        radius = float(np.median([b.equivalent_radius for b in singles]))
+        colour = np.median(np.stack([b.colour for b in singles]), axis=0)
+    else:
+        depths = [b.depth for b in blobs if STONE_MM[0] * 0.4 * k <= b.depth <= STONE_MM[1] * 0.6 * k]
+        if not depths:
+            return StoneReading(StoneCount(), (), tuple(_rejected(b, k, mat, "not a stone")
+                                                        for b in blobs))
+        radius = float(np.median(depths))
+        colour = np.median(np.stack([b.colour for b in blobs]), axis=0)
+
+    stones: list[Stone] = []
+    rejected: list[Rejected] = []
+    for b in blobs:
+        why = _not_stones(b, radius, colour)
+        if why is None:
+            centres, covered = _peel(b, radius)
+            n_area = b.area / (math.pi * radius ** 2)
+            if covered < 0.8:
+                why = "not round stones"
+            elif not centres or abs(len(centres) - n_area) > max(1.0, 0.3 * len(centres)):
+                why = "not round stones"
+        if why is not None:
+            rejected.append(_rejected(b, k, mat, why))
+            continue
+        for cx, cy in centres:
+            x, y = (b.x0 + cx + 0.5) / k, (b.y0 + cy + 0.5) / k
+            stones.append(Stone(x, y, mat.zone_at(x, y)))
+    pool = sum(1 for s in stones if s.zone == "pool")
+    seats = tuple(sum(1 for s in stones if s.zone == f"seat {i} stones") for i in range(4))
+    colour_bgr = tuple(float(c) for c in colour)
+    return StoneReading(StoneCount(pool, seats), tuple(stones), tuple(rejected),  # type: ignore[arg-type]
+                        2 * radius / k, colour_bgr)  # type: ignore[arg-type]
+
+
+def _not_stones(b: _Blob, radius: float, colour: npt.NDArray[np.float32]) -> str | None:
+    if b.touches_edge:
+        return "too big for a stone"
+    if b.depth > 1.45 * radius:
+        return "too big for a stone"
+    if float(np.abs(b.colour - colour).max()) > 0.45:
+        return "not the stones' colour"
+    return None
+
+
+def _rejected(b: _Blob, k: float, mat: Mat, why: str) -> Rejected:
+    ys, xs = np.nonzero(b.mask)
+    x0, x1 = (b.x0 + xs.min()) / k, (b.x0 + xs.max() + 1) / k
+    y0, y1 = (b.y0 + ys.min()) / k, (b.y0 + ys.max() + 1) / k
+    return Rejected(mat.zone_at((x0 + x1) / 2, (y0 + y1) / 2),
+                    (int(x0), int(y0), int(math.ceil(x1)), int(math.ceil(y1))), why)
+
+
+class StoneSmoother:
+    """The median count of the last few frames, zone by zone: a hand passing over is forgotten.
+
+    >>> s = StoneSmoother(window=3)
+    >>> for c in (StoneCount(5), StoneCount(0), StoneCount(5)):
+    ...     smoothed = s.push(c)
+    >>> smoothed.pool
+    5
+    """
+
+    def __init__(self, window: int = 5) -> None:
+        self.window = window
+        self._history: deque[StoneCount] = deque(maxlen=window)
+
+    def push(self, count: StoneCount) -> StoneCount:
+        self._history.append(count)
+        pools = [c.pool for c in self._history]
+        seats = [[c.seats[i] for c in self._history] for i in range(4)]
+        return StoneCount(_median_int(pools),
+                          (_median_int(seats[0]), _median_int(seats[1]),
+                           _median_int(seats[2]), _median_int(seats[3])))
+
+
+def _median_int(values: list[int]) -> int:
+    return int(sorted(values)[len(values) // 2])
