@@ -453,15 +453,15 @@ def tiles(mat: Mat, palette: Palette = PALETTES["green"], paper: str = "a4") -> 
     for r, y0 in enumerate(ys):
         for c, x0 in enumerate(xs):
             extra: list[Shape] = []
-            for p in marks:
-                if x0 <= p[0] <= x0 + ww and y0 <= p[1] <= y0 + wh:
-                    extra += _crosshair(p)
             if c > 0:
                 extra.append(Line(vbands[c - 1], y0, vbands[c - 1], y0 + wh, CUT, 0.3, (3.0, 2.0),
                                   tag="cut"))
             if r > 0:
                 extra.append(Line(x0, hbands[r - 1], x0 + ww, hbands[r - 1], CUT, 0.3, (3.0, 2.0),
                                   tag="cut"))
+            for p in marks:  # over the cut lines, so that each crosshair prints whole
+                if x0 <= p[0] <= x0 + ww and y0 <= p[1] <= y0 + wh:
+                    extra += _crosshair(p)
             n = r * cols + c + 1
             label = (f"mus-table mat {mat.side:g} mm - sheet {n} of {rows * cols} - "
                      f"row {r + 1} of {rows}, column {c + 1} of {cols} - print at 100 % (actual size)")
@@ -612,7 +612,8 @@ def _pdf_shape(s: Shape) -> list[str]:
 
 
 def _pdf_content(page: Page) -> bytes:
-    ops = [f"{_n(PT_PER_MM)} 0 0 {_n(-PT_PER_MM)} 0 {_n(page.height_mm * PT_PER_MM)} cm",
+    k = f"{PT_PER_MM:.8f}"  # 3 decimals would scale the print by 1e-4 (0.1 mm a metre)
+    ops = [f"{k} 0 0 -{k} 0 {page.height_mm * PT_PER_MM:.4f} cm",
            "0 J 0 j"]
     for layer in page.layers:
         ops.append("q")
