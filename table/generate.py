@@ -31,17 +31,21 @@ def random_rules(rng: random.Random) -> Rules:
 
 
 def random_record(rng: random.Random, rules: Rules | None = None, *, lies: float = 0.0,
-                  ordago: float = 1.0) -> dict[str, Any]:
+                  ordago: float = 1.0, mano: int | None = None,
+                  score: list[int] | None = None) -> dict[str, Any]:
     """A random legal ``mus-hand/1`` record as a dict.
 
     ``lies``: the chance that each seat's declaration of pares or juego is false
     (then ``declared`` is in the record). ``ordago``: scales how often órdago is said.
+    ``mano`` and ``score``: the hand's (random where not given).
     """
     rules = rules or random_rules(rng)
     cards = rng.sample(_CARDS, 16)
     hands = [cards[i:i + 4] for i in (0, 4, 8, 12)]
-    mano = rng.randrange(4)
-    score = [rng.randrange(rules.target), rng.randrange(rules.target)]
+    if mano is None:
+        mano = rng.randrange(4)
+    if score is None:
+        score = [rng.randrange(rules.target), rng.randrange(rules.target)]
     j = Jugadas([[BY_TEXT[c].rank for c in h] for h in hands], rules, mano)
     pares = [s.pares_kind > 0 for s in j.seats]
     juego = [s.juego > 0 for s in j.seats]
