@@ -159,7 +159,7 @@ def test_extras_and_a_hand_over_the_pool() -> None:
     rng = np.random.default_rng(8)
     spec = random_scene(rng, cards=[[Card.parse("1e")], [], [Card.parse("5b")] * 2, []],
                         extras=(Extra("napkin", 1), Extra("phone", 0)), hand_over_pool=True,
-                        pool_stones=10, **SMALL)
+                        pool_stones=10, stone_mm=28.0, **SMALL)
     scene = render_scene(spec, rng)
     mat = Mat()
     kinds = {(e.kind, e.seat) for e in scene.extras}
@@ -169,9 +169,11 @@ def test_extras_and_a_hand_over_the_pool() -> None:
         cx, cy = project(h_inv, e.quad_image).mean(axis=0)
         assert mat.zone_at(cx, cy) == f"seat {e.seat} cards"
     assert scene.stones["pool"] == 10
-    # skin lies over the pool: the pool's centre no longer looks like the felt
-    centre = project(scene.mat_to_image, [mat.centre])[0].astype(int)
-    assert scene.image.shape[0] > centre[1] > 0
+    # the hand covers part of the pool, and only the pool: no seat's stone lies under it
+    under = [s.zone for s in scene.stone_truth if s.under_hand]
+    assert under and set(under) == {"pool"}
+    assert all(not s.under_hand for s in render_scene(random_scene(rng, hand_over_pool=False, **SMALL),
+                                                        rng).stone_truth)
 
 
 def test_a_fixed_frame_size() -> None:
