@@ -32,6 +32,7 @@ EN_PASO, QUERIDO, NO_QUERIDO, ORDAGO_QUERIDO, NOT_BET = (
 _OPEN, _ANSWER, _DONE = 0, 1, 2
 _FOUR = (0, 1, 2, 3)
 _ALL = frozenset(_FOUR)
+_NOBODY: frozenset[int] = frozenset()
 _ORDERS = tuple(tuple((mano + i) % 4 for i in range(4)) for mano in range(4))
 _JUGADA = {"pares": "pares", "juego": "juego"}
 
@@ -92,7 +93,7 @@ class Betting:
         self._order = _ORDERS[mano] if seats is _FOUR else tuple(
             s for s in _ORDERS[mano] if s in self.seats)
         self._next = 0
-        self._out: set[int] = set()
+        self._out: frozenset[int] = _NOBODY
         self.bettor: int | None = None
         """The seat whose bet stands now."""
         self.total = 0
@@ -100,7 +101,7 @@ class Betting:
         self.ordago = False
         self._before = 0
         self.bets = 0
-        self._queue: list[int] = []
+        self._queue: tuple[int, ...] = ()
         self.outcome: Outcome | None = None
         """Set once the lance is decided."""
         self.words: list[Word] = []
@@ -203,8 +204,8 @@ class Betting:
                 else:
                     self.outcome = Outcome(QUERIDO, stake=self.total, bettor=self.bettor)
             elif word == NO_QUIERO:
-                self._out.add(seat)
-                del self._queue[0]
+                self._out = self._out | {seat}
+                self._queue = self._queue[1:]
                 if not self._queue:
                     assert self.bettor is not None
                     deje = 1 if self.bets == 1 else self._before
@@ -233,7 +234,8 @@ class Betting:
             assert n is not None
             self.total = n if self.bets == 1 else self.total + n
         seats, out = self.seats, self._out
-        self._queue = [s for s in ((seat + 1) & 3, (seat + 3) & 3) if s in seats and s not in out]
+        self._queue = tuple(s for s in ((seat + 1) & 3, (seat + 3) & 3)
+                            if s in seats and s not in out)
         self._phase = _ANSWER
 
     def _ended(self) -> str:
@@ -249,8 +251,6 @@ class Betting:
         other = object.__new__(Betting)
         for name in Betting.__slots__:
             setattr(other, name, getattr(self, name))
-        other._out = set(self._out)
-        other._queue = list(self._queue)
         other.words = list(self.words)
         return other
 

@@ -144,20 +144,19 @@ class HandRecord:
                 who = (f"only pair {held.pop()} has (declared) {lance}" if held
                        else f"nobody has (declared) {lance}")
                 raise InvalidRecord(f"bets.{lance}: not bet ({who}), but the record has words")
-            parsed = []
+            say = betting.say
             for i, raw in enumerate(words, 1):
                 w = _word(lance, i, raw)
                 try:
-                    betting.say(w.seat, w.word, w.n)
+                    say(w.seat, w.word, w.n)
                 except IllegalBet as exc:
                     raise IllegalBet(f"bets.{lance}, word {i} {show(raw)}: {exc}") from None
-                parsed.append(w)
             outcome = betting.outcome
             if outcome is None:
-                if parsed:
+                if words:
                     raise InvalidRecord(f"bets.{lance}: incomplete: {betting.waiting()}")
                 outcome = PASSED
-            self.bets[lance] = tuple(parsed)
+            self.bets[lance] = tuple(betting.words)
             self.outcomes[lance] = outcome
             if outcome.how == ORDAGO_QUERIDO:
                 self.ordago = lance
@@ -214,6 +213,16 @@ def _score(value: Any, target: int) -> tuple[int, int]:
 
 
 def _cards(value: Any) -> tuple[tuple[tuple[str, ...], ...], list[tuple[int, ...]]]:
+    try:  # the common case: four lists of four known, distinct cards
+        if type(value) is list and len(value) == 4 and all(
+                type(h) is list and len(h) == 4 for h in value):
+            flat = value[0] + value[1] + value[2] + value[3]
+            if len(set(flat)) == 16:
+                r = [_RANK[c] for c in flat]
+                return ((tuple(value[0]), tuple(value[1]), tuple(value[2]), tuple(value[3])),
+                        [tuple(r[0:4]), tuple(r[4:8]), tuple(r[8:12]), tuple(r[12:16])])
+    except (KeyError, TypeError):
+        pass  # the checks below name the fault
     if not isinstance(value, list) or len(value) != 4:
         n = len(value) if isinstance(value, list) else None
         raise InvalidRecord("cards must be a list of four seats' cards"
