@@ -15,9 +15,9 @@ Both are computed conservatively: the field of view is the narrower of the
 lens' nominal focal length and its published field of view, the resolution uses
 the wider one (barrel distortion spreads a wide lens' edges over fewer pixels).
 
->>> r = height_range(CAMERAS[0], 800)
->>> r.lowest_mm < r.highest_mm
-True
+>>> level = height_range(camera("cm3"), 800, max_tilt_deg=0)
+>>> (level.lowest_mm, level.highest_mm)
+(1170, 1410)
 """
 
 from __future__ import annotations
