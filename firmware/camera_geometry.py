@@ -225,13 +225,12 @@ def worst_px_per_mm(cam: Camera, pose: Pose, side_mm: float, steps: int = 5) -> 
     e = 0.5
     du = (project(cam, pose, pts + [e, 0], f) - project(cam, pose, pts - [e, 0], f)) / (2 * e)
     dv = (project(cam, pose, pts + [0, e], f) - project(cam, pose, pts - [0, e], f)) / (2 * e)
-    worst = math.inf
-    for a, b in zip(du, dv, strict=True):
-        jac = np.column_stack([a, b])
-        if not np.all(np.isfinite(jac)):
-            return 0.0
-        worst = min(worst, float(np.linalg.svd(jac, compute_uv=False)[-1]))
-    return worst
+    if not (np.all(np.isfinite(du)) and np.all(np.isfinite(dv))):
+        return 0.0
+    # Smallest singular value of each 2x2 Jacobian [du dv], from the eigenvalues of J^T J.
+    p, q, r = (du * du).sum(axis=1), (du * dv).sum(axis=1), (dv * dv).sum(axis=1)
+    smallest = (p + r) / 2 - np.sqrt(((p - r) / 2) ** 2 + q ** 2)
+    return float(np.sqrt(np.clip(smallest, 0.0, None)).min())
 
 
 def _poses(height: float, max_tilt: float) -> list[Pose]:

@@ -188,6 +188,6 @@ def svg_document(pins: PanelPins | None = None) -> str:
     out.append(f'<text x="{gx + 8:g}" y="{low - 6:g}" font-size="11">GND bus · pin {GND_BUS_PIN} '
                "(one wire to the button box)</text>")
     out.append(f'<text x="20" y="{height - 12:g}" font-size="10" fill="#555">Touch Display 2 only: '
-               "its red lead to pin 2 (5V), black to pin 6 (GND). Nothing else uses the header.</text>")
+               "its red lead to a 5V pin (2 or 4), black to a GND pin (6). Nothing else uses the header.</text>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
