@@ -17,7 +17,7 @@ Outcome(how='querido', stake=2, deje=0, pair=None, bettor=0)
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from table.errors import IllegalBet, IncompleteLance
 
@@ -34,12 +34,24 @@ _FOUR = (0, 1, 2, 3)
 _ALL = frozenset(_FOUR)
 _NOBODY: frozenset[int] = frozenset()
 _ORDERS = tuple(tuple((mano + i) % 4 for i in range(4)) for mano in range(4))
+
+
+def _setup(mano: int, mask: int) -> tuple[frozenset[int], tuple[int, ...], bool]:
+    seats = frozenset(s for s in range(4) if mask >> s & 1)
+    return seats, tuple(s for s in _ORDERS[mano] if s in seats), len({s & 1 for s in seats}) == 2
+
+
+_SETUPS = tuple(tuple(_setup(mano, mask) for mask in range(16)) for mano in range(4))
+"""For each mano and set of seats (a bit mask): the seats, their speaking order, and
+whether the lance can be bet (both pairs among them)."""
 _JUGADA = {"pares": "pares", "juego": "juego"}
 
 
-@dataclass(frozen=True, slots=True)
-class Word:
-    """One word said in a lance: ``[seat, word]`` or ``[seat, "envido", n]`` in a record."""
+class Word(NamedTuple):
+    """One word said in a lance: ``[seat, word]`` or ``[seat, "envido", n]`` in a record.
+
+    An immutable value (a named tuple: cheap to make on the replay's hot path).
+    """
 
     seat: int
     word: str
@@ -52,8 +64,7 @@ class Word:
         return f"{self.seat} {self.word}" + ("" if self.n is None else f" {self.n}")
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(NamedTuple):
     """How a lance's betting ended.
 
     ``how``: ``paso`` (all passed), ``querido`` (accepted at ``stake``), ``no querido``
@@ -72,6 +83,7 @@ class Outcome:
 PASSED = Outcome(EN_PASO)
 _PASOS = tuple(Word(seat, PASO) for seat in range(4))
 _QUIEROS = tuple(Word(seat, QUIERO) for seat in range(4))
+_NO_QUIEROS = tuple(Word(seat, NO_QUIERO) for seat in range(4))
 UNBET = Outcome(NOT_BET)
 
 
@@ -89,9 +101,15 @@ class Betting:
     def __init__(self, lance: str, mano: int, seats: Iterable[int] = _FOUR) -> None:
         self.lance = lance
         self.mano = mano
-        self.seats: frozenset[int] = _ALL if seats is _FOUR else frozenset(seats)
-        self._order = _ORDERS[mano] if seats is _FOUR else tuple(
-            s for s in _ORDERS[mano] if s in self.seats)
+        if seats is _FOUR:
+            self.seats, self._order, bettable = _ALL, _ORDERS[mano], True
+        else:
+            mask = 0
+            for seat in seats:
+                if type(seat) is not int or not 0 <= seat <= 3:
+                    raise ValueError(f"not a seat: {seat!r}")
+                mask |= 1 << seat
+            self.seats, self._order, bettable = _SETUPS[mano][mask]
         self._next = 0
         self._out: frozenset[int] = _NOBODY
         self.bettor: int | None = None
@@ -105,7 +123,7 @@ class Betting:
         self.outcome: Outcome | None = None
         """Set once the lance is decided."""
         self.words: list[Word] = []
-        if seats is not _FOUR and len({s & 1 for s in self.seats}) < 2:
+        if not bettable:
             self._phase, self.outcome = _DONE, UNBET
         else:
             self._phase = _OPEN
@@ -159,13 +177,26 @@ class Betting:
                 self._phase, self.outcome = _DONE, PASSED
             self.words.append(_PASOS[seat])
             return self
-        if phase == _ANSWER and n is None and seat == self._queue[0]:
-            if word == QUIERO:
+        if phase == _ANSWER and seat == self._queue[0]:
+            if word == QUIERO and n is None:
                 self._phase = _DONE
                 self.outcome = (Outcome(ORDAGO_QUERIDO, bettor=self.bettor) if self.ordago else
                                 Outcome(QUERIDO, stake=self.total, bettor=self.bettor))
                 self.words.append(_QUIEROS[seat])
                 return self
+            if word == NO_QUIERO and n is None:
+                self._no_quiero(seat)
+                self.words.append(_NO_QUIEROS[seat])
+                return self
+            if word == ENVIDO and type(n) is int and n >= MIN_ENVIDO and not self.ordago:
+                self._bet(seat, word, n)
+                self.words.append(Word(seat, word, n))
+                return self
+        elif (phase == _OPEN and word == ENVIDO and type(n) is int and n >= MIN_ENVIDO
+              and seat == self._order[self._next]):
+            self._bet(seat, word, n)
+            self.words.append(Word(seat, word, n))
+            return self
         if phase == _DONE:
             raise IllegalBet(f"the lance is already decided ({self._ended()}): no more words")
         if seat not in self.seats:
@@ -204,14 +235,7 @@ class Betting:
                 else:
                     self.outcome = Outcome(QUERIDO, stake=self.total, bettor=self.bettor)
             elif word == NO_QUIERO:
-                self._out = self._out | {seat}
-                self._queue = self._queue[1:]
-                if not self._queue:
-                    assert self.bettor is not None
-                    deje = 1 if self.bets == 1 else self._before
-                    self._phase = _DONE
-                    self.outcome = Outcome(NO_QUERIDO, deje=deje, pair=self.bettor & 1,
-                                           bettor=self.bettor)
+                self._no_quiero(seat)
             elif word == ENVIDO or word == ORDAGO:
                 if self.ordago:
                     raise IllegalBet("nothing can be raised over an órdago: quiero or no quiero")
@@ -224,6 +248,16 @@ class Betting:
         self.words.append(Word(seat, word, n))
         return self
 
+    def _no_quiero(self, seat: int) -> None:
+        self._out = self._out | {seat}  # out of the lance
+        self._queue = self._queue[1:]
+        if not self._queue:  # every answering seat still in said no quiero: refused
+            bettor = self.bettor
+            assert bettor is not None
+            self._phase = _DONE
+            self.outcome = Outcome(NO_QUERIDO, deje=1 if self.bets == 1 else self._before,
+                                   pair=bettor & 1, bettor=bettor)
+
     def _bet(self, seat: int, word: str, n: int | None) -> None:
         self._before = self.total
         self.bets += 1
@@ -234,8 +268,11 @@ class Betting:
             assert n is not None
             self.total = n if self.bets == 1 else self.total + n
         seats, out = self.seats, self._out
-        self._queue = tuple(s for s in ((seat + 1) & 3, (seat + 3) & 3)
-                            if s in seats and s not in out)
+        first, second = (seat + 1) & 3, (seat + 3) & 3  # round the table from the bettor
+        if first in seats and first not in out:
+            self._queue = (first, second) if second in seats and second not in out else (first,)
+        else:
+            self._queue = (second,)  # the other pair always has a seat still in the lance
         self._phase = _ANSWER
 
     def _ended(self) -> str:

@@ -156,6 +156,10 @@ def seat_jugadas(ranks: Iterable[int], rules: Rules = DEFAULT) -> SeatJugadas:
     return table_for(rules)[tuple(sorted(ranks, reverse=True))]
 
 
+_EVERYONE = frozenset(("grande", "chica"))
+_NO_KEY = -(1 << 30)
+
+
 class Jugadas:
     """The four seats' jugadas in one hand, and the winner of each lance."""
 
@@ -172,16 +176,18 @@ class Jugadas:
     def best(self, lance: str, among: Iterable[int] | None = None) -> int | None:
         """The seat that wins ``lance`` by the cards, among ``among`` (default: all four);
         None when none of them holds the jugada (pares, juego, punto)."""
-        allowed = self.order if among is None else set(among)
-        best_seat, best_key = None, 0
-        for seat in self.order:
-            if seat in allowed:
-                k = getattr(self.seats[seat], lance)
-                if lance in ("grande", "chica"):
-                    if best_seat is None or k > best_key:
-                        best_seat, best_key = seat, k
-                elif k > best_key:
-                    best_seat, best_key = seat, k
+        if among is None:
+            order: Iterable[int] = self.order
+        else:
+            allowed = among if isinstance(among, (list, tuple, set, frozenset)) else list(among)
+            order = [s for s in self.order if s in allowed]
+        best_seat = None
+        best_key = _NO_KEY if lance in _EVERYONE else 0  # chica keys are negative
+        seats = self.seats
+        for seat in order:  # speaking order: a tie stays with the seat nearer mano
+            k = getattr(seats[seat], lance)
+            if k > best_key:
+                best_seat, best_key = seat, k
         return best_seat
 
     def ranked(self, lance: str, seats: Iterable[int]) -> list[int]:
