@@ -9,7 +9,7 @@ is for the juez's narration (:mod:`table.explain`) and the display.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 # kinds of tanteo events
@@ -89,7 +89,7 @@ class Answer:
     """Events that would have counted but for the juego being won (or the órdago)."""
     ordago: str | None = None
     """The lance where an órdago was accepted, if any."""
-    rulings: tuple[str, ...] = field(default=())
+    rulings: tuple[str, ...] = ()
     """Rule-19 rulings applied (``penalties: "mundial"``), in Spanish."""
 
     @property

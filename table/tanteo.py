@@ -30,7 +30,7 @@ from table.answer import (
     LanceResult,
     Mistake,
 )
-from table.betting import EN_PASO, NO_QUERIDO, NOT_BET, ORDAGO_QUERIDO, QUERIDO, Outcome
+from table.betting import EN_PASO, NO_QUERIDO, NOT_BET, ORDAGO_QUERIDO, QUERIDO, UNBET, Outcome
 from table.jugadas import PARES_BONUS, PARES_KINDS, Jugadas
 from table.numerals import stones as say
 from table.record import HandRecord, parse
@@ -140,9 +140,6 @@ def _mistakes(rec: HandRecord) -> tuple[Mistake, ...]:
     return tuple(out)
 
 
-_UNBET = Outcome(NOT_BET)
-
-
 def _mundial_pares(o: Outcome, decl: tuple[bool, ...], has: tuple[bool, ...], j: Jugadas,
                    rules: Rules, rulings: list[str]) -> _Plan:
     """Rule 19, pares: «cantar pares no teniendo», «no cantar pares teniendo»."""
@@ -156,14 +153,14 @@ def _mundial_pares(o: Outcome, decl: tuple[bool, ...], has: tuple[bool, ...], j:
     if len(pairs) == 2:
         rulings.append("regla 19: las dos parejas cantaron pares sin tenerlos: se anula lo "
                        "jugado a pares y se cuentan los pares de quien los tiene")
-        return _plan("pares", _UNBET, true, j, rules)
+        return _plan("pares", UNBET, true, j, rules)
     p = pairs.pop()
     q = 1 - p
     p_has, q_has = any(s & 1 == p for s in true), any(s & 1 == q for s in true)
     if not p_has:
         rulings.append(f"regla 19: la pareja {p} cantó pares sin tenerlos y su compañero no "
                        f"los tiene: se anula lo jugado a pares y la pareja {q} cuenta sus pares")
-        return _plan("pares", _UNBET, true, j, rules)
+        return _plan("pares", UNBET, true, j, rules)
     if q_has:
         rulings.append(f"regla 19: la pareja {p} cantó pares sin tenerlos; su compañero y los "
                        f"contrarios los tienen: se anula lo jugado y la pareja {q} se apunta el "
@@ -187,7 +184,7 @@ def _mundial_juego(lance: str, o: Outcome, decl: tuple[bool, ...], has: tuple[bo
         rulings.append("regla 19: juego mal cantado por las dos parejas: se anula lo jugado "
                        "y se cuenta por las cartas")
         if any(has):
-            return _plan("juego", _UNBET, [s for s in range(4) if has[s]], j, rules)
+            return _plan("juego", UNBET, [s for s in range(4) if has[s]], j, rules)
         return _plan("punto", Outcome(EN_PASO), no_juego, j, rules)
     p = pairs.pop()
     q = 1 - p
@@ -204,7 +201,7 @@ def _mundial_juego(lance: str, o: Outcome, decl: tuple[bool, ...], has: tuple[bo
         if q_has and not p_has:
             rulings.append(f"regla 19: la pareja {p} cantó juego sin tenerlo y su compañero no "
                            f"lo tiene: se anula cualquier envite y la pareja {q} cuenta su juego")
-            return _plan("juego", _UNBET, true, j, rules)
+            return _plan("juego", UNBET, true, j, rules)
         rulings.append(f"regla 19: la pareja {p} cantó juego sin tenerlo; su compañero y los "
                        f"contrarios lo tienen: se anulan los envites y la pareja {q} se apunta "
                        f"el deje y su juego")
@@ -213,7 +210,7 @@ def _mundial_juego(lance: str, o: Outcome, decl: tuple[bool, ...], has: tuple[bo
     if not true:
         rulings.append(f"regla 19: la pareja {p} no cantó juego teniéndolo y nadie más lo tiene: "
                        f"se anula lo jugado a punto y cuenta lo que vale su juego")
-        return _plan("juego", _UNBET, hidden, j, rules)
+        return _plan("juego", UNBET, hidden, j, rules)
     if p_has and not q_has:
         rulings.append(f"regla 19: la pareja {p} no cantó un juego; su compañero lo tiene y los "
                        f"contrarios no: cuentan los dos juegos")
