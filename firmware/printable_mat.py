@@ -379,12 +379,12 @@ def _spans(total: float, window: float) -> list[float]:
     return [i * step for i in range(n)]
 
 
-def _keepouts(mat: Mat, shapes: Sequence[Shape]) -> list[Box]:
+def _keepouts(shapes: Sequence[Shape]) -> list[Box]:
     """Where crosshairs must not go: zones, markers and their quiet zones, labels, scale bar."""
     return [bounds(s) for s in shapes if s.tag and s.tag != "felt"]
 
 
-def _free(p: Point, keepouts: Sequence[Box], mat: Mat, clearance: float = 9.0) -> bool:
+def _free(p: Point, keepouts: Sequence[Box], clearance: float = 9.0) -> bool:
     x, y = p
     for bx, by, bw, bh in keepouts:
         if bx - clearance < x < bx + bw + clearance and by - clearance < y < by + bh + clearance:
@@ -393,11 +393,11 @@ def _free(p: Point, keepouts: Sequence[Box], mat: Mat, clearance: float = 9.0) -
 
 
 def _marks_along(fixed: float, lo: float, hi: float, vertical: bool,
-                 keepouts: Sequence[Box], mat: Mat) -> list[Point]:
+                 keepouts: Sequence[Box]) -> list[Point]:
     """Two crosshair positions on a band's centre line between ``lo`` and ``hi``, far apart and clear."""
     cands = [lo + 15.0 + 5.0 * i for i in range(int((hi - lo - 30.0) / 5.0) + 1)]
     pts = [(fixed, c) if vertical else (c, fixed) for c in cands]
-    free = [p for p in pts if _free(p, keepouts, mat)]
+    free = [p for p in pts if _free(p, keepouts)]
     chosen = free if len(free) >= 2 else pts
     return [chosen[0], chosen[-1]] if len(chosen) >= 2 else chosen
 
@@ -433,7 +433,7 @@ def tiles(mat: Mat, palette: Palette = PALETTES["green"], paper: str = "a4") -> 
     xs = [x_min + v for v in _spans(total, ww)]
     ys = [y_min + v for v in _spans(total, wh)]
     rows, cols = len(ys), len(xs)
-    keep = _keepouts(mat, shapes)
+    keep = _keepouts(shapes)
     # Crosshairs on the centre line of every overlap band, two per pair of neighbours.
     vbands = [(xs[c + 1] + xs[c] + ww) / 2 for c in range(cols - 1)]
     hbands = [(ys[r + 1] + ys[r] + wh) / 2 for r in range(rows - 1)]
@@ -445,23 +445,28 @@ def tiles(mat: Mat, palette: Palette = PALETTES["green"], paper: str = "a4") -> 
     marks: list[Point] = []
     for xb in vbands:
         for lo, hi in row_spans:
-            marks += _marks_along(xb, lo, hi, True, keep, mat)
+            marks += _marks_along(xb, lo, hi, True, keep)
     for yb in hbands:
         for lo, hi in col_spans:
-            marks += _marks_along(yb, lo, hi, False, keep, mat)
+            marks += _marks_along(yb, lo, hi, False, keep)
     out: list[Tile] = []
     for r, y0 in enumerate(ys):
         for c, x0 in enumerate(xs):
-            extra: list[Shape] = []
+            cuts: list[Shape] = []
             if c > 0:
-                extra.append(Line(vbands[c - 1], y0, vbands[c - 1], y0 + wh, CUT, 0.3, (3.0, 2.0),
-                                  tag="cut"))
+                cuts.append(Line(vbands[c - 1], y0, vbands[c - 1], y0 + wh, CUT, 0.3, (3.0, 2.0),
+                                 tag="cut"))
             if r > 0:
-                extra.append(Line(x0, hbands[r - 1], x0 + ww, hbands[r - 1], CUT, 0.3, (3.0, 2.0),
-                                  tag="cut"))
-            for p in marks:  # over the cut lines, so that each crosshair prints whole
+                cuts.append(Line(x0, hbands[r - 1], x0 + ww, hbands[r - 1], CUT, 0.3, (3.0, 2.0),
+                                 tag="cut"))
+            crosshairs: list[Shape] = []
+            for p in marks:
                 if x0 <= p[0] <= x0 + ww and y0 <= p[1] <= y0 + wh:
-                    extra += _crosshair(p)
+                    crosshairs += _crosshair(p)
+            # Cut lines go just over the felt, under everything else (markers, zone outlines
+            # stay whole); crosshairs on top, so each prints whole.
+            felt = 1 if shapes and shapes[0].tag == "felt" else 0
+            layered = (*shapes[:felt], *cuts, *shapes[felt:], *crosshairs)
             n = r * cols + c + 1
             label = (f"mus-table mat {mat.side:g} mm - sheet {n} of {rows * cols} - "
                      f"row {r + 1} of {rows}, column {c + 1} of {cols} - print at 100 % (actual size)")
@@ -476,8 +481,7 @@ def tiles(mat: Mat, palette: Palette = PALETTES["green"], paper: str = "a4") -> 
             ]
             on_page = (PAGE_MARGIN_MM, PAGE_MARGIN_MM, ww, wh)
             page = Page(pw, ph, (
-                Layer(tuple(shapes) + tuple(extra), (PAGE_MARGIN_MM - x0, PAGE_MARGIN_MM - y0),
-                      on_page),
+                Layer(layered, (PAGE_MARGIN_MM - x0, PAGE_MARGIN_MM - y0), on_page),
                 Layer(tuple(furniture)),
             ), label=label)
             here = tuple(p for p in marks if x0 <= p[0] <= x0 + ww and y0 <= p[1] <= y0 + wh)
