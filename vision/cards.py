@@ -29,10 +29,12 @@ QuadMM = npt.NDArray[np.float64]
 
 SIZE_TOLERANCE = 0.22
 """Other decks are within ±15 % of the nominal card (spec); the finder allows more (the model decides)."""
-THRESHOLD = 0.2
+MIN_THRESHOLD = 0.06
 """Least lightness over the felt (:meth:`vision.felt.Felt.lightness`) of a card pixel."""
 MIN_REPORTED_AREA = 0.3
 """Objects smaller than this share of a card (a stone, a crumb) are not reported by the card finder."""
+JOIN_MM = 3.0
+"""Pieces of paper this close belong to one card (a printed frame line splits a card's paper)."""
 SEARCH_PAD_MM = 62.0
 """Room searched around each card zone: a card centred in the zone reaches this far out."""
 
@@ -99,6 +101,73 @@ def _search_mask(mat: Mat, k: float, shape: tuple[int, int]) -> Image:
     return mask
 
 
+def outline_band(mat: Mat, k: float, shape: tuple[int, int], half_mm: float = 3.0) -> Image:
+    """255 within ``half_mm`` of the zones' outlines and the pool's circle (where a mat prints lines)."""
+    band = np.zeros(shape, np.uint8)
+    t = max(1, round(2 * half_mm * k))
+    for seat in range(4):
+        for x0, y0, x1, y1 in (mat.card_zone(seat), mat.stone_zone(seat)):
+            cv2.rectangle(band, (round(x0 * k), round(y0 * k)), (round(x1 * k), round(y1 * k)), 255, t)
+    cx, cy = mat.centre
+    cv2.circle(band, (round(cx * k), round(cy * k)), round(mat.pool_radius * k), 255, t)
+    return band
+
+
+def _hull_gap(a: npt.NDArray[np.int32], b: npt.NDArray[np.int32]) -> float:
+    """Distance (px) between two convex hulls; 0 when they overlap."""
+    gap = np.inf
+    for p, q in ((a, b), (b, a)):
+        for pt in p.reshape(-1, 2):
+            d = -cv2.pointPolygonTest(q, (float(pt[0]), float(pt[1])), True)
+            if d <= 0:
+                return 0.0
+            gap = min(gap, d)
+    return float(gap)
+
+
+def _group_pieces(pieces: list[tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]],
+                  k: float) -> list[list[int]]:
+    """Put together the pieces of one card: pieces within :data:`JOIN_MM` of a group join it
+    while the group still fits in the largest card (cards never overlap, and lie apart or touching)."""
+    biggest = (CARD_MM[0] * (1 + SIZE_TOLERANCE) * k, CARD_MM[1] * (1 + SIZE_TOLERANCE) * k)
+    order = sorted(range(len(pieces)), key=lambda i: -cv2.contourArea(pieces[i][0]))
+    groups: list[list[int]] = []
+    hulls: list[npt.NDArray[np.int32]] = []
+    boxes: list[tuple[int, int, int, int]] = []
+    reach = JOIN_MM * k
+    for i in order:
+        c, hull = pieces[i]
+        x, y, w, h = cv2.boundingRect(hull)
+        joined = False
+        for g, (gx, gy, gw, gh) in enumerate(boxes):
+            if x > gx + gw + reach or gx > x + w + reach or y > gy + gh + reach or gy > y + h + reach:
+                continue
+            if _hull_gap(hull, hulls[g]) > reach:
+                continue
+            merged = cv2.convexHull(np.concatenate([hulls[g], hull]))
+            (_, _), (rw, rh), _ = cv2.minAreaRect(merged)
+            inside = _hull_gap(hull, hulls[g]) == 0.0 and cv2.contourArea(hull) < cv2.contourArea(hulls[g])
+            if inside or (min(rw, rh) <= biggest[0] and max(rw, rh) <= biggest[1]):
+                groups[g].append(i)
+                hulls[g] = merged
+                boxes[g] = cv2.boundingRect(merged)
+                joined = True
+                break
+        if not joined:
+            groups.append([i])
+            hulls.append(hull)
+            boxes.append((x, y, w, h))
+    return groups
+
+
+def _thickness(contour: npt.NDArray[np.int32]) -> float:
+    """Twice the largest distance from inside a contour to its edge (px): the piece's width."""
+    x, y, w, h = cv2.boundingRect(contour)
+    m = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.drawContours(m, [contour - np.array([x - 1, y - 1])], -1, 255, -1)
+    return 2.0 * float(cv2.distanceTransform(m, cv2.DIST_L2, 3).max())
+
+
 def _fill(mask: Image) -> Image:
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros_like(mask)
@@ -107,7 +176,7 @@ def _fill(mask: Image) -> Image:
 
 
 def object_mask(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None = None,
-                threshold: float = THRESHOLD) -> Image:
+                threshold: float | None = None) -> Image:
     """255 where a light object (a card's paper) lies, around the card zones; holes filled.
 
     1. The pixels lighter than the felt by ``threshold``.
@@ -122,38 +191,27 @@ def object_mask(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None 
     mat = mat or Mat()
     k = px_per_mm
     light = felt.lightness(rectified)
+    search = _search_mask(mat, k, light.shape[:2])
+    # above the felt's own noise (light felt is quiet, dark felt noisy in these units)
+    threshold = max(MIN_THRESHOLD, 5.0 * felt.noise(light)) if threshold is None else threshold
+    # the paper's lightness in this frame: printed lines and glare are far less light than it
+    values = light[(search > 0) & (light > threshold)]
+    if values.size > 0.02 * CARD_MM[0] * CARD_MM[1] * k * k:
+        threshold = max(threshold, 0.3 * float(np.percentile(values, 90)))
     mask = ((light > threshold) * 255).astype(np.uint8)
-    mask &= _search_mask(mat, k, mask.shape[:2])
+    mask &= search
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel), np.uint8)
+    # the zones' printed outlines: thin light lines, kept only where something thick lies on them
+    thick = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (2 * round(2.0 * k) + 1,) * 2))
+    lines = outline_band(mat, k, mask.shape[:2])
+    mask = np.asarray(np.where(lines > 0, thick, mask), np.uint8)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     min_area = MIN_REPORTED_AREA * CARD_MM[0] * CARD_MM[1] * k * k * 0.5
-    pieces = [(c, cv2.convexHull(c)) for c in contours if cv2.contourArea(c) >= 4]
-    boxes = [cv2.boundingRect(hull) for _, hull in pieces]
-    parent = list(range(len(pieces)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for i in range(len(pieces)):
-        xi, yi, wi, hi = boxes[i]
-        for j in range(i + 1, len(pieces)):
-            xj, yj, wj, hj = boxes[j]
-            if xj >= xi + wi or xi >= xj + wj or yj >= yi + hi or yi >= yj + hj:
-                continue
-            if root(i) == root(j):
-                continue
-            area, _ = cv2.intersectConvexConvex(pieces[i][1].astype(np.float32),
-                                                pieces[j][1].astype(np.float32))
-            if area > 1.0:
-                parent[root(j)] = root(i)
-    grouped: dict[int, list[int]] = {}
-    for i in range(len(pieces)):
-        grouped.setdefault(root(i), []).append(i)
-    groups = list(grouped.values())
+    pieces = [(c, cv2.convexHull(c)) for c in contours
+              if cv2.contourArea(c) >= 4 and _thickness(c) >= 1.5 * k]
+    groups = _group_pieces(pieces, k)
     out = np.zeros_like(mask)
     h, w = mask.shape
     close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(3.5 * k) + 1,) * 2)
@@ -251,7 +309,7 @@ def _watershed_split(blob: Image, core_px: float) -> list[npt.NDArray[np.int32]]
 
 
 def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None = None,
-               threshold: float = THRESHOLD) -> list[CardObject]:
+               threshold: float | None = None) -> list[CardObject]:
     """Every card-sized object around the card zones of a rectified mat image."""
     mat = mat or Mat()
     k = px_per_mm
@@ -267,7 +325,7 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
             continue
         quad, fill = _rect_quad(cnt, k)
         obj = CardObject(quad, None)
-        if fill > 0.85 and card_shaped(*obj.size):
+        if fill > 0.8 and card_shaped(*obj.size):
             singles.append(quad)
         else:
             pending.append(cnt)

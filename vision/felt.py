@@ -24,12 +24,16 @@ from vision.mat import MARKER_MM, Mat
 Image = npt.NDArray[np.uint8]
 FloatImage = npt.NDArray[np.float32]
 
-OBJECT_MM = 130.0
-"""Objects narrower than this (cards, stones) are not part of the light; broader ones are."""
+OBJECT_MM = 200.0
+"""Window of the felt's first estimate: objects cover less than half of any window this wide."""
+MIN_TOLERANCE = 0.05
+"""The felt model never trusts a pixel further than this from it (log units) less than..."""
 MODEL_MM_PER_PX = 4.0
 """Resolution of the felt model (it is smooth: 4 mm per pixel is plenty)."""
 LOG_OFFSET = 30.0
 """Added before taking logs, so that dark felt's sensor noise does not look like an object."""
+CONTRAST_OFFSET = 20.0
+"""Added to pixel and felt before :meth:`Felt.contrast` splits one against the other."""
 DISTANCE_OFFSET = 40.0
 """Added to the felt's brightness when measuring differences, for the same reason."""
 
@@ -90,6 +94,15 @@ class Felt:
     """H x W x 3, the felt's BGR colour under the light at each pixel."""
     colour: tuple[float, float, float]
     """The felt's median BGR colour over the free felt."""
+    free: Image
+    """255 where only felt should lie (outside every zone and the markers), at full resolution."""
+
+    def noise(self, values: FloatImage, step: int = 3) -> float:
+        """The spread (robust standard deviation) of a difference image over the free felt."""
+        v = values[::step, ::step][self.free[::step, ::step] > 0]
+        if v.size == 0:
+            return 0.0
+        return float(1.4826 * np.median(np.abs(v - np.median(v))))
 
     def distance(self, image: Image, region: tuple[int, int, int, int] | None = None) -> FloatImage:
         """How unlike the felt each pixel is: |pixel - felt| / (|felt| + DISTANCE_OFFSET).
@@ -102,6 +115,34 @@ class Felt:
         sq = cv2.transform(cv2.multiply(d, d), np.ones((1, 3), np.float32))
         norm = cv2.sqrt(cv2.transform(cv2.multiply(felt, felt), np.ones((1, 3), np.float32)))
         return np.asarray(cv2.divide(cv2.sqrt(sq), norm + DISTANCE_OFFSET), np.float32)
+
+    def contrast(self, image: Image, region: tuple[int, int, int, int] | None = None
+                 ) -> tuple[FloatImage, FloatImage]:
+        """Each pixel against the felt under it: (brightness ratio, colour difference).
+
+        The pixel is split into a multiple ``a`` of the felt colour (a = 1: as
+        bright as the felt, a = 0.6: a shadow 40 % deep) and what is left
+        across it, ``|pixel - a felt| / (|felt| + offset)``: a shadow changes
+        the first only, a stone of another colour the second.
+        """
+        img, felt = _crop(image, self.colour_map, region)
+        ones = np.ones((1, 3), np.float32)
+        # both lifted a little, so that near-black felt does not make the ratio explode
+        i = cv2.add(img.astype(np.float32), CONTRAST_OFFSET)
+        felt = cv2.add(felt, CONTRAST_OFFSET)
+        ff = cv2.transform(cv2.multiply(felt, felt), ones)
+        a = cv2.divide(cv2.transform(cv2.multiply(i, felt), ones), ff + 1.0)
+        perp = cv2.subtract(i, cv2.multiply(felt, cv2.merge([a, a, a])))
+        dp = cv2.divide(cv2.sqrt(cv2.transform(cv2.multiply(perp, perp), ones)),
+                        cv2.sqrt(ff) + DISTANCE_OFFSET)
+        return np.asarray(a, np.float32), np.asarray(dp, np.float32)
+
+    def contrast_noise(self, image: Image, step: int = 3) -> tuple[float, float]:
+        """The felt's own spread in :meth:`contrast`'s two measures, over the free felt."""
+        sub = Felt(np.ascontiguousarray(self.colour_map[::step, ::step]), self.colour,
+                   np.ascontiguousarray(self.free[::step, ::step]))
+        a, dp = sub.contrast(np.ascontiguousarray(image[::step, ::step]))
+        return sub.noise(a, 1), sub.noise(dp, 1)
 
     def lightness(self, image: Image, region: tuple[int, int, int, int] | None = None) -> FloatImage:
         """How much lighter than the felt each pixel is: (sum(pixel) - sum(felt)) / (sum(felt) + offset).
@@ -124,6 +165,13 @@ def _crop(image: Image, felt: FloatImage, region: tuple[int, int, int, int] | No
             np.ascontiguousarray(felt[y0:y1, x0:x1]))
 
 
+def _spread(logs: FloatImage, model: FloatImage, free: npt.NDArray[np.bool_]) -> float:
+    """Median largest-channel log deviation of the free felt from a model."""
+    if not free.any():
+        return 0.05
+    return float(np.median(np.abs(logs - model).max(axis=2)[free]))
+
+
 def estimate_felt(rectified: Image, px_per_mm: float, mat: Mat | None = None,
                   object_mm: float = OBJECT_MM) -> Felt:
     """Model the felt of a rectified top-down mat image (``px_per_mm`` its resolution)."""
@@ -137,23 +185,29 @@ def estimate_felt(rectified: Image, px_per_mm: float, mat: Mat | None = None,
     free = _free_felt_mask(mat, k_small, (sh, sw)) > 0
     pixels = logs[free] if free.any() else logs.reshape(-1, 3)
     median = np.median(pixels, axis=0)
-    # 1: an opening then a closing with a disc wider than any card removes every
-    #    object smaller than that, light or dark, and keeps the light's broad
-    #    features: a lamp's gradient, a shadow, a glare
+    # 1: a median over a window much larger than a card: the felt covers most
+    #    of any such window (cards, stones, a hand are each a minority), so the
+    #    median is the felt under the light, broad features (a lamp's gradient,
+    #    a shadow, a glare) included
     d = 2 * round(object_mm * k_small / 2) + 1
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))
-    ref = cv2.morphologyEx(cv2.morphologyEx(logs, cv2.MORPH_OPEN, disc), cv2.MORPH_CLOSE, disc)
+    ref = log_image(np.asarray(cv2.medianBlur(np.asarray(small, np.uint8), d), np.uint8))
     ref = np.asarray(cv2.GaussianBlur(ref, (0, 0), 8.0 * k_small), np.float32)
-    # 2, 3: the pixels that look like the felt so far, smoothed (normalised convolution)
-    model = ref
+    # 2: the pixels near the reference, smoothed (normalised convolution); then
+    # 3, 4: again with a tolerance set by how far the felt itself strays from
+    #       the model (texture, noise): objects stray further
     prior = 0.03
-    for tol, sigma in ((0.3, 20.0), (0.2, 12.0)):
+    model = ref
+    spread = _spread(logs, ref, free)
+    for step, sigma in enumerate((20.0, 14.0, 12.0)):
+        tol = float(np.clip((5.0 if step == 0 else 4.0) * spread, MIN_TOLERANCE, 0.3))
         dev = np.abs(logs - model).max(axis=2)
         weight = (dev < tol).astype(np.float32)
         num, den = _normconv(logs, weight, sigma * k_small)
         model = (num + prior * ref) / (den + prior)[:, :, None]
-    linear = np.exp(model) - LOG_OFFSET
+        spread = _spread(logs, model, free)
+    linear = np.maximum(np.exp(model) - LOG_OFFSET, 0.0)
     full = cv2.resize(linear.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
     colour = np.exp(median) - LOG_OFFSET
     return Felt(np.asarray(full, np.float32),
-                (float(colour[0]), float(colour[1]), float(colour[2])))
+                (float(colour[0]), float(colour[1]), float(colour[2])),
+                _free_felt_mask(mat, px_per_mm, (h, w)))

@@ -33,8 +33,12 @@ Image = npt.NDArray[np.uint8]
 
 STONE_MM = (15.0, 30.0)
 """Diameters of the tokens the spec allows."""
-THRESHOLD = 0.3
-"""Least distance from the felt (:meth:`vision.felt.Felt.distance`) of a stone pixel."""
+MIN_COLOUR_T = 0.1
+"""Least colour difference (:meth:`vision.felt.Felt.contrast`) of a stone of another colour."""
+MIN_LIGHT_T = 0.2
+"""Least brightness gain over the felt of a stone of the felt's colour, lighter."""
+DARKEST_SHADOW = 0.5
+"""Shadows darken the felt to no less than this share of its light; darker is a stone."""
 MARGIN_MM = 18.0
 """How far beyond a zone's edge a stone centred in it may reach."""
 SEARCH_PAD_MM = 40.0
@@ -174,7 +178,7 @@ def _peel(blob: _Blob, radius: float, max_stones: int = 80) -> tuple[list[tuple[
 
 
 def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None = None,
-                 exclude: Image | None = None, threshold: float = THRESHOLD) -> StoneReading:
+                 exclude: Image | None = None) -> StoneReading:
     """Count the stones of a rectified mat image (``px_per_mm``), with its felt model.
 
     ``exclude`` (255 where something else is known to lie, e.g. the cards
@@ -183,20 +187,25 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
     mat = mat or Mat()
     k = px_per_mm
     h, w = rectified.shape[:2]
+    colour_t, light_t = _thresholds(rectified, felt)
     r_min = STONE_MM[0] / 2 * k
     blobs: list[_Blob] = []
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    # an opening with a disc well under a stone's width drops printed lines and specks
+    d = 2 * round(0.2 * STONE_MM[0] * k) + 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))
     for rx0, ry0, rx1, ry1 in _regions(mat):
         # each region searched with room around it, so a card or an arm is seen whole
         x0, y0 = max(0, int((rx0 - SEARCH_PAD_MM) * k)), max(0, int((ry0 - SEARCH_PAD_MM) * k))
         x1, y1 = min(w, int((rx1 + SEARCH_PAD_MM) * k)), min(h, int((ry1 + SEARCH_PAD_MM) * k))
         if x1 <= x0 or y1 <= y0:
             continue
-        diff = felt.distance(rectified, (x0, y0, x1, y1))
+        a, dp = felt.contrast(rectified, (x0, y0, x1, y1))
+        # a stone is of another colour, or lighter, or far darker than a shadow
+        stone = (dp > colour_t) | (a > 1.0 + light_t) | (a < DARKEST_SHADOW)
         signed = np.asarray(cv2.subtract(log_image(np.ascontiguousarray(rectified[y0:y1, x0:x1])),
                                          np.log(felt.colour_map[y0:y1, x0:x1] + LOG_OFFSET)),
                             dtype=np.float32)
-        mask = ((diff > threshold) * 255).astype(np.uint8)
+        mask = (stone * 255).astype(np.uint8)
         if exclude is not None:
             mask[exclude[y0:y1, x0:x1] > 0] = 0
         mask = _fill_holes(np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel), np.uint8))
@@ -224,16 +233,20 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
     rejected: list[Rejected] = []
     for b in blobs:
         why = _not_stones(b, radius, colour)
+        n = 0
         if why is None:
-            centres, covered = _peel(b, radius)
+            # touching stones of one size: the blob's area counts them; peeling places them
             n_area = b.area / (math.pi * radius ** 2)
-            if covered < 0.8:
-                why = "not round stones"
-            elif not centres or abs(len(centres) - n_area) > max(1.0, 0.3 * len(centres)):
-                why = "not round stones"
+            n = int(round(n_area))
+            if n < 1:
+                why = "smaller than a stone"
         if why is not None:
             rejected.append(_rejected(b, k, mat, why))
             continue
+        centres, _ = _peel(b, radius, max_stones=n)
+        ys, xs = np.nonzero(b.mask)
+        while len(centres) < n:  # stones the peel could not place: at the blob's middle
+            centres.append((float(xs.mean()), float(ys.mean())))
         for cx, cy in centres:
             x, y = (b.x0 + cx + 0.5) / k, (b.y0 + cy + 0.5) / k
             stones.append(Stone(x, y, mat.zone_at(x, y)))
@@ -242,6 +255,12 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
     colour_bgr = tuple(float(c) for c in colour)
     return StoneReading(StoneCount(pool, seats), tuple(stones), tuple(rejected),  # type: ignore[arg-type]
                         2 * radius / k, colour_bgr)  # type: ignore[arg-type]
+
+
+def _thresholds(rectified: Image, felt: Felt) -> tuple[float, float]:
+    """Colour and brightness thresholds of a stone pixel, well above the felt's own spread."""
+    noise_a, noise_dp = felt.contrast_noise(rectified)
+    return max(MIN_COLOUR_T, 6.0 * noise_dp), max(MIN_LIGHT_T, 6.0 * noise_a)
 
 
 def _not_stones(b: _Blob, radius: float, colour: npt.NDArray[np.float32]) -> str | None:
