@@ -355,12 +355,18 @@ def _split(cnt: npt.NDArray[np.int32], mask: Image, k: float,
     blob = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
     cv2.drawContours(blob, [cnt - np.array([x - pad, y - pad])], -1, 255, -1)
     out: list[CardObject] = []
+    inside = cv2.distanceTransform(blob, cv2.DIST_L2, 3)
     # 1: narrow necks (cards touching at a corner or along part of an edge)
     for frac in (0.6, 0.75, 0.85):
         parts = _watershed_split(blob, frac * card[0] / 2 * k)
         if len(parts) >= 2:
             for part in parts:
-                q, f = _rect_quad(part + np.array([x - pad, y - pad]), k)
+                # the part's own edges are the blob's; the cut between two cards is not an edge
+                pts = part.reshape(-1, 2)
+                outer = pts[inside[pts[:, 1], pts[:, 0]] <= 2.0]
+                fit = outer.reshape(-1, 1, 2) if len(outer) >= 0.5 * len(pts) else part
+                q, _ = _rect_quad(fit + np.array([x - pad, y - pad]), k)
+                _, f = _rect_quad(part + np.array([x - pad, y - pad]), k)
                 o = CardObject(q, None)
                 if f > 0.8 and card_shaped(*o.size):
                     out.append(o)

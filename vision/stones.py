@@ -41,6 +41,10 @@ DARKEST_SHADOW = 0.5
 """Shadows darken the felt to no less than this share of its light; darker is a stone."""
 MARGIN_MM = 18.0
 """How far beyond a zone's edge a stone centred in it may reach."""
+COLOUR_TOL = 0.5
+"""How far (largest per-channel log ratio) a pixel's colour may be from the stones' to be one of them."""
+MAX_DEPTH = 2.1
+"""A blob of stones is nowhere thicker than this many stone radii (seven in a flower: 1.75 to 2)."""
 SEARCH_PAD_MM = 40.0
 """Room searched around each region, so that a card or an arm reaching in is seen as one big blob."""
 
@@ -97,10 +101,16 @@ def _regions(mat: Mat) -> list[tuple[float, float, float, float]]:
     return out
 
 
-def _fill_holes(mask: Image) -> Image:
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    out = np.zeros_like(mask)
-    cv2.drawContours(out, contours, -1, 255, -1)
+def _fill_small_holes(mask: Image, max_area: float) -> Image:
+    """Fill the holes of a mask smaller than ``max_area`` px (specks of a stone's print)."""
+    holes = cv2.bitwise_not(mask)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=4)
+    small = np.zeros(n, bool)
+    small[1:] = stats[1:, cv2.CC_STAT_AREA] < max_area
+    border = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
+    small[border] = False
+    out = mask.copy()
+    out[small[labels]] = 255
     return out
 
 
@@ -115,6 +125,8 @@ class _Blob:
     depth: float  # distance-transform peak, px
     colour: npt.NDArray[np.float32]  # median signed log ratio to the felt, per channel
     touches_edge: bool  # reaches the edge of the searched area: bigger than it
+    signed: npt.NDArray[np.float32]  # log ratio to the felt of the blob's box (crop-sized, 3 channels)
+    split: bool = False  # already a part of a blob split by colour
 
     @property
     def equivalent_radius(self) -> float:
@@ -144,9 +156,54 @@ def _blobs(mask: Image, signed: npt.NDArray[np.float32], min_area: float) -> lis
         inside = crop[pad:pad + h, pad:pad + w] > 0
         colour = np.median(signed[y:y + h, x:x + w][inside], axis=0).astype(np.float32)
         touches = x == 0 or y == 0 or x + w == mask.shape[1] or y + h == mask.shape[0]
+        box = np.zeros((h + 2 * pad, w + 2 * pad, 3), np.float32)
+        box[pad:pad + h, pad:pad + w] = signed[y:y + h, x:x + w]
         out.append(_Blob(crop, x - pad, y - pad, float(area), float(cv2.arcLength(cnt, True)),
-                         float(cv2.contourArea(hull)), float(dt.max()), colour, touches))
+                         float(cv2.contourArea(hull)), float(dt.max()), colour, touches, box))
     return out
+
+
+def _arc_radii(blob: _Blob, k: float) -> npt.NDArray[np.float64]:
+    """Radii (px) of circles fitted to short stretches of a blob's outline that bulge outwards.
+
+    A cluster of touching stones is outlined by arcs of one stone's radius,
+    meeting at notches; straight or hollow stretches are left out.
+    """
+    contours, _ = cv2.findContours(blob.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return np.zeros(0)
+    pts = max(contours, key=cv2.contourArea).reshape(-1, 2).astype(np.float64)
+    n = len(pts)
+    half = max(3, int(round(9.0 * k)))  # stretches of about 18 mm of outline
+    if n < 2 * half + 3:
+        return np.zeros(0)
+    idx = (np.arange(n)[:, None] + np.arange(-half, half + 1)[None, :]) % n
+    x, y = pts[idx, 0], pts[idx, 1]
+    # algebraic circle fit per stretch: x^2 + y^2 + D x + E y + F = 0
+    mx, my = x.mean(axis=1, keepdims=True), y.mean(axis=1, keepdims=True)
+    u, v = x - mx, y - my
+    suu, svv, suv = (u * u).sum(1), (v * v).sum(1), (u * v).sum(1)
+    suuu, svvv = (u ** 3).sum(1), (v ** 3).sum(1)
+    suvv, svuu = (u * v * v).sum(1), (v * u * u).sum(1)
+    det = suu * svv - suv ** 2
+    ok = np.abs(det) > 1e-9
+    det = np.where(ok, det, 1.0)
+    bu = 0.5 * (suuu + suvv)
+    bv = 0.5 * (svvv + svuu)
+    uc = (bu * svv - bv * suv) / det
+    vc = (bv * suu - bu * suv) / det
+    # + 0.5: the outline's pixel centres lie half a pixel inside the edge
+    r = np.sqrt(uc ** 2 + vc ** 2 + (suu + svv) / (2 * half + 1)) + 0.5
+    cx, cy = uc + mx[:, 0], vc + my[:, 0]
+    inside = np.zeros(n, bool)
+    h, w = blob.mask.shape
+    xi, yi = np.clip(np.round(cx).astype(int), 0, w - 1), np.clip(np.round(cy).astype(int), 0, h - 1)
+    inside = blob.mask[yi, xi] > 0  # bulging outwards: the centre lies inside the blob
+    fit_r = np.sqrt((x - cx[:, None]) ** 2 + (y - cy[:, None]) ** 2)
+    residual = np.sqrt(((fit_r - (r[:, None] - 0.5)) ** 2).mean(axis=1))
+    keep = (ok & inside & (residual < 0.5) & (r >= STONE_MM[0] * 0.4 * k)
+            & (r <= STONE_MM[1] * 0.6 * k))
+    return np.asarray(r[keep], np.float64)
 
 
 def _peel(blob: _Blob, radius: float, max_stones: int = 80) -> tuple[list[tuple[float, float]], float]:
@@ -208,7 +265,9 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
         mask = (stone * 255).astype(np.uint8)
         if exclude is not None:
             mask[exclude[y0:y1, x0:x1] > 0] = 0
-        mask = _fill_holes(np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel), np.uint8))
+        # the gaps between three touching stones are felt, and stay holes: the area counts stones
+        mask = _fill_small_holes(np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel), np.uint8),
+                                 0.02 * math.pi * (STONE_MM[0] / 2 * k) ** 2)
         for b in _blobs(mask, signed, min_area=0.35 * math.pi * r_min ** 2):
             b.x0 += x0
             b.y0 += y0
@@ -222,17 +281,27 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
         radius = float(np.median([b.equivalent_radius for b in singles]))
         colour = np.median(np.stack([b.colour for b in singles]), axis=0)
     else:
-        depths = [b.depth for b in blobs if STONE_MM[0] * 0.4 * k <= b.depth <= STONE_MM[1] * 0.6 * k]
-        if not depths:
+        # every stone touches another: their outlines are still arcs of one stone's radius
+        small = [b for b in blobs if not b.touches_edge and b.depth <= STONE_MM[1] * 0.6 * 2 * k]
+        arcs = np.concatenate([_arc_radii(b, k) for b in small]) if small else np.zeros(0)
+        if arcs.size == 0:
             return StoneReading(StoneCount(), (), tuple(_rejected(b, k, mat, "not a stone")
                                                         for b in blobs))
-        radius = float(np.median(depths))
-        colour = np.median(np.stack([b.colour for b in blobs]), axis=0)
+        radius = float(np.median(arcs))
+        colour = np.median(np.stack([b.colour for b in small]), axis=0)
 
     stones: list[Stone] = []
     rejected: list[Rejected] = []
-    for b in blobs:
+    queue = list(blobs)
+    while queue:
+        b = queue.pop(0)
         why = _not_stones(b, radius, colour)
+        if why is not None and not b.split:
+            # stones touching something else (a glare, a hand, a card): keep the stones' colour
+            parts = _colour_parts(b, colour, radius)
+            if parts:
+                queue.extend(parts)
+                continue
         n = 0
         if why is None:
             # touching stones of one size: the blob's area counts them; peeling places them
@@ -257,6 +326,26 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
                         2 * radius / k, colour_bgr)  # type: ignore[arg-type]
 
 
+def _colour_parts(b: _Blob, colour: npt.NDArray[np.float32], radius: float) -> list[_Blob]:
+    """The parts of a blob that have the stones' colour, as blobs of their own (never split again)."""
+    near = np.abs(b.signed - colour).max(axis=2) < COLOUR_TOL
+    sub = ((b.mask > 0) & near).astype(np.uint8) * 255
+    d = 2 * max(1, round(0.25 * radius)) + 1
+    sub = np.asarray(cv2.morphologyEx(sub, cv2.MORPH_OPEN,
+                                      cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))), np.uint8)
+    if not sub.any() or np.count_nonzero(sub) > 0.97 * np.count_nonzero(b.mask):
+        return []
+    # give back the stones' darker rims: a little growth, inside the blob only
+    rim = 2 * max(1, round(0.15 * radius)) + 1
+    sub = np.asarray(cv2.dilate(sub, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (rim, rim))), np.uint8) & b.mask
+    parts = _blobs(sub, b.signed, min_area=0.35 * math.pi * radius ** 2)
+    for p in parts:
+        p.x0 += b.x0
+        p.y0 += b.y0
+        p.split = True
+    return parts
+
+
 def _thresholds(rectified: Image, felt: Felt) -> tuple[float, float]:
     """Colour and brightness thresholds of a stone pixel, well above the felt's own spread."""
     noise_a, noise_dp = felt.contrast_noise(rectified)
@@ -266,7 +355,7 @@ def _thresholds(rectified: Image, felt: Felt) -> tuple[float, float]:
 def _not_stones(b: _Blob, radius: float, colour: npt.NDArray[np.float32]) -> str | None:
     if b.touches_edge:
         return "too big for a stone"
-    if b.depth > 1.45 * radius:
+    if b.depth > MAX_DEPTH * radius:
         return "too big for a stone"
     if float(np.abs(b.colour - colour).max()) > 0.45:
         return "not the stones' colour"

@@ -1,0 +1,91 @@
+"""``mus-table bench read [--n N]``: milliseconds per frame on one core, stage by stage.
+
+Renders N scenes (``models.scene``, 16 cards, stones, the usual variety), then
+reads each with one thread for OpenCV and for onnxruntime, and prints the
+median and 95th percentile of each stage: calibration, rectifying and the
+felt model, finding the cards, the model (one batched call per frame), the
+stones, the whole frame; and the model alone for one crop and for a batch of
+sixteen. Numbers only: never a pass or a fail.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import cv2
+import numpy as np
+
+HELP = "ms per frame of mus-table read, stage by stage, on one core"
+
+
+def _stats(values: list[float]) -> dict[str, float]:
+    if not values:
+        return {"median": float("nan"), "p95": float("nan")}
+    a = np.asarray(values, np.float64)
+    return {"median": round(float(np.median(a)), 2), "p95": round(float(np.percentile(a, 95)), 2)}
+
+
+def run(args: argparse.Namespace) -> int:
+    from models.scene import random_cards, random_scene, render_scene
+    from vision.classifier import CardClassifier
+    from vision.reading import TableReader
+
+    n = args.n or 20
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng(args.seed)
+    classifier = CardClassifier(threads=1)
+    frames = []
+    for _ in range(n):
+        spec = random_scene(rng, cards=random_cards(rng, full=True), hand_over_pool=False)
+        frames.append(render_scene(spec, rng).image)
+    reader = TableReader(classifier=classifier)
+    reader.read(frames[0])  # warm up (first calls allocate)
+    stages: dict[str, list[float]] = {k: [] for k in
+                                      ("calibration", "rectify_felt", "cards", "model", "stones", "total")}
+    crops_per_frame = []
+    for frame in frames:
+        reader = TableReader(classifier=classifier)
+        reader.read(frame)
+        t = reader.timings
+        stages["calibration"].append(t.calibration)
+        stages["rectify_felt"].append(t.rectify)
+        stages["cards"].append(t.cards)
+        stages["model"].append(t.model)
+        stages["stones"].append(t.stones)
+        stages["total"].append(t.total)
+        crops_per_frame.append(t.crops)
+    # the model alone: one crop, and a batch of sixteen (each shown both ways round)
+    crop = np.zeros((112, 72, 3), np.uint8) + 200
+    one, sixteen = [], []
+    for _ in range(max(10, n)):
+        t0 = time.perf_counter()
+        classifier.classify([crop])
+        one.append((time.perf_counter() - t0) * 1000)
+        t0 = time.perf_counter()
+        classifier.classify([crop] * 16)
+        sixteen.append((time.perf_counter() - t0) * 1000)
+    result = {
+        "frames": n,
+        "frame_size": list(frames[0].shape[1::-1]),
+        "cards_per_frame": round(float(np.mean(crops_per_frame)), 1),
+        "threads": 1,
+        "ms": {k: _stats(v) for k, v in stages.items()},
+        "model_ms": {"one_crop": _stats(one), "batch_of_16": _stats(sixteen),
+                     "per_card_in_batch": round(float(np.median(sixteen)) / 16, 2),
+                     "both_ways": classifier.both_ways},
+    }
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(f"mus-table bench read: {n} rendered frames (~{result['frame_size'][0]}x{result['frame_size'][1]}),"
+          f" {result['cards_per_frame']} cards each, 1 thread")
+    print(f"{'stage':<14}{'median ms':>10}{'p95 ms':>10}")
+    for k, v in result["ms"].items():  # type: ignore[union-attr]
+        print(f"{k:<14}{v['median']:>10.1f}{v['p95']:>10.1f}")
+    m = result["model_ms"]
+    print(f"model alone: one crop {m['one_crop']['median']:.2f} ms, a batch of 16 "  # type: ignore[index]
+          f"{m['batch_of_16']['median']:.2f} ms ({m['per_card_in_batch']:.2f} ms per card)"  # type: ignore[index]
+          + (", each crop shown both ways round" if m["both_ways"] else ""))  # type: ignore[index]
+    return 0

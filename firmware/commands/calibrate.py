@@ -1,0 +1,60 @@
+"""``mus-table calibrate IMAGE --out view.png``: the calibration view, to aim the camera.
+
+Draws the markers found, the mat's outline, the zones and the seat labels
+(and the cards and stones read, when the card model is there) over the frame,
+writes it to ``--out``, and prints where the mat was placed. Exit status 2
+when fewer than three markers are seen (the view is still written).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import cv2
+
+from table.errors import MusTableError
+
+HELP = "draw the detected mat and zones over a camera frame, to aim it"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("image", metavar="IMAGE", help="a camera frame")
+    parser.add_argument("--out", default="calibration.png", help="where to write the view (PNG or JPEG)")
+    parser.add_argument("--no-cards", action="store_true", help="draw the mat and zones only")
+
+
+def run(args: argparse.Namespace) -> int:
+    from firmware.commands.read import load_image
+    from vision.classifier import CardClassifier, ModelNotFound
+    from vision.overlay import draw_view
+    from vision.reading import TableReader
+
+    frame = load_image(args.image)
+    classifier = None
+    if not args.no_cards:
+        try:
+            classifier = CardClassifier()
+        except ModelNotFound as exc:
+            print(f"note: {exc}; drawing the mat and zones only")
+    reader = TableReader(classifier=classifier)
+    if classifier is not None:
+        reading = reader.read(frame)
+        detail = reader.detail
+        cal = detail.calibration
+    else:
+        state = reader.calibrator.update(frame)
+        cal, reading, detail = state.calibration, None, None
+    view = draw_view(frame, cal, reading, detail)
+    out = Path(args.out)
+    if not cv2.imwrite(str(out), view):
+        raise MusTableError(f"cannot write {out}")
+    if cal is None:
+        print(f"wrote {out}: mat not found (fewer than three markers)")
+        return 2
+    markers = " ".join(str(m) for m in cal.markers)
+    print(f"wrote {out}: markers {markers}, residual {cal.residual_mm:.2f} mm, "
+          f"{cal.px_per_mm():.2f} px/mm at the centre")
+    if cal.px_per_mm() < 1.2:
+        print("warning: under 1.2 px/mm, the spec's least resolution: bring the camera closer")
+    return 0

@@ -1,0 +1,83 @@
+"""``mus-table read IMAGE... [--json]``: read the cards and stones of overhead images.
+
+With ``--json``, one line per image, in the order given, each one JSON object
+as ``shared/spec/mat.md`` says; an image that cannot be read gets
+``{"error": "..."}`` on its line, the others are still read, and the exit
+status is 2. Each image is read on its own (a lone image with fewer than three
+markers is stale, with no cards); ``--sequence`` reads them as successive
+frames of one camera, so a frame with hidden markers uses the last good
+calibration.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from table.errors import MusTableError
+
+HELP = "read the cards and stones of overhead images (one JSON line each)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help="overhead camera images")
+    parser.add_argument("--json", action="store_true", help="one JSON object per line (the spec's reading)")
+    parser.add_argument("--sequence", action="store_true",
+                        help="frames of one camera: keep the last good calibration from frame to frame")
+    parser.add_argument("--threads", type=int, default=1, help="model threads (default 1)")
+    parser.add_argument("--threshold", type=float, default=None,
+                        help="least model probability to call a card (default: the reader's)")
+    parser.add_argument("--model", default=None, help="card model (default: models/cards.onnx)")
+
+
+def load_image(path: str) -> np.ndarray:
+    """A BGR image from a file; MusTableError with a one-line reason otherwise."""
+    p = Path(path)
+    if not p.is_file():
+        raise MusTableError(f"{path}: no such file")
+    data = np.fromfile(str(p), dtype=np.uint8)
+    if data.size == 0:
+        raise MusTableError(f"{path}: empty file")
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    if image is None or image.size == 0:
+        raise MusTableError(f"{path}: not an image (or a damaged one)")
+    return np.asarray(image, np.uint8)
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.classifier import DEFAULT_THRESHOLD, CardClassifier
+    from vision.reading import TableReader
+
+    classifier = CardClassifier(args.model, threads=args.threads)
+    threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
+
+    def new_reader() -> TableReader:
+        return TableReader(classifier=classifier, threshold=threshold)
+
+    reader = new_reader()
+    failed = False
+    for path in args.images:
+        if not args.sequence:
+            reader = new_reader()
+        try:
+            reading = reader.read(load_image(path))
+        except MusTableError as exc:
+            failed = True
+            if args.json:
+                print(json.dumps({"error": str(exc)}), flush=True)
+            else:
+                print(f"{path}: error: {exc}", flush=True)
+            continue
+        if args.json:
+            print(reading.to_line(), flush=True)
+        else:
+            print(f"{path}:")
+            for line in reading.summary().splitlines():
+                print(f"  {line}")
+            sys.stdout.flush()
+    return 2 if failed else 0
