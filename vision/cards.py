@@ -33,6 +33,8 @@ MIN_THRESHOLD = 0.06
 """Least lightness over the felt (:meth:`vision.felt.Felt.lightness`) of a card pixel."""
 MIN_REPORTED_AREA = 0.3
 """Objects smaller than this share of a card (a stone, a crumb) are not reported by the card finder."""
+PAPER_SHARE = 0.15
+"""The first cut is at least this share of the frame's paper lightness (printed lines fall under it)."""
 JOIN_MM = 3.0
 """Pieces of paper this close belong to one card (a printed frame line splits a card's paper)."""
 SEARCH_PAD_MM = 62.0
@@ -197,7 +199,7 @@ def object_mask(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None 
     # the paper's lightness in this frame: printed lines and glare are far less light than it
     values = light[(search > 0) & (light > threshold)]
     if values.size > 0.02 * CARD_MM[0] * CARD_MM[1] * k * k:
-        threshold = max(threshold, 0.3 * float(np.percentile(values, 90)))
+        threshold = max(threshold, PAPER_SHARE * float(np.percentile(values, 90)))
     mask = ((light > threshold) * 255).astype(np.uint8)
     mask &= search
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))

@@ -27,7 +27,9 @@ FloatImage = npt.NDArray[np.float32]
 OBJECT_MM = 200.0
 """Window of the felt's first estimate: objects cover less than half of any window this wide."""
 MIN_TOLERANCE = 0.05
-"""The felt model never trusts a pixel further than this from it (log units) less than..."""
+"""The felt model always trusts a pixel this close to it (log units)."""
+TOLERANCE_SIGMAS = (20.0, 16.0, 14.0, 12.0)
+"""Smoothing (mm) of the felt model's successive passes."""
 MODEL_MM_PER_PX = 4.0
 """Resolution of the felt model (it is smooth: 4 mm per pixel is plenty)."""
 LOG_OFFSET = 30.0
@@ -197,9 +199,10 @@ def estimate_felt(rectified: Image, px_per_mm: float, mat: Mat | None = None,
     #       the model (texture, noise): objects stray further
     prior = 0.03
     model = ref
-    spread = _spread(logs, ref, free)
-    for step, sigma in enumerate((20.0, 14.0, 12.0)):
-        tol = float(np.clip((5.0 if step == 0 else 4.0) * spread, MIN_TOLERANCE, 0.3))
+    # the felt's own spread, judged by its quieter half (the reference is off where the light changes)
+    spread = 2.0 * float(np.percentile(np.abs(logs - ref).max(axis=2)[free], 25)) if free.any() else 0.05
+    for sigma in TOLERANCE_SIGMAS:
+        tol = float(np.clip(4.0 * spread, MIN_TOLERANCE, 0.3))
         dev = np.abs(logs - model).max(axis=2)
         weight = (dev < tol).astype(np.float32)
         num, den = _normconv(logs, weight, sigma * k_small)

@@ -1,0 +1,128 @@
+"""The card finder (vision/cards.py): a quad within a few mm of every card, nothing else called a card."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from models.scene import (
+    HELD_OUT_STYLES,
+    CardPlacement,
+    Extra,
+    RenderedScene,
+    SceneSpec,
+    card_corners,
+    random_cards,
+    random_scene,
+    render_scene,
+)
+from table.cards import DECK
+from vision.calibration import calibrate
+from vision.cards import CardObject, card_shaped, find_cards, quad_error_mm
+from vision.felt import estimate_felt
+
+K = 1.2
+
+
+def find(scene: RenderedScene) -> list[CardObject]:
+    cal = calibrate(scene.image)
+    assert cal is not None
+    rect = cal.rectify(scene.image, K)
+    return find_cards(rect, estimate_felt(rect, K), K)
+
+
+def cards_of(objects: list[CardObject]) -> list[CardObject]:
+    return [o for o in objects if o.why is None and o.seat is not None]
+
+
+def assert_all_found(scene: RenderedScene, objects: list[CardObject], tol_mm: float = 3.0) -> None:
+    cards = cards_of(objects)
+    assert len(cards) == len(scene.cards)
+    for t in scene.cards:
+        err = min(quad_error_mm(o.quad, t.quad_mat) for o in cards)
+        assert err < tol_mm, f"{t.card} found {err:.1f} mm off"
+        best = min(cards, key=lambda o: quad_error_mm(o.quad, t.quad_mat))
+        assert best.seat == t.seat
+
+
+def test_card_shape() -> None:
+    assert card_shaped(61.5, 95.0) and card_shaped(57.0, 88.0)  # the held-out "moderna" deck
+    assert card_shaped(61.5 * 1.15, 95.0 * 1.15) and card_shaped(61.5 * 0.85, 95 * 0.85)
+    assert not card_shaped(72.0, 148.0)  # a phone
+    assert not card_shaped(105.0, 105.0)  # a napkin
+    assert not card_shaped(24.0, 78.0)  # a lighter
+
+
+@pytest.mark.parametrize("seed, felt, shadows", [(11, (40, 110, 30), 2), (12, (110, 60, 20), 1),
+                                                 (13, (25, 25, 25), 2), (14, (150, 170, 185), 0)])
+def test_sixteen_cards_found_within_a_few_mm(seed: int, felt: tuple[int, int, int], shadows: int) -> None:
+    rng = np.random.default_rng(seed)
+    spec = random_scene(rng, cards=random_cards(rng), deck=HELD_OUT_STYLES["clasica"], felt=felt,
+                        glare=0.0, hand_over_pool=False, extras=(), hidden_markers=(),
+                        px_per_mm=1.3, shadows=shadows)
+    scene = render_scene(spec, rng)
+    assert_all_found(scene, find(scene))
+
+
+def test_a_card_across_the_seat_edge_belongs_to_the_zone_of_its_centre() -> None:
+    rng = np.random.default_rng(21)
+    # seat 0's zone is y 620-740: a card centred at y 628 reaches well outside it;
+    # one at x 570 lies across its right edge (x 580)
+    places = (CardPlacement((300.0, 628.0), 8.0), CardPlacement((572.0, 690.0), 90.0 - 12.0))
+    spec = SceneSpec(cards=((DECK[3], DECK[17]), (), (), ()), placements=(places, (), (), ()),
+                     deck=HELD_OUT_STYLES["moderna"], px_per_mm=1.3, rotation_deg=30.0, tilt_deg=10.0)
+    scene = render_scene(spec, rng)
+    objects = find(scene)
+    assert_all_found(scene, objects)
+    assert {o.zone for o in cards_of(objects)} == {"seat 0 cards"}
+
+
+def test_an_empty_seat_has_no_cards_and_nothing_else() -> None:
+    rng = np.random.default_rng(22)
+    spec = SceneSpec(cards=(tuple(DECK[0:4]), (), tuple(DECK[10:14]), tuple(DECK[20:24])),
+                     deck=HELD_OUT_STYLES["clasica"], px_per_mm=1.3, felt=(30, 30, 130))
+    scene = render_scene(spec, rng)
+    objects = find(scene)
+    assert_all_found(scene, objects)
+    assert not [o for o in objects if o.zone == "seat 1 cards"]
+
+
+def touching(first: CardPlacement, angle: float, direction: tuple[float, float],
+             size: tuple[float, float] = (61.5, 95.0)) -> CardPlacement:
+    """A card at ``angle`` moved along ``direction`` from ``first`` until the two just touch."""
+    q1 = card_corners(first, size).astype(np.float32)
+    for d in np.arange(40.0, 150.0, 0.1):
+        c = (first.centre[0] + d * direction[0], first.centre[1] + d * direction[1])
+        place = CardPlacement(c, angle)
+        area, _ = cv2.intersectConvexConvex(q1, card_corners(place, size).astype(np.float32))
+        if area <= 0.01:
+            return place
+    raise AssertionError("never apart")
+
+
+def test_touching_cards_are_told_apart() -> None:
+    rng = np.random.default_rng(23)
+    a = CardPlacement((330.0, 120.0), 10.0)
+    side = (math.cos(math.radians(10)), math.sin(math.radians(10)))
+    row = [CardPlacement((400 - 61.5 * 1.5 + 61.5 * i, 680.0), 0.0) for i in range(4)]
+    spec = SceneSpec(cards=(tuple(DECK[0:4]), (), (DECK[4], DECK[5]), ()),
+                     placements=(row, (), (a, touching(a, 10.0, side)), ()),
+                     deck=HELD_OUT_STYLES["clasica"], px_per_mm=1.4)
+    scene = render_scene(spec, rng)
+    assert_all_found(scene, find(scene), tol_mm=2.0)
+
+
+@pytest.mark.parametrize("kind", ["phone", "napkin", "lighter"])
+def test_a_non_card_object_in_a_card_zone_is_not_a_card(kind: str) -> None:
+    rng = np.random.default_rng(24)
+    spec = SceneSpec(cards=(tuple(DECK[0:3]), (), (), ()), extras=(Extra(kind, 0),),
+                     deck=HELD_OUT_STYLES["clasica"], px_per_mm=1.3)
+    scene = render_scene(spec, rng)
+    objects = find(scene)
+    assert_all_found(scene, objects)  # exactly the three cards are card-shaped
+    if kind == "napkin":  # white paper: seen, and said not to be a card
+        (obj,) = [o for o in objects if o.why is not None]
+        assert obj.zone == "seat 0 cards" and obj.why == "not card-shaped"
