@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from firmware.commands.score import read_input
+from firmware.commands.score import quiet_broken_pipe, read_input
 
 HELP = "say a hand's tanteo step by step, as a juez de mesa would"
 
@@ -17,5 +17,9 @@ def run(args: argparse.Namespace) -> int:
     from table.explain import explain
     from table.record import parse
 
-    print("\n".join(explain(parse(read_input(args.file)))))
+    lines = explain(parse(read_input(args.file)))
+    try:
+        print("\n".join(lines))
+    except BrokenPipeError:
+        return quiet_broken_pipe()
     return 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
@@ -41,7 +42,24 @@ def dump(obj: Any, pretty: bool = False) -> str:
                       separators=None if pretty else (",", ":"))
 
 
+def quiet_broken_pipe() -> int:
+    """The reader went away (``| head``): stop quietly, no traceback."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    try:
+        return _run(args)
+    except BrokenPipeError:
+        return quiet_broken_pipe()
+
+
+def _run(args: argparse.Namespace) -> int:
     from table.record import parse
     from table.tanteo import score
 
