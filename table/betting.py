@@ -44,7 +44,7 @@ def _setup(mano: int, mask: int) -> tuple[frozenset[int], tuple[int, ...], bool]
 _SETUPS = tuple(tuple(_setup(mano, mask) for mask in range(16)) for mano in range(4))
 """For each mano and set of seats (a bit mask): the seats, their speaking order, and
 whether the lance can be bet (both pairs among them)."""
-_JUGADA = {"pares": "pares", "juego": "juego"}
+_JUGADA = frozenset(("pares", "juego"))
 
 
 class Word(NamedTuple):
@@ -170,14 +170,24 @@ class Betting:
 
     def say(self, seat: int, word: str, n: int | None = None) -> Betting:
         """Apply one word; raise :class:`IllegalBet` (state unchanged) if it may not be said."""
+        if word == ENVIDO and n is None:
+            n = MIN_ENVIDO
+        raise_ok = (n is None if word == ORDAGO else
+                    word == ENVIDO and type(n) is int and n >= MIN_ENVIDO)
         phase = self._phase
-        if phase == _OPEN and word == PASO and n is None and seat == self._order[self._next]:
-            self._next += 1  # the commonest word, checked in full by the lines above
-            if self._next == len(self._order):
-                self._phase, self.outcome = _DONE, PASSED
-            self.words.append(_PASOS[seat])
-            return self
-        if phase == _ANSWER and seat == self._queue[0]:
+        if phase == _OPEN:
+            if seat == self._order[self._next]:
+                if word == PASO and n is None:
+                    self._next += 1
+                    if self._next == len(self._order):
+                        self._phase, self.outcome = _DONE, PASSED
+                    self.words.append(_PASOS[seat])
+                    return self
+                if raise_ok:
+                    self._bet(seat, word, n)
+                    self.words.append(Word(seat, word, n))
+                    return self
+        elif phase == _ANSWER and seat == self._queue[0]:
             if word == QUIERO and n is None:
                 self._phase = _DONE
                 self.outcome = (Outcome(ORDAGO_QUERIDO, bettor=self.bettor) if self.ordago else
@@ -188,65 +198,36 @@ class Betting:
                 self._no_quiero(seat)
                 self.words.append(_NO_QUIEROS[seat])
                 return self
-            if word == ENVIDO and type(n) is int and n >= MIN_ENVIDO and not self.ordago:
+            if raise_ok and not self.ordago:
                 self._bet(seat, word, n)
                 self.words.append(Word(seat, word, n))
                 return self
-        elif (phase == _OPEN and word == ENVIDO and type(n) is int and n >= MIN_ENVIDO
-              and seat == self._order[self._next]):
-            self._bet(seat, word, n)
-            self.words.append(Word(seat, word, n))
-            return self
-        if phase == _DONE:
-            raise IllegalBet(f"the lance is already decided ({self._ended()}): no more words")
+        raise IllegalBet(self._why_not(seat, word, n))
+
+    def _why_not(self, seat: int, word: str, n: int | None) -> str:
+        """Why ``word`` may not be said now (the state is left unchanged)."""
+        if self._phase == _DONE:
+            return f"the lance is already decided ({self._ended()}): no more words"
         if seat not in self.seats:
-            raise IllegalBet(
-                f"seat {seat} may not speak in {self.lance}: it has not declared {_JUGADA[self.lance]}"
-                if self.lance in _JUGADA else f"seat {seat} is not a seat (0-3)")
+            if self.lance in _JUGADA:
+                return f"seat {seat} may not speak in {self.lance}: it has not declared {self.lance}"
+            return f"seat {seat!r} is not a seat (0-3)"
         if seat in self._out:
-            raise IllegalBet(f"seat {seat} said no quiero and is out of the lance")
-        speaker = self.speaker
-        if seat != speaker:
-            raise IllegalBet(f"it is seat {speaker}'s turn, not seat {seat}'s")
-        if word == ENVIDO:
-            if n is None:
-                n = MIN_ENVIDO
-            elif type(n) is not int or n < MIN_ENVIDO:
-                raise IllegalBet(f"envido takes a whole number of at least {MIN_ENVIDO}, not {n!r}")
-        elif n is not None:
-            raise IllegalBet(f"only envido takes a number, not {word!r}")
+            return f"seat {seat} said no quiero and is out of the lance"
+        if seat != self.speaker:
+            return f"it is seat {self.speaker}'s turn, not seat {seat}'s"
+        if word not in WORDS:
+            return _unknown(word)
+        if word == ENVIDO and (type(n) is not int or n < MIN_ENVIDO):
+            return f"envido takes a whole number of at least {MIN_ENVIDO}, not {n!r}"
+        if word != ENVIDO and n is not None:
+            return f"only envido takes a number, not {word!r}"
         if self._phase == _OPEN:
-            if word == PASO:
-                self._next += 1
-                if self._next == len(self._order):
-                    self._phase, self.outcome = _DONE, PASSED
-            elif word == ENVIDO or word == ORDAGO:
-                self._bet(seat, word, n)
-            elif word == QUIERO or word == NO_QUIERO:
-                raise IllegalBet(f"nobody has bet yet: seat {seat} may say paso, envido or ordago, "
-                                 f"not {word}")
-            else:
-                raise IllegalBet(_unknown(word))
-        else:
-            if word == QUIERO:
-                self._phase = _DONE
-                if self.ordago:
-                    self.outcome = Outcome(ORDAGO_QUERIDO, bettor=self.bettor)
-                else:
-                    self.outcome = Outcome(QUERIDO, stake=self.total, bettor=self.bettor)
-            elif word == NO_QUIERO:
-                self._no_quiero(seat)
-            elif word == ENVIDO or word == ORDAGO:
-                if self.ordago:
-                    raise IllegalBet("nothing can be raised over an órdago: quiero or no quiero")
-                self._bet(seat, word, n)
-            elif word == PASO:
-                raise IllegalBet(f"paso is not an answer to the {self._bet_name()}: seat {seat} "
-                                 f"may say quiero, no quiero, envido n or ordago")
-            else:
-                raise IllegalBet(_unknown(word))
-        self.words.append(Word(seat, word, n))
-        return self
+            return f"nobody has bet yet: seat {seat} may say paso, envido or ordago, not {word}"
+        if word == PASO:
+            return (f"paso is not an answer to the {self._bet_name()}: seat {seat} "
+                    f"may say quiero, no quiero, envido n or ordago")
+        return "nothing can be raised over an órdago: quiero or no quiero"
 
     def _no_quiero(self, seat: int) -> None:
         self._out = self._out | {seat}  # out of the lance

@@ -210,3 +210,27 @@ def test_random_legal_betting_always_ends_each_lance(seed: int, mano: int, pares
         words = [Word(*w) for w in h.words()[lance]]  # type: ignore[arg-type]
         seats = h.lance_betting(lance).seats
         assert replay(lance, mano, words, seats) == outcome
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), mano=st.integers(0, 3),
+       seats=st.sets(st.integers(0, 3), min_size=2))
+def test_legal_says_exactly_what_say_accepts(seed: int, mano: int, seats: set[int]) -> None:
+    rng = random.Random(seed)
+    b = Betting("pares", mano, seats)
+    while True:
+        for seat in range(4):
+            for word in ("paso", "envido", "quiero", "no quiero", "ordago"):
+                allowed = seat == b.speaker and word in b.legal()
+                before = (b.speaker, b.legal(), list(b.words), b.outcome)
+                try:
+                    b.after(seat, word)
+                    accepted = True
+                except IllegalBet:
+                    accepted = False
+                assert accepted == allowed, (seat, word, b.speaker, b.legal())
+                assert (b.speaker, b.legal(), list(b.words), b.outcome) == before
+        if b.done:
+            break
+        word = rng.choice(b.legal())
+        b.say(b.speaker, word, 3 if word == "envido" else None)  # type: ignore[arg-type]
