@@ -190,6 +190,7 @@ def test_garbage_text_only_raises_invalid_input(text: str | bytes) -> None:
 
 def _mutate(rng: random.Random, obj: Any, garbage: list[Any]) -> Any:
     """Replace, drop or add one node somewhere inside a valid record."""
+    garbage = [copy.deepcopy(rng.choice(garbage))]  # a fresh node: never a cycle
     if isinstance(obj, dict) and obj and rng.random() < 0.8:
         key = rng.choice(list(obj))
         roll = rng.random()
