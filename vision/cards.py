@@ -35,7 +35,11 @@ MIN_REPORTED_AREA = 0.3
 """Objects smaller than this share of a card (a stone, a crumb) are not reported by the card finder."""
 PAPER_SHARE = 0.15
 """The first cut is at least this share of the frame's paper lightness (printed lines fall under it)."""
-JOIN_MM = 3.0
+MIN_FILL = 0.7
+"""Least share of its rectangle an object's outline fills to be one card."""
+DARKER_THAN_SHADOW = 0.5
+"""Brightness ratio to the felt under which a pixel is ink, not a shadow."""
+JOIN_MM = 6.0
 """Pieces of paper this close belong to one card (a printed frame line splits a card's paper)."""
 SEARCH_PAD_MM = 62.0
 """Room searched around each card zone: a card centred in the zone reaches this far out."""
@@ -127,12 +131,43 @@ def _hull_gap(a: npt.NDArray[np.int32], b: npt.NDArray[np.int32]) -> float:
     return float(gap)
 
 
-def _group_pieces(pieces: list[tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]],
-                  k: float) -> list[list[int]]:
+Piece = tuple[list[npt.NDArray[np.int32]], npt.NDArray[np.int32]]
+"""Contours of some paper, and their convex hull."""
+
+
+def _pieces(paper: Image, rectified: Image, felt: Felt, search: Image, k: float) -> list[Piece]:
+    """The paper, in pieces: each the paper tied together by a card's ink, as (contour, hull).
+
+    A card's printed frame and figures cut its paper into an outer band and
+    inner fields; the ink between them is of another colour than the felt (or
+    far darker than any shadow), while between two cards lies felt, or its
+    shadow (the felt's colour, only darker). So the paper's pieces are grouped
+    by the regions of paper-or-ink; ink alone (a phone) makes no piece.
+    """
+    a, dp = felt.contrast(rectified)
+    _, noise_dp = felt.contrast_noise(rectified)
+    ink = ((dp > max(0.08, 6.0 * noise_dp)) | (a < DARKER_THAN_SHADOW)).astype(np.uint8) * 255
+    tied = (paper | ink) & search
+    tied = np.asarray(cv2.morphologyEx(tied, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8) | paper
+    n, labels = cv2.connectedComponents(tied, connectivity=8)
+    out = []
+    contours, _ = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    by_label: dict[int, list[npt.NDArray[np.int32]]] = {}
+    for c in contours:
+        if cv2.contourArea(c) < 4 or _thickness(c) < 1.5 * k:
+            continue
+        x, y = (int(v) for v in c[0, 0])
+        by_label.setdefault(int(labels[y, x]), []).append(c)
+    for cs in by_label.values():
+        out.append((cs, cv2.convexHull(np.concatenate(cs))))
+    return out
+
+
+def _group_pieces(pieces: list[Piece], k: float) -> list[list[int]]:
     """Put together the pieces of one card: pieces within :data:`JOIN_MM` of a group join it
     while the group still fits in the largest card (cards never overlap, and lie apart or touching)."""
     biggest = (CARD_MM[0] * (1 + SIZE_TOLERANCE) * k, CARD_MM[1] * (1 + SIZE_TOLERANCE) * k)
-    order = sorted(range(len(pieces)), key=lambda i: -cv2.contourArea(pieces[i][0]))
+    order = sorted(range(len(pieces)), key=lambda i: -sum(cv2.contourArea(c) for c in pieces[i][0]))
     groups: list[list[int]] = []
     hulls: list[npt.NDArray[np.int32]] = []
     boxes: list[tuple[int, int, int, int]] = []
@@ -209,10 +244,8 @@ def object_mask(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None 
         cv2.MORPH_ELLIPSE, (2 * round(2.0 * k) + 1,) * 2))
     lines = outline_band(mat, k, mask.shape[:2])
     mask = np.asarray(np.where(lines > 0, thick, mask), np.uint8)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     min_area = MIN_REPORTED_AREA * CARD_MM[0] * CARD_MM[1] * k * k * 0.5
-    pieces = [(c, cv2.convexHull(c)) for c in contours
-              if cv2.contourArea(c) >= 4 and _thickness(c) >= 1.5 * k]
+    pieces = _pieces(mask, rectified, felt, search, k)
     groups = _group_pieces(pieces, k)
     out = np.zeros_like(mask)
     h, w = mask.shape
@@ -220,7 +253,7 @@ def object_mask(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None 
     ring_out = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(1.5 * k) + 1,) * 2)
     ring_in = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(3.5 * k) + 1,) * 2)
     for members in groups:
-        hull = cv2.convexHull(np.concatenate([pieces[j][0] for j in members]))
+        hull = cv2.convexHull(np.concatenate([pieces[j][1] for j in members]))
         if cv2.contourArea(hull) < min_area:
             continue
         x, y, bw, bh = cv2.boundingRect(hull)
@@ -228,10 +261,15 @@ def object_mask(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None 
         x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(w, x + bw + pad), min(h, y + bh + pad)
         off = np.array([x0, y0])
         union = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.drawContours(union, [pieces[j][0] - off for j in members], -1, 255, -1)
+        cv2.drawContours(union, [c - off for j in members for c in pieces[j][0]], -1, 255, -1)
         hull_mask = np.zeros_like(union)
         cv2.drawContours(hull_mask, [hull - off], -1, 255, -1)
-        blob8 = _fill(np.asarray(cv2.morphologyEx(union, cv2.MORPH_CLOSE, close), np.uint8) & hull_mask | union)
+        (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
+        if card_shaped(min(rw, rh) / k, max(rw, rh) / k):
+            blob8 = hull_mask  # a card is convex: its paper's hull is the card, figures and all
+        else:
+            blob8 = _fill(np.asarray(cv2.morphologyEx(union, cv2.MORPH_CLOSE, close), np.uint8) & hull_mask
+                          | union)
         blob = blob8 > 0
         inner = cv2.erode(blob8, ring_in) > 0
         ring = (cv2.erode(blob8, ring_out) > 0) ^ inner if inner.any() else blob
@@ -327,7 +365,7 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
             continue
         quad, fill = _rect_quad(cnt, k)
         obj = CardObject(quad, None)
-        if fill > 0.8 and card_shaped(*obj.size):
+        if fill > MIN_FILL and card_shaped(*obj.size):
             singles.append(quad)
         else:
             pending.append(cnt)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib.resources
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -57,6 +57,12 @@ def softmax(logits: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
     z = z - z.max(axis=1, keepdims=True)
     e = np.exp(z)
     return np.asarray(e / e.sum(axis=1, keepdims=True), dtype=np.float64)
+
+
+class Classifier(Protocol):
+    """What the reader needs of a card classifier (the ONNX model, or a fake in tests)."""
+
+    def classify(self, crops: list[npt.NDArray[np.uint8]]) -> list[Prediction]: ...
 
 
 class CardClassifier:

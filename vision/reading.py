@@ -29,7 +29,7 @@ from table.errors import InvalidInput
 from vision.calibration import Calibration, Calibrator
 from vision.cardcrop import warp_card
 from vision.cards import CardObject, card_area_share, find_cards
-from vision.classifier import DEFAULT_THRESHOLD, CardClassifier, Prediction
+from vision.classifier import DEFAULT_THRESHOLD, CardClassifier, Classifier, Prediction
 from vision.felt import estimate_felt
 from vision.mat import Mat
 from vision.stones import StoneCount, StoneReading, count_stones
@@ -186,7 +186,7 @@ class TableReader:
     ``models/cards.onnx`` is loaded on first use with ``threads`` threads.
     """
 
-    def __init__(self, mat: Mat | None = None, classifier: CardClassifier | None = None,
+    def __init__(self, mat: Mat | None = None, classifier: Classifier | None = None,
                  threshold: float = DEFAULT_THRESHOLD, threads: int = 1,
                  px_per_mm: float = RECTIFIED_PX_PER_MM,
                  clock: Callable[[], float] = time.perf_counter) -> None:
@@ -201,7 +201,7 @@ class TableReader:
         self._clock = clock
 
     @property
-    def classifier(self) -> CardClassifier:
+    def classifier(self) -> Classifier:
         if self._classifier is None:
             self._classifier = CardClassifier(threads=self.threads)
         return self._classifier
