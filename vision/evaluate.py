@@ -1,0 +1,183 @@
+"""Measure the reader on rendered scenes: ``python -m vision.evaluate --n 200``.
+
+Each scene is drawn by ``models.scene`` with the usual variety (any felt,
+camera turned and tilted, warm or cold uneven light, shadows, glare, blur,
+noise, JPEG, a marker hidden now and then, a hand over the pool, objects in a
+card zone) and read by :class:`vision.reading.TableReader`. Reported:
+
+- calibration: scenes placed (not stale);
+- the card finder: recall and precision of card quads (within 5 mm of the truth);
+- cards: right, wrong (read as another card) and unknown, per card, and the
+  scenes with every card right (needs the card model);
+- stones: zones with the exact count (the pool's truth leaves out the stones
+  whose centre lies under a hand: they cannot be seen);
+- the mean time per frame (all threads of this machine, not ``bench read``'s one core).
+
+The deck is one the model never saw (``--deck held-out``, the default) or the
+training distribution (``--deck training``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vision.cards import quad_error_mm
+from vision.classifier import CardClassifier, ModelNotFound, Prediction
+from vision.reading import TableReader
+
+
+class _NoModel:
+    """Finder-only evaluation: every card found is left unknown."""
+
+    def classify(self, crops: list[np.ndarray]) -> list[Prediction]:
+        from table.cards import DECK
+
+        return [Prediction(DECK[0], 0.0, False) for _ in crops]
+
+
+@dataclass
+class Tally:
+    scenes: int = 0
+    placed: int = 0
+    truth_cards: int = 0
+    found: int = 0
+    found_right_place: int = 0
+    card_objects: int = 0
+    right: int = 0
+    wrong: int = 0
+    unknown: int = 0
+    scenes_all_right: int = 0
+    impossible_scenes: int = 0
+    zones: int = 0
+    zones_exact: int = 0
+    seconds: float = 0.0
+    wrong_cases: list[str] = field(default_factory=list)
+    stone_misses: list[str] = field(default_factory=list)
+
+    def summary(self, with_model: bool) -> dict[str, object]:
+        def pct(a: int, b: int) -> float:
+            return round(100.0 * a / b, 2) if b else float("nan")
+
+        out: dict[str, object] = {
+            "scenes": self.scenes,
+            "calibrated_pct": pct(self.placed, self.scenes),
+            "finder_recall_pct": pct(self.found, self.truth_cards),
+            "finder_precision_pct": pct(self.found_right_place, self.card_objects),
+            "stones_exact_zones_pct": pct(self.zones_exact, self.zones),
+            "ms_per_frame": round(1000 * self.seconds / max(1, self.scenes), 1),
+        }
+        if with_model:
+            out.update({
+                "cards_right_pct": pct(self.right, self.truth_cards),
+                "cards_wrong_pct": pct(self.wrong, self.truth_cards),
+                "cards_unknown_pct": pct(self.unknown, self.truth_cards),
+                "scenes_all_right_pct": pct(self.scenes_all_right, self.scenes),
+                "wrong_cases": self.wrong_cases[:20],
+            })
+        out["stone_misses"] = self.stone_misses[:20]
+        return out
+
+
+def evaluate(n: int, seed: int = 0, deck: str = "held-out", classifier: object | None = None,
+             progress: bool = False) -> Tally:
+    from models.deck import HELD_OUT_STYLES
+    from models.scene import random_scene, render_scene
+
+    rng = np.random.default_rng(seed)
+    tally = Tally()
+    styles = sorted(HELD_OUT_STYLES)
+    for i in range(n):
+        overrides: dict[str, object] = {}
+        if deck == "held-out":
+            overrides["deck"] = HELD_OUT_STYLES[styles[i % len(styles)]]
+        spec = random_scene(rng, **overrides)
+        scene = render_scene(spec, rng)
+        reader = TableReader(classifier=classifier)  # type: ignore[arg-type]
+        t0 = time.perf_counter()
+        reading = reader.read(scene.image)
+        tally.seconds += time.perf_counter() - t0
+        tally.scenes += 1
+        tally.placed += int(not reading.stale)
+        truth = [set(s) for s in scene.truth_cards]
+        tally.truth_cards += sum(len(s) for s in truth)
+        # the finder: card-shaped objects in card zones against the true quads
+        objs = [o for o in reader.detail.objects if o.why is None and o.seat is not None]
+        tally.card_objects += len(objs)
+        used: set[int] = set()
+        for t in scene.cards:
+            best = min(((quad_error_mm(o.quad, t.quad_mat), j) for j, o in enumerate(objs) if j not in used),
+                       default=(1e9, -1))
+            if best[0] < 5.0:
+                used.add(best[1])
+                tally.found += 1
+        tally.found_right_place += len(used)
+        # the cards read
+        read = [set(map(str, s)) for s in reading.cards]
+        right = sum(len(r & t) for r, t in zip(read, truth, strict=True))
+        wrong = sum(len(r - t) for r, t in zip(read, truth, strict=True))
+        tally.right += right
+        tally.wrong += wrong
+        tally.unknown += sum(len(s) for s in truth) - right
+        tally.impossible_scenes += int(bool(reading.impossible))
+        if read == truth:
+            tally.scenes_all_right += 1
+        if wrong:
+            tally.wrong_cases.append(f"scene {i}: read {[sorted(r) for r in read]} truth {[sorted(t) for t in truth]}")
+        # stones
+        hidden = sum(1 for s in scene.stone_truth if s.under_hand and s.zone == "pool")
+        want = [scene.stones["pool"] - hidden, *scene.stones["seats"]]
+        got = [reading.stones.pool, *reading.stones.seats]
+        exact = sum(int(g == w) for g, w in zip(got, want, strict=True))
+        tally.zones += 5
+        tally.zones_exact += exact
+        if exact < 5:
+            tally.stone_misses.append(f"scene {i}: got {got} truth {want}"
+                                      + (" (hand)" if spec.hand_over_pool else "")
+                                      + (f" (glare {spec.glare:.2f})" if spec.glare else ""))
+        if progress and (i + 1) % 10 == 0:
+            print(f"  {i + 1}/{n} scenes", flush=True)
+    return tally
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.evaluate", description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=200, help="scenes to render and read")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--deck", choices=("held-out", "training"), default="held-out")
+    parser.add_argument("--model", default=None, help="card model (default models/cards.onnx)")
+    parser.add_argument("--no-model", action="store_true", help="measure the finder and stones only")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    classifier: object
+    with_model = not args.no_model
+    if with_model:
+        try:
+            classifier = CardClassifier(args.model, threads=args.threads)
+        except ModelNotFound as exc:
+            print(f"{exc}: measuring the finder and stones only")
+            classifier, with_model = _NoModel(), False
+    else:
+        classifier = _NoModel()
+    tally = evaluate(args.n, args.seed, args.deck, classifier, progress=not args.json)
+    result = tally.summary(with_model)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            if isinstance(value, list):
+                print(f"{key}:")
+                for line in value:
+                    print(f"  {line}")
+            else:
+                print(f"{key}: {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
