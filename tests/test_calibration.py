@@ -12,18 +12,25 @@ from vision.mat import Mat
 K = 2.0  # px per mm of the flat mat drawing
 
 
+MARGIN = 30.0  # felt around the play area, mm (the markers' quiet zones reach past its edge)
+
+
 def flat_mat(felt: tuple[int, int, int] = (40, 110, 30), hide: tuple[int, ...] = ()) -> np.ndarray:
-    """A plain mat drawn top-down at K px/mm: felt, white quiet zones, the four markers."""
+    """A plain mat drawn top-down at K px/mm: felt, white quiet zones, the four markers.
+
+    Pixel (i, j) is mat point ((j - MARGIN * K) / K, (i - MARGIN * K) / K), pixel centres at integers.
+    """
     mat = Mat()
-    side = int(mat.side * K)
+    side = int((mat.side + 2 * MARGIN) * K)
     img = np.full((side, side, 3), felt, np.uint8)
     d = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    off = int(MARGIN * K)
     for mid in range(4):
         (x0, y0), _, (x1, y1), _ = mat.marker_corners(mid)
-        a, b = int(x0 * K), int(y0 * K)
+        a, b = int(x0 * K) + off, int(y0 * K) + off
         n = int((x1 - x0) * K)
-        qa, qb = max(0, a - 20), max(0, b - 20)
-        img[qb:b + n + 20, qa:a + n + 20] = 255
+        q = int(12 * K)
+        img[b - q:b + n + q, a - q:a + n + q] = 255
         if mid not in hide:
             img[b:b + n, a:a + n] = cv2.cvtColor(cv2.aruco.generateImageMarker(d, mid, n),
                                                  cv2.COLOR_GRAY2BGR)
@@ -46,7 +53,7 @@ def camera(angle_deg: float, tilt_deg: float = 0.0, scale: float = 1.3,
 
 def shoot(flat: np.ndarray, mat_to_image: np.ndarray, size: tuple[int, int] = (1600, 1600),
           background: int = 90) -> np.ndarray:
-    to_flat = np.array([[K, 0, -0.5], [0, K, -0.5], [0, 0, 1]])  # pixel centres at integers
+    to_flat = np.array([[K, 0, MARGIN * K - 0.5], [0, K, MARGIN * K - 0.5], [0, 0, 1]])
     m = mat_to_image @ np.linalg.inv(to_flat)
     return cv2.warpPerspective(flat, m, size, borderMode=cv2.BORDER_CONSTANT,
                                borderValue=(background,) * 3)
@@ -83,7 +90,7 @@ def test_three_markers_are_enough(hidden: int) -> None:
     h = camera(20, tilt_deg=10)
     cal = calibrate(shoot(flat_mat(hide=(hidden,)), h))
     assert cal is not None and hidden not in cal.markers and len(cal.markers) == 3
-    check_maps_like(cal.image_to_mat, h, tol_mm=1.5)
+    check_maps_like(cal.image_to_mat, h, tol_mm=2.0)  # the hidden marker's own corner is extrapolated
 
 
 def test_two_markers_are_stale_and_the_last_good_calibration_is_kept() -> None:

@@ -30,7 +30,7 @@ MIN_MARKERS = 3
 MAX_RESIDUAL_MM = 4.0
 """A marker whose corners land further than this from where the fit puts them is a misread."""
 
-DETECT_MAX_SIDE = 1400
+DETECT_MAX_SIDE = 1100
 """Frames larger than this (longest side, px) are searched at a reduced scale, then refined at full scale."""
 
 
@@ -84,15 +84,22 @@ def detect_markers(image: Image) -> dict[int, FloatArray]:
         mid = int(marker_id)
         if mid not in MARKER_IDS or seen[mid] > 1:
             continue
-        pts = np.asarray(quad, dtype=np.float32).reshape(4, 2) / scale
+        pts = (np.asarray(quad, dtype=np.float64).reshape(4, 2) + 0.5) / scale - 0.5
         if scale != 1.0:
-            side = float(np.linalg.norm(pts[0] - pts[2])) / 1.414
-            win = int(max(2, min(8, side / 12)))
-            pts = pts.reshape(-1, 1, 2).astype(np.float32)
-            cv2.cornerSubPix(gray, pts, (win, win), (-1, -1),
-                             (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 30, 0.01))
-        found[mid] = np.asarray(pts, dtype=np.float64).reshape(4, 2)
+            pts = _refine_full(gray, mid, pts)
+        found[mid] = pts
     return found
+
+
+def _refine_full(gray: Image, marker_id: int, pts: FloatArray) -> FloatArray:
+    """Refine a marker's corners found in the reduced frame on the full frame (sub-pixel)."""
+    side = float(np.linalg.norm(pts[0] - pts[2])) / 1.414
+    fine = pts.astype(np.float32).reshape(-1, 1, 2)
+    win = int(max(2, min(8, side / 12)))
+    cv2.cornerSubPix(gray, fine, (win, win), (-1, -1),
+                     (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 30, 0.01))
+    moved = np.linalg.norm(fine.reshape(4, 2) - pts, axis=1).max()
+    return np.asarray(fine, dtype=np.float64).reshape(4, 2) if moved < 0.75 * win else pts
 
 
 @dataclass(frozen=True)

@@ -144,9 +144,13 @@ def _pieces(paper: Image, rectified: Image, felt: Felt, search: Image, k: float)
     shadow (the felt's colour, only darker). So the paper's pieces are grouped
     by the regions of paper-or-ink; ink alone (a phone) makes no piece.
     """
-    a, dp = felt.contrast(rectified)
     _, noise_dp = felt.contrast_noise(rectified)
+    # at half resolution: the ink only has to tie pieces together
+    h, w = paper.shape
+    half = Felt(np.ascontiguousarray(felt.colour_map[::2, ::2]), felt.colour, felt.free[::2, ::2])
+    a, dp = half.contrast(np.ascontiguousarray(rectified[::2, ::2]))
     ink = ((dp > max(0.08, 6.0 * noise_dp)) | (a < DARKER_THAN_SHADOW)).astype(np.uint8) * 255
+    ink = np.asarray(cv2.resize(ink, (w, h), interpolation=cv2.INTER_NEAREST), np.uint8)
     tied = (paper | ink) & search
     tied = np.asarray(cv2.morphologyEx(tied, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8) | paper
     n, labels = cv2.connectedComponents(tied, connectivity=8)
