@@ -16,6 +16,7 @@ view) with :func:`vision.cardcrop.warp_card`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -26,6 +27,8 @@ from vision.mat import CARD_MM, Mat
 
 Image = npt.NDArray[np.uint8]
 QuadMM = npt.NDArray[np.float64]
+Contour = npt.NDArray[Any]
+"""An OpenCV contour or hull: N x 1 x 2 integer points."""
 
 SIZE_TOLERANCE = 0.22
 """Other decks are within ±15 % of the nominal card (spec); the finder allows more (the model decides)."""
@@ -119,7 +122,7 @@ def outline_band(mat: Mat, k: float, shape: tuple[int, int], half_mm: float = 3.
     return band
 
 
-def _hull_gap(a: npt.NDArray[np.int32], b: npt.NDArray[np.int32]) -> float:
+def _hull_gap(a: Contour, b: Contour) -> float:
     """Distance (px) between two convex hulls; 0 when they overlap."""
     gap = np.inf
     for p, q in ((a, b), (b, a)):
@@ -131,7 +134,7 @@ def _hull_gap(a: npt.NDArray[np.int32], b: npt.NDArray[np.int32]) -> float:
     return float(gap)
 
 
-Piece = tuple[list[npt.NDArray[np.int32]], npt.NDArray[np.int32]]
+Piece = tuple[list[Contour], Contour]
 """Contours of some paper, and their convex hull."""
 
 
@@ -156,7 +159,7 @@ def _pieces(paper: Image, rectified: Image, felt: Felt, search: Image, k: float)
     n, labels = cv2.connectedComponents(tied, connectivity=8)
     out = []
     contours, _ = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    by_label: dict[int, list[npt.NDArray[np.int32]]] = {}
+    by_label: dict[int, list[Contour]] = {}
     for c in contours:
         if cv2.contourArea(c) < 4 or _thickness(c) < 1.5 * k:
             continue
@@ -173,7 +176,7 @@ def _group_pieces(pieces: list[Piece], k: float) -> list[list[int]]:
     biggest = (CARD_MM[0] * (1 + SIZE_TOLERANCE) * k, CARD_MM[1] * (1 + SIZE_TOLERANCE) * k)
     order = sorted(range(len(pieces)), key=lambda i: -sum(cv2.contourArea(c) for c in pieces[i][0]))
     groups: list[list[int]] = []
-    hulls: list[npt.NDArray[np.int32]] = []
+    hulls: list[Contour] = []
     boxes: list[tuple[int, int, int, int]] = []
     reach = JOIN_MM * k
     for i in order:
@@ -191,7 +194,8 @@ def _group_pieces(pieces: list[Piece], k: float) -> list[list[int]]:
             if inside or (min(rw, rh) <= biggest[0] and max(rw, rh) <= biggest[1]):
                 groups[g].append(i)
                 hulls[g] = merged
-                boxes[g] = cv2.boundingRect(merged)
+                bx, by, bw, bh = cv2.boundingRect(merged)
+                boxes[g] = (bx, by, bw, bh)
                 joined = True
                 break
         if not joined:
@@ -201,7 +205,7 @@ def _group_pieces(pieces: list[Piece], k: float) -> list[list[int]]:
     return groups
 
 
-def _thickness(contour: npt.NDArray[np.int32]) -> float:
+def _thickness(contour: Contour) -> float:
     """Twice the largest distance from inside a contour to its edge (px): the piece's width."""
     x, y, w, h = cv2.boundingRect(contour)
     m = np.zeros((h + 2, w + 2), np.uint8)
@@ -287,7 +291,7 @@ def object_mask(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None 
     return out
 
 
-def _rect_quad(contour: npt.NDArray[np.int32], k: float) -> tuple[QuadMM, float]:
+def _rect_quad(contour: Contour, k: float) -> tuple[QuadMM, float]:
     """The minimum-area rectangle of a contour in mat mm, and how much of it the contour fills."""
     rect = cv2.minAreaRect(contour)
     box = cv2.boxPoints(rect).astype(np.float64)
@@ -330,7 +334,7 @@ def _whole_cards(short: float, long: float, card: tuple[float, float]) -> int:
     return 0
 
 
-def _watershed_split(blob: Image, core_px: float) -> list[npt.NDArray[np.int32]]:
+def _watershed_split(blob: Image, core_px: float) -> list[Contour]:
     """Split a blob of touching cards at its narrow necks; contours of the parts (px)."""
     dt = cv2.distanceTransform(blob, cv2.DIST_L2, 5)
     cores = ((dt > core_px) * 255).astype(np.uint8)
@@ -361,7 +365,7 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     card_area = CARD_MM[0] * CARD_MM[1] * k * k
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     singles: list[QuadMM] = []
-    pending: list[npt.NDArray[np.int32]] = []
+    pending: list[Contour] = []
     found: list[CardObject] = []
     for cnt in contours:
         area = float(cv2.contourArea(cnt))
@@ -385,7 +389,7 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     return [CardObject(o.quad, mat.zone_at(*o.centre), o.why) for o in found]
 
 
-def _split(cnt: npt.NDArray[np.int32], mask: Image, k: float,
+def _split(cnt: Contour, mask: Image, k: float,
            card: tuple[float, float]) -> list[CardObject]:
     """A blob that is not one card: touching cards, or something else."""
     area_mm = float(cv2.contourArea(cnt)) / (k * k)

@@ -131,8 +131,8 @@ class Felt:
         img, felt = _crop(image, self.colour_map, region)
         ones = np.ones((1, 3), np.float32)
         # both lifted a little, so that near-black felt does not make the ratio explode
-        i = cv2.add(img.astype(np.float32), CONTRAST_OFFSET)
-        felt = cv2.add(felt, CONTRAST_OFFSET)
+        i = img.astype(np.float32) + np.float32(CONTRAST_OFFSET)
+        felt = felt + np.float32(CONTRAST_OFFSET)
         ff = cv2.transform(cv2.multiply(felt, felt), ones)
         a = cv2.divide(cv2.transform(cv2.multiply(i, felt), ones), ff + 1.0)
         perp = cv2.subtract(i, cv2.multiply(felt, cv2.merge([a, a, a])))
@@ -143,8 +143,8 @@ class Felt:
     def contrast_noise(self, image: Image, step: int = 4) -> tuple[float, float]:
         """The felt's own spread in :meth:`contrast`'s two measures, over the free felt (kept per image)."""
         cached = self._cache.get(("contrast_noise", id(image)))
-        if cached is not None:
-            return cached  # type: ignore[no-any-return]
+        if isinstance(cached, tuple):
+            return (float(cached[0]), float(cached[1]))
         sub = Felt(np.ascontiguousarray(self.colour_map[::step, ::step]), self.colour,
                    np.ascontiguousarray(self.free[::step, ::step]))
         a, dp = sub.contrast(np.ascontiguousarray(image[::step, ::step]))

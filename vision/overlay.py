@@ -54,9 +54,7 @@ def draw_view(frame: Image, calibration: Calibration | None, reading: Reading | 
               detail: Detail | None = None, mat: Mat | None = None) -> Image:
     """The frame with markers, mat outline, zones, seat labels, cards and stone counts drawn on it."""
     mat = mat or (calibration.mat if calibration is not None else Mat())
-    img = frame.copy()
-    if img.ndim == 2:
-        img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+    img = np.asarray(cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR) if frame.ndim == 2 else frame.copy(), np.uint8)
     scale = max(0.5, min(img.shape[:2]) / 1400)
     thick = max(1, int(round(2 * scale)))
     for mid, corners in detect_markers(frame).items():
