@@ -15,6 +15,7 @@ from table.errors import MusTableError
 
 # name -> (module under firmware.commands, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
+    "demo": ("demo", "play a partida on the synthetic table: render, read and score hand after hand"),
     "score": ("score", "score mus-hand/1 records and print the answer as JSON"),
     "explain": ("explain", "say a hand's tanteo step by step, as a juez de mesa would"),
     "bench": ("bench", "measure speed: 'bench score' (hands/s) or 'bench read' (ms per frame)"),
