@@ -230,7 +230,9 @@ class TableReader:
         preds = self.classifier.classify(crops) if crops else []
         t4 = clock()
         exclude = np.zeros(rect.shape[:2], np.uint8)
-        for o in objects:
+        for o in objects:  # the cards (stones lighter than the felt are objects too: not those)
+            if o.why is not None:
+                continue
             pts = np.round(o.quad * k - 0.5).astype(np.int32)
             cv2.fillPoly(exclude, [pts], 255)
         exclude = np.asarray(cv2.dilate(exclude, np.ones((5, 5), np.uint8)), np.uint8)

@@ -101,16 +101,26 @@ def _regions(mat: Mat) -> list[tuple[float, float, float, float]]:
     return out
 
 
-def _fill_small_holes(mask: Image, max_area: float) -> Image:
-    """Fill the holes of a mask smaller than ``max_area`` px (specks of a stone's print)."""
-    holes = cv2.bitwise_not(mask)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=4)
-    small = np.zeros(n, bool)
-    small[1:] = stats[1:, cv2.CC_STAT_AREA] < max_area
-    border = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
-    small[border] = False
+def _fill_small_holes(mask: Image, max_area: float, round_area: float = 0.0) -> Image:
+    """Fill a mask's holes under ``max_area`` px (specks), and round ones under ``round_area``.
+
+    A stone's printed centre or its highlight leaves a round hole; the gap
+    between three touching stones is a hollow triangle and is left open (it
+    is felt), so the blob's area still counts the stones.
+    """
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    if hierarchy is None:
+        return mask
     out = mask.copy()
-    out[small[labels]] = 255
+    holes = [c for c, hier in zip(contours, hierarchy[0], strict=True) if hier[3] >= 0]
+    for c in holes:
+        area = float(cv2.contourArea(c)) + 0.5 * float(cv2.arcLength(c, True))  # px inside the hole
+        if area < max_area:
+            cv2.drawContours(out, [c], -1, 255, -1)
+        elif area < round_area:
+            circ = 4 * math.pi * cv2.contourArea(c) / max(cv2.arcLength(c, True), 1e-6) ** 2
+            if circ > 0.6:
+                cv2.drawContours(out, [c], -1, 255, -1)
     return out
 
 
@@ -246,10 +256,10 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
     h, w = rectified.shape[:2]
     colour_t, light_t = _thresholds(rectified, felt)
     r_min = STONE_MM[0] / 2 * k
-    blobs: list[_Blob] = []
     # an opening with a disc well under a stone's width drops printed lines and specks
     d = 2 * round(0.2 * STONE_MM[0] * k) + 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))
+    regions = []
     for rx0, ry0, rx1, ry1 in _regions(mat):
         # each region searched with room around it, so a card or an arm is seen whole
         x0, y0 = max(0, int((rx0 - SEARCH_PAD_MM) * k)), max(0, int((ry0 - SEARCH_PAD_MM) * k))
@@ -262,18 +272,28 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
         signed = np.asarray(cv2.subtract(log_image(np.ascontiguousarray(rectified[y0:y1, x0:x1])),
                                          np.log(felt.colour_map[y0:y1, x0:x1] + LOG_OFFSET)),
                             dtype=np.float32)
-        mask = (stone * 255).astype(np.uint8)
-        if exclude is not None:
-            mask[exclude[y0:y1, x0:x1] > 0] = 0
-        # the gaps between three touching stones are felt, and stay holes: the area counts stones
-        mask = _fill_small_holes(np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel), np.uint8),
-                                 0.02 * math.pi * (STONE_MM[0] / 2 * k) ** 2)
-        for b in _blobs(mask, signed, min_area=0.35 * math.pi * r_min ** 2):
-            b.x0 += x0
-            b.y0 += y0
-            cx, cy = (b.x0 + b.mask.shape[1] / 2) / k, (b.y0 + b.mask.shape[0] / 2) / k
-            if rx0 - STONE_MM[1] <= cx <= rx1 + STONE_MM[1] and ry0 - STONE_MM[1] <= cy <= ry1 + STONE_MM[1]:
-                blobs.append(b)
+        regions.append(((rx0, ry0, rx1, ry1), (x0, y0, x1, y1), stone, signed))
+
+    def search(colour: npt.NDArray[np.float32] | None, radius: float = 0.0) -> list[_Blob]:
+        found: list[_Blob] = []
+        for (rx0, ry0, rx1, ry1), (x0, y0, _, _), stone, signed in regions:
+            if colour is not None:  # and what has the stones' own colour (a stone in a shadow)
+                stone = stone | (np.abs(signed - colour).max(axis=2) < 0.8 * COLOUR_TOL)
+            mask = (stone * 255).astype(np.uint8)
+            if exclude is not None:
+                mask[exclude[y0:y0 + mask.shape[0], x0:x0 + mask.shape[1]] > 0] = 0
+            # the gaps between three touching stones are felt, and stay holes: the area counts stones
+            mask = _fill_small_holes(np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel), np.uint8),
+                                     0.02 * math.pi * (STONE_MM[0] / 2 * k) ** 2, 0.2 * math.pi * radius ** 2)
+            for b in _blobs(mask, signed, min_area=0.35 * math.pi * r_min ** 2):
+                b.x0 += x0
+                b.y0 += y0
+                cx, cy = (b.x0 + b.mask.shape[1] / 2) / k, (b.y0 + b.mask.shape[0] / 2) / k
+                if rx0 - STONE_MM[1] <= cx <= rx1 + STONE_MM[1] and ry0 - STONE_MM[1] <= cy <= ry1 + STONE_MM[1]:
+                    found.append(b)
+        return found
+
+    blobs = search(None)
 
     singles = [b for b in blobs if b.round_single
                and STONE_MM[0] * 0.4 * k <= b.equivalent_radius <= STONE_MM[1] * 0.6 * k]
@@ -289,6 +309,12 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
                                                         for b in blobs))
         radius = float(np.median(arcs))
         colour = np.median(np.stack([b.colour for b in small]), axis=0)
+    # again, now that the stones' colour is known: the parts of stones the first cut missed;
+    # and the size of one stone again, from these whole stones
+    blobs = search(np.asarray(colour, np.float32), radius)
+    singles = [b for b in blobs if b.round_single and abs(b.equivalent_radius / radius - 1) < 0.3]
+    if singles:
+        radius = float(np.median([b.equivalent_radius for b in singles]))
 
     stones: list[Stone] = []
     rejected: list[Rejected] = []
@@ -307,8 +333,15 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
             # touching stones of one size: the blob's area counts them; peeling places them
             n_area = b.area / (math.pi * radius ** 2)
             n = int(round(n_area))
+            solidity = b.area / max(b.hull_area, 1e-6)
             if n < 1:
                 why = "smaller than a stone"
+            elif n >= 2 and solidity > 0.97:
+                why = "not round stones"  # touching discs leave notches; a bar or a blob does not
+            elif b.split and (n > 5 or solidity < 0.7 or b.depth > 1.3 * radius):
+                why = "not stones"  # what is left of a hand or a glare of the stones' colour
+            elif b.split and b.area / (math.pi * b.depth ** 2) > max(2.5, 1.3 * n_area):
+                why = "thinner than a stone"  # a finger of the stones' colour
         if why is not None:
             rejected.append(_rejected(b, k, mat, why))
             continue
@@ -357,9 +390,21 @@ def _not_stones(b: _Blob, radius: float, colour: npt.NDArray[np.float32]) -> str
         return "too big for a stone"
     if b.depth > MAX_DEPTH * radius:
         return "too big for a stone"
-    if float(np.abs(b.colour - colour).max()) > 0.45:
+    # the stones' colour against the felt (log ratios per channel): a patch of light scales it,
+    # another thing (a hand, a glare) points elsewhere
+    if not _same_colour(b.colour, colour):
         return "not the stones' colour"
     return None
+
+
+def _same_colour(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> bool:
+    """Two colours against the felt (log ratios) alike in direction and not too unlike in strength."""
+    na, nb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
+    if float(np.abs(a - b).max()) <= 0.45:
+        return True
+    if na < 1e-6 or nb < 1e-6:
+        return False
+    return float(np.dot(a, b)) / (na * nb) >= 0.9 and 0.5 <= na / nb <= 2.0
 
 
 def _rejected(b: _Blob, k: float, mat: Mat, why: str) -> Rejected:
