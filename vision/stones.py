@@ -391,10 +391,25 @@ def _not_stones(b: _Blob, radius: float, colour: npt.NDArray[np.float32]) -> str
     if b.depth > MAX_DEPTH * radius:
         return "too big for a stone"
     # the stones' colour against the felt (log ratios per channel): a patch of light scales it,
-    # another thing (a hand, a glare) points elsewhere
-    if not _same_colour(b.colour, colour):
+    # another thing (a hand, a glare) points elsewhere; a stone under a glare is paler, but
+    # still a stone's shape
+    if not _same_colour(b.colour, colour) and not (_stone_shaped(b, radius) and _cosine(b.colour, colour) >= 0.6):
         return "not the stones' colour"
     return None
+
+
+def _cosine(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
+    na, nb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
+    return float(np.dot(a, b)) / (na * nb) if na > 1e-6 and nb > 1e-6 else 0.0
+
+
+def _stone_shaped(b: _Blob, radius: float) -> bool:
+    """One round stone of the frame's size, or a few touching (with the notches that leaves)."""
+    n = b.area / (math.pi * radius ** 2)
+    solidity = b.area / max(b.hull_area, 1e-6)
+    if b.round_single and 0.75 <= n <= 1.3:
+        return True
+    return 1.5 <= n <= 4.5 and 0.85 * radius <= b.depth <= 1.3 * radius and 0.72 <= solidity <= 0.95
 
 
 def _same_colour(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> bool:
