@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.felt import LOG_OFFSET, Felt, log_image
+from vision.felt import LOG_OFFSET, Felt, channel_max, log_image
 from vision.mat import Mat
 
 Image = npt.NDArray[np.uint8]
@@ -274,26 +274,37 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
                             dtype=np.float32)
         regions.append(((rx0, ry0, rx1, ry1), (x0, y0, x1, y1), stone, signed))
 
-    def search(colour: npt.NDArray[np.float32] | None, radius: float = 0.0) -> list[_Blob]:
+    first: list[list[_Blob]] = []
+
+    def search(colour: npt.NDArray[np.float32] | None, radius: float) -> list[_Blob]:
         found: list[_Blob] = []
-        for (rx0, ry0, rx1, ry1), (x0, y0, _, _), stone, signed in regions:
+        for i, ((rx0, ry0, rx1, ry1), (x0, y0, _, _), stone, signed) in enumerate(regions):
             if colour is not None:  # and what has the stones' own colour (a stone in a shadow)
-                stone = stone | (np.abs(signed - colour).max(axis=2) < 0.8 * COLOUR_TOL)
+                off = channel_max(np.asarray(cv2.absdiff(signed, np.full_like(signed, colour)), np.float32))
+                extra = (off < 0.8 * COLOUR_TOL) & ~stone
+                if np.count_nonzero(extra) < 0.02 * np.count_nonzero(stone) + 0.1 * math.pi * radius ** 2:
+                    found.extend(first[i])  # nothing worth a second look
+                    continue
+                stone = stone | extra
             mask = (stone * 255).astype(np.uint8)
             if exclude is not None:
                 mask[exclude[y0:y0 + mask.shape[0], x0:x0 + mask.shape[1]] > 0] = 0
             # the gaps between three touching stones are felt, and stay holes: the area counts stones
             mask = _fill_small_holes(np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel), np.uint8),
                                      0.02 * math.pi * (STONE_MM[0] / 2 * k) ** 2, 0.2 * math.pi * radius ** 2)
+            kept = []
             for b in _blobs(mask, signed, min_area=0.35 * math.pi * r_min ** 2):
                 b.x0 += x0
                 b.y0 += y0
                 cx, cy = (b.x0 + b.mask.shape[1] / 2) / k, (b.y0 + b.mask.shape[0] / 2) / k
                 if rx0 - STONE_MM[1] <= cx <= rx1 + STONE_MM[1] and ry0 - STONE_MM[1] <= cy <= ry1 + STONE_MM[1]:
-                    found.append(b)
+                    kept.append(b)
+            if colour is None:
+                first.append(kept)
+            found.extend(kept)
         return found
 
-    blobs = search(None)
+    blobs = search(None, STONE_MM[1] / 2 * k)  # round holes up to the largest stone's are filled
 
     singles = [b for b in blobs if b.round_single
                and STONE_MM[0] * 0.4 * k <= b.equivalent_radius <= STONE_MM[1] * 0.6 * k]
