@@ -347,7 +347,7 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
             solidity = b.area / max(b.hull_area, 1e-6)
             if n < 1:
                 why = "smaller than a stone"
-            elif n >= 2 and solidity > 0.97:
+            elif n >= 2 and solidity > 0.985:
                 why = "not round stones"  # touching discs leave notches; a bar or a blob does not
             elif b.split and (n > 5 or solidity < 0.7 or b.depth > 1.3 * radius):
                 why = "not stones"  # what is left of a hand or a glare of the stones' colour
