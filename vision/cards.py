@@ -26,6 +26,7 @@ from vision.felt import Felt
 from vision.mat import CARD_MM, Mat
 
 Image = npt.NDArray[np.uint8]
+FloatImage = npt.NDArray[np.float32]
 QuadMM = npt.NDArray[np.float64]
 Contour = npt.NDArray[Any]
 """An OpenCV contour or hull: N x 1 x 2 integer points."""
@@ -221,7 +222,7 @@ def _fill(mask: Image) -> Image:
 
 
 def object_mask(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None = None,
-                threshold: float | None = None) -> Image:
+                threshold: float | None = None, light: FloatImage | None = None) -> Image:
     """255 where a light object (a card's paper) lies, around the card zones; holes filled.
 
     1. The pixels lighter than the felt by ``threshold``.
@@ -235,7 +236,7 @@ def object_mask(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None 
     """
     mat = mat or Mat()
     k = px_per_mm
-    light = felt.lightness(rectified)
+    light = felt.lightness(rectified) if light is None else light
     search = _search_mask(mat, k, light.shape[:2])
     # above the felt's own noise (light felt is quiet, dark felt noisy in these units)
     threshold = max(MIN_THRESHOLD, 5.0 * felt.noise(light)) if threshold is None else threshold
@@ -361,7 +362,8 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     """Every card-sized object around the card zones of a rectified mat image."""
     mat = mat or Mat()
     k = px_per_mm
-    mask = object_mask(rectified, felt, k, mat, threshold)
+    light = felt.lightness(rectified)
+    mask = object_mask(rectified, felt, k, mat, threshold, light)
     card_area = CARD_MM[0] * CARD_MM[1] * k * k
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     singles: list[QuadMM] = []
@@ -384,9 +386,46 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     else:
         card = CARD_MM
     for cnt in pending:
-        found.extend(_split(cnt, mask, k, card))
+        parts = _split(cnt, mask, k, card)
+        if len(parts) == 1 and parts[0].why is not None:
+            parts = _rescue(cnt, light, k) or parts
+        found.extend(parts)
     found.extend(CardObject(q, None) for q in singles)
     return [CardObject(o.quad, mat.zone_at(*o.centre), o.why) for o in found]
+
+
+def _rescue(cnt: Contour, light: FloatImage, k: float) -> list[CardObject]:
+    """A card inside a light blob that is not card-shaped (a glare around it): cut higher.
+
+    The card's paper is the lightest part of such a blob; cut at rising levels
+    of the blob's own lightness until a card-shaped piece stands alone. A card
+    is convex, so each piece is taken as its hull (its figures and all).
+    """
+    area = float(cv2.contourArea(cnt)) / (k * k)
+    one = CARD_MM[0] * CARD_MM[1]
+    if not 0.7 * one <= area <= 8 * one:
+        return []
+    x, y, w, h = cv2.boundingRect(cnt)
+    blob = np.zeros((h, w), np.uint8)
+    cv2.drawContours(blob, [cnt - np.array([x, y])], -1, 255, -1)
+    patch = light[y:y + h, x:x + w]
+    values = patch[blob > 0]
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    for q in (40, 55, 70, 80):
+        cut = ((patch > np.percentile(values, q)) & (blob > 0)).astype(np.uint8) * 255
+        cut = np.asarray(cv2.morphologyEx(cut, cv2.MORPH_OPEN, kernel), np.uint8)
+        cards = []
+        for c in cv2.findContours(cut, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+            if cv2.contourArea(c) < 0.3 * one * k * k:
+                continue
+            hull = cv2.convexHull(c) + np.array([x, y])
+            quad, fill = _rect_quad(hull, k)
+            obj = CardObject(quad, None)
+            if fill > 0.9 and card_shaped(*obj.size):
+                cards.append(obj)
+        if cards:
+            return cards
+    return []
 
 
 def _split(cnt: Contour, mask: Image, k: float,
