@@ -150,6 +150,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--jitter", type=float, default=3.0, help="corner error of the finder, px")
     parser.add_argument("--confusion", type=Path, default=CONFUSION_PATH)
+    parser.add_argument("--deck-dir", type=Path, action="append", default=[],
+                        help="also measure on a scanned deck: a folder of {rank}_{oro,copa,espada,basto}.webp")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     sess = session(args.model)
@@ -164,10 +166,14 @@ def main(argv: list[str] | None = None) -> int:
                  for th in (0.5, 0.8, 0.9, 0.95, 0.98)}
         print(f"{name}: " + ", ".join(f"t={th}: right {r:.4f} wrong {w:.4f}" for th, (r, w) in sweep.items()),
               file=sys.stderr)
-    fournier = load_fournier1878()
-    if fournier is not None:
-        fig, *_ = evaluate_scenes(sess, [fournier], max(20, args.scenes // 4), args.seed + 1, args.jitter,
-                                  name="fournier1878 (seen in training)")
+    decks = [(d.name, load_fournier1878(d)) for d in args.deck_dir]
+    if not args.deck_dir:
+        decks.append(("fournier1878 (in training unless trained with --no-fournier)", load_fournier1878()))
+    for name, faces in decks:
+        if faces is None:
+            print(f"{name}: no complete deck there, skipped", file=sys.stderr)
+            continue
+        fig, *_ = evaluate_scenes(sess, [faces], max(20, args.scenes // 2), args.seed + 1, args.jitter, name=name)
         results.append(fig)
     t_all, p_all = np.concatenate(all_t), np.concatenate(all_p)
     confusion_image(t_all, p_all, args.confusion,
