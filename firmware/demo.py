@@ -17,8 +17,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 
+from models.scene import random_scene, render_scene
 from table.answer import Answer
 from table.cards import Card
 from table.explain import explain
@@ -26,6 +28,7 @@ from table.generate import random_record
 from table.match import Partida
 from table.record import HandRecord
 from table.rules import Rules
+from vision.reading import Reading, TableReader
 
 
 @dataclass(frozen=True)
@@ -67,16 +70,11 @@ def table_stones(score: list[int], target: int) -> tuple[int, tuple[int, int, in
 
 
 def play(hands: int, seed: int, rules: Rules, frames: Path | None = None,
-         reader_factory: Callable[[], object] | None = None) -> Iterator[DemoHand]:
+         reader_factory: Callable[[], TableReader] = TableReader) -> Iterator[DemoHand]:
     """Play up to ``hands`` hands of a partida on the synthetic table (stops when it is won)."""
-    import cv2  # the camera side is imported only when the demo runs
-
-    from models.scene import random_scene, render_scene
-    from vision.reading import TableReader
-
     rng = random.Random(seed)
     np_rng = np.random.default_rng(seed)
-    reader = reader_factory() if reader_factory else TableReader()
+    reader = reader_factory()
     partida = Partida(rules=rules)
     for number in range(1, hands + 1):
         if partida.over:
@@ -92,9 +90,8 @@ def play(hands: int, seed: int, rules: Rules, frames: Path | None = None,
         if frames is not None:
             frames.mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(frames / f"hand-{number:03d}.jpg"), scene.image)
-        reading = reader.read(scene.image)  # type: ignore[attr-defined]
-        timings = reader.timings  # type: ignore[attr-defined]
-        frame_ms = float(getattr(timings, "total_ms", 0.0) or 0.0)
+        reading = reader.read(scene.image)
+        frame_ms = reader.timings.total
         misread = _compare(dealt, reading)
         read_ok = not misread and reading.ok
         record_obj = dict(raw)
@@ -106,14 +103,14 @@ def play(hands: int, seed: int, rules: Rules, frames: Path | None = None,
                        reading.stones.to_json(), scene.stones, frame_ms)
 
 
-def _compare(dealt: list[list[Card]], reading: object) -> list[str]:
+def _compare(dealt: list[list[Card]], reading: Reading) -> list[str]:
     out: list[str] = []
-    for seat, (truth, seen) in enumerate(zip(dealt, reading.cards, strict=True)):  # type: ignore[attr-defined]
+    for seat, (truth, seen) in enumerate(zip(dealt, reading.cards, strict=True)):
         missing = set(truth) - set(seen)
         extra = set(seen) - set(truth)
         out += [f"seat {seat}: {c} not read" for c in sorted(missing, key=str)]
         out += [f"seat {seat}: {c} read but not there" for c in sorted(extra, key=str)]
-    out += [f"impossible: {why}" for why in reading.impossible]  # type: ignore[attr-defined]
+    out += [f"impossible: {why}" for why in reading.impossible]
     return out
 
 
