@@ -206,6 +206,24 @@ def _group_pieces(pieces: list[Piece], k: float) -> list[list[int]]:
     return groups
 
 
+def _hull_shaped(members: list[int], pieces: list[Piece], k: float) -> bool:
+    hull = cv2.convexHull(np.concatenate([pieces[j][1] for j in members]))
+    (_, _), (w, h), _ = cv2.minAreaRect(hull)
+    return card_shaped(min(w, h) / k, max(w, h) / k)
+
+
+def _drop_strays(members: list[int], pieces: list[Piece], k: float) -> list[int]:
+    """A group that is not card-shaped but would be without a small piece (a stone beside a card)."""
+    if len(members) < 2 or _hull_shaped(members, pieces, k):
+        return members
+    by_size = sorted(members, key=lambda j: sum(cv2.contourArea(c) for c in pieces[j][0]))
+    for j in by_size[:-1]:
+        rest = [m for m in members if m != j]
+        if _hull_shaped(rest, pieces, k):
+            return rest
+    return members
+
+
 def _thickness(contour: Contour) -> float:
     """Twice the largest distance from inside a contour to its edge (px): the piece's width."""
     x, y, w, h = cv2.boundingRect(contour)
@@ -262,6 +280,7 @@ def object_mask(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None 
     ring_out = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(1.5 * k) + 1,) * 2)
     ring_in = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(3.5 * k) + 1,) * 2)
     for members in groups:
+        members = _drop_strays(members, pieces, k)
         hull = cv2.convexHull(np.concatenate([pieces[j][1] for j in members]))
         if cv2.contourArea(hull) < min_area:
             continue
@@ -411,18 +430,28 @@ def _rescue(cnt: Contour, light: FloatImage, k: float) -> list[CardObject]:
     patch = light[y:y + h, x:x + w]
     values = patch[blob > 0]
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
-    for q in (40, 55, 70, 80):
+    cuts = []
+    for mm in (3.0, 6.0):  # first: something small stuck to the card (a stone), broken off
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(mm * k) + 1,) * 2)
+        cuts.append(np.asarray(cv2.morphologyEx(blob, cv2.MORPH_OPEN, disc), np.uint8))
+    for q in (40, 55, 70, 80):  # then: the lightest part of a glare
         cut = ((patch > np.percentile(values, q)) & (blob > 0)).astype(np.uint8) * 255
-        cut = np.asarray(cv2.morphologyEx(cut, cv2.MORPH_OPEN, kernel), np.uint8)
+        cuts.append(np.asarray(cv2.morphologyEx(cut, cv2.MORPH_OPEN, kernel), np.uint8))
+    for cut in cuts:
         cards = []
-        for c in cv2.findContours(cut, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
-            if cv2.contourArea(c) < 0.3 * one * k * k:
-                continue
-            hull = cv2.convexHull(c) + np.array([x, y])
+        pieces = [c for c in cv2.findContours(cut, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+                  if cv2.contourArea(c) >= 0.01 * one * k * k]
+        # a card's frame line parts its paper: first all of it together, then piece by piece
+        candidates = ([pieces] if len(pieces) > 1 else []) + [
+            [c] for c in pieces if cv2.contourArea(c) >= 0.3 * one * k * k]
+        for group in candidates:
+            hull = cv2.convexHull(np.concatenate(group)) + np.array([x, y])
             quad, fill = _rect_quad(hull, k)
             obj = CardObject(quad, None)
             if fill > 0.9 and card_shaped(*obj.size):
                 cards.append(obj)
+                if group is pieces:
+                    break
         if cards:
             return cards
     return []
