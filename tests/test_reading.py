@@ -7,7 +7,14 @@ import json
 import numpy as np
 import pytest
 
-from models.scene import HELD_OUT_STYLES, RenderedScene, SceneSpec, random_cards, random_scene, render_scene
+from models.scene import (
+    HELD_OUT_STYLES,
+    RenderedScene,
+    SceneSpec,
+    random_cards,
+    random_scene,
+    render_scene,
+)
 from table.cards import DECK, Card
 from vision.cardcrop import warp_card
 from vision.cards import CardObject
