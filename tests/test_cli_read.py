@@ -12,7 +12,6 @@ import pytest
 from firmware.cli import main
 from models.scene import HELD_OUT_STYLES, SceneSpec, render_scene
 from table.cards import DECK
-from vision.classifier import default_model_path
 
 
 @pytest.fixture(scope="module")
@@ -112,7 +111,6 @@ def test_calibrate_writes_the_view(images: dict[str, Path], tmp_path: Path,
     assert "mat not found" in capsys.readouterr().out and (tmp_path / "b.png").is_file()
 
 
-@pytest.mark.skipif(not default_model_path().is_file(), reason="models/cards.onnx not trained yet")
 def test_read_with_the_card_model(images: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["read", str(images["good"]), "--json"]) == 0
     (reading,) = lines_of(capsys)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import numpy as np
-import pytest
 
 from models.scene import (
     HELD_OUT_STYLES,
@@ -18,7 +17,7 @@ from models.scene import (
 from table.cards import DECK, Card
 from vision.cardcrop import warp_card
 from vision.cards import CardObject
-from vision.classifier import Prediction, default_model_path
+from vision.classifier import Prediction
 from vision.reading import Item, Reading, TableReader, check_table
 from vision.stones import StoneCount
 
@@ -161,7 +160,6 @@ def test_a_napkin_in_a_card_zone_is_unknown_not_a_card() -> None:
     assert [(u.zone, u.why) for u in r.unknown] == [("seat 0 cards", "not card-shaped")]
 
 
-@pytest.mark.skipif(not default_model_path().is_file(), reason="models/cards.onnx not trained yet")
 def test_the_card_model_reads_a_deck_it_never_saw() -> None:
     from vision.classifier import CardClassifier
 
@@ -195,7 +193,6 @@ def test_calibration_view_draws_the_reading() -> None:
     assert blank.any()  # says that the mat was not found
 
 
-@pytest.mark.skipif(not default_model_path().is_file(), reason="models/cards.onnx not trained yet")
 def test_a_glare_over_the_cards_never_makes_a_wrong_card() -> None:
     from vision.classifier import CardClassifier
 
