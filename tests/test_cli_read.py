@@ -45,9 +45,11 @@ def images(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
                      seat_stones=(2, 0, 0, 3), stone_colour=(30, 30, 200), deck=HELD_OUT_STYLES["clasica"],
                      px_per_mm=1.3, rotation_deg=15.0)
     scene = render_scene(spec, rng)
-    out = {"good": d / "table.png", "black": d / "black.png", "corrupt": d / "broken.jpg",
+    covered = render_scene(SceneSpec(**{**spec.__dict__, "hidden_markers": (0, 1)}), np.random.default_rng(41))
+    out = {"good": d / "table.png", "covered": d / "covered.png", "black": d / "black.png", "corrupt": d / "broken.jpg",
            "empty": d / "empty.png", "missing": d / "nope.png"}
     cv2.imwrite(str(out["good"]), scene.image)
+    cv2.imwrite(str(out["covered"]), covered.image)
     cv2.imwrite(str(out["black"]), np.zeros((720, 1280, 3), np.uint8))
     data = out["good"].read_bytes()
     out["corrupt"].write_bytes(b"\xff\xd8\xff\xe0" + data[200:1200])  # a JPEG header, then garbage
@@ -84,6 +86,18 @@ def test_all_good_images_exit_zero(images: dict[str, Path], flat_model: Path,
                                    capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["read", str(images["good"]), str(images["black"]), "--json", "--model", str(flat_model)]) == 0
     assert len(lines_of(capsys)) == 2
+
+
+def test_a_sequence_keeps_the_last_good_calibration(images: dict[str, Path], flat_model: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    files = [str(images["good"]), str(images["covered"])]
+    assert main(["read", *files, "--json", "--model", str(flat_model)]) == 0
+    _, alone = lines_of(capsys)
+    assert alone["stale"] is True and alone["unknown"] == [] and alone["markers"] == [2, 3]
+    assert main(["read", *files, "--json", "--sequence", "--model", str(flat_model)]) == 0
+    _, later = lines_of(capsys)
+    assert later["stale"] is True and len(later["unknown"]) == 6  # type: ignore[arg-type]
+    assert later["stones"] == {"pool": 6, "seats": [2, 0, 0, 3]}
 
 
 def test_human_summary(images: dict[str, Path], flat_model: Path, capsys: pytest.CaptureFixture[str]) -> None:
