@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -45,7 +46,7 @@ def images(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
                      seat_stones=(2, 0, 0, 3), stone_colour=(30, 30, 200), deck=HELD_OUT_STYLES["clasica"],
                      px_per_mm=1.3, rotation_deg=15.0)
     scene = render_scene(spec, rng)
-    covered = render_scene(SceneSpec(**{**spec.__dict__, "hidden_markers": (0, 1)}), np.random.default_rng(41))
+    covered = render_scene(replace(spec, hidden_markers=(0, 1)), np.random.default_rng(41))
     out = {"good": d / "table.png", "covered": d / "covered.png", "black": d / "black.png", "corrupt": d / "broken.jpg",
            "empty": d / "empty.png", "missing": d / "nope.png"}
     cv2.imwrite(str(out["good"]), scene.image)
