@@ -13,7 +13,7 @@ what it sees at run time. No torch here: evaluation and tests use it too.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -59,32 +59,33 @@ def crops_of(scene: RenderedScene, rng: np.random.Generator, jitter_px: float = 
 
 
 def _deck_for(styles: StyleSet, rng: np.random.Generator, cards: list[Card],
-              fournier: Mapping[Card, Image] | None, fournier_share: float
+              scanned: Sequence[Mapping[Card, Image]], scanned_share: float
               ) -> tuple[DeckStyle | dict[Card, Image], float]:
     if styles == "held-out":
         names = sorted(HELD_OUT_STYLES)
         return HELD_OUT_STYLES[names[int(rng.integers(len(names)))]], 61.5
-    if fournier is not None and rng.random() < fournier_share:
-        faces = restyle_faces({c: fournier[c] for c in set(cards)}, rng)
+    if scanned and rng.random() < scanned_share:
+        deck = scanned[int(rng.integers(len(scanned)))] if len(scanned) > 1 else scanned[0]
+        faces = restyle_faces({c: deck[c] for c in set(cards)}, rng)
         return faces, float(rng.uniform(56.0, 68.0))
     style = random_style(rng)
     return {c: render_card(c, style, rng) for c in set(cards)}, style.card_mm[0]
 
 
 def make_crops(n_scenes: int, rng: np.random.Generator, styles: StyleSet = "training",
-               fournier: Mapping[Card, Image] | None = None, fournier_share: float = 0.2,
+               scanned: Sequence[Mapping[Card, Image]] = (), scanned_share: float = 0.2,
                jitter_px: float = 3.0) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
     """Crops (N, 112, 72, 3) BGR and labels (N,) from ``n_scenes`` random scenes of 16 cards.
 
-    ``styles="training"`` draws a new random deck style per scene (and the
-    scanned Fournier deck, restyled, in ``fournier_share`` of them when given);
+    ``styles="training"`` draws a new random deck style per scene (and one of
+    the ``scanned`` decks, restyled, in ``scanned_share`` of them when given);
     ``"held-out"`` uses only :data:`models.deck.HELD_OUT_STYLES`.
     """
     all_crops: list[Image] = []
     all_labels: list[int] = []
     for _ in range(n_scenes):
         cards = random_cards(rng)
-        deck, width = _deck_for(styles, rng, [c for seat in cards for c in seat], fournier, fournier_share)
+        deck, width = _deck_for(styles, rng, [c for seat in cards for c in seat], scanned, scanned_share)
         spec = random_scene(rng, cards=cards, deck=deck, card_width_mm=width, extras=())
         try:
             scene = render_scene(spec, rng)
@@ -96,18 +97,19 @@ def make_crops(n_scenes: int, rng: np.random.Generator, styles: StyleSet = "trai
     return np.stack(all_crops), np.asarray(all_labels, np.int64)
 
 
-def _worker(args: tuple[int, int, str, bool]) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
+def _worker(args: tuple[int, int, str, bool, tuple[str, ...]]) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
     import cv2
 
     cv2.setNumThreads(1)
-    n, seed, styles, use_fournier = args
-    fournier = load_fournier1878() if use_fournier else None
-    return make_crops(n, np.random.default_rng(seed), styles, fournier)  # type: ignore[arg-type]
+    n, seed, styles, use_fournier, deck_dirs = args
+    found = [load_fournier1878() if use_fournier else None] + [load_fournier1878(d) for d in deck_dirs]
+    scanned = [d for d in found if d is not None]
+    return make_crops(n, np.random.default_rng(seed), styles, scanned)  # type: ignore[arg-type]
 
 
 def build_dataset(path: Path, n_scenes: int, seed: int, styles: StyleSet = "training",
                   workers: int = 2, chunk: int = 25, use_fournier: bool = True,
-                  progress: bool = True) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
+                  deck_dirs: tuple[str, ...] = (), progress: bool = True) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
     """Render ``n_scenes`` scenes in chunks (seeded per chunk) and cache the crops as ``path`` (.npz)."""
     import multiprocessing as mp
     import sys
@@ -116,7 +118,10 @@ def build_dataset(path: Path, n_scenes: int, seed: int, styles: StyleSet = "trai
     if path.exists():
         with np.load(path) as z:
             return z["crops"], z["labels"]
-    jobs = [(min(chunk, n_scenes - i), seed * 100003 + i, styles, use_fournier)
+    for d in deck_dirs:
+        if load_fournier1878(d) is None:
+            raise ValueError(f"no complete deck of {{rank}}_{{suit}}.webp faces in {d}")
+    jobs = [(min(chunk, n_scenes - i), seed * 100003 + i, styles, use_fournier, deck_dirs)
             for i in range(0, n_scenes, chunk)]
     crops, labels = [], []
     t0 = time.time()

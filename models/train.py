@@ -113,7 +113,8 @@ def export_onnx(model: Any, path: Path) -> None:
 
 
 def train(scenes: int = 4000, epochs: int = 8, seed: int = 1, threads: int = 2, workers: int = 2,
-          out: Path = MODEL_PATH, batch: int = 128, lr: float = 3e-3, fournier: bool = True) -> dict[str, float]:
+          out: Path = MODEL_PATH, batch: int = 128, lr: float = 3e-3, fournier: bool = True,
+          decks: tuple[Path, ...] = ()) -> dict[str, float]:
     """Render (or load) the crop set, train, export; returns the held-out crop accuracy and minutes."""
     import torch
     from torch import nn
@@ -126,8 +127,9 @@ def train(scenes: int = 4000, epochs: int = 8, seed: int = 1, threads: int = 2, 
     t0 = time.time()
     print(f"rendering {scenes} training scenes (cached in {CACHE})", file=sys.stderr, flush=True)
     name = f"train_crops_s{seed}_n{scenes}" + ("" if fournier else "_nofournier")
+    name += "".join(f"_{Path(d).name}" for d in decks)
     crops, labels = build_dataset(CACHE / f"{name}.npz", scenes, seed, "training", workers=workers,
-                                  use_fournier=fournier)
+                                  use_fournier=fournier, deck_dirs=tuple(str(d) for d in decks))
     val_c, val_l = build_dataset(CACHE / f"heldout_crops_s{seed}.npz", 60, seed + 7919, "held-out",
                                  workers=workers)
     print(f"{len(crops)} training crops, {len(val_c)} held-out crops ({time.time() - t0:.0f} s)",
@@ -181,6 +183,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threads", type=int, default=2, help="torch threads")
     parser.add_argument("--workers", type=int, default=2, help="processes rendering scenes")
     parser.add_argument("--out", type=Path, default=MODEL_PATH, help="where to write the ONNX model")
+    parser.add_argument("--deck", dest="decks", type=Path, action="append", default=[],
+                        help="also train on a scanned deck: a folder of {rank}_{oro,copa,espada,basto}.webp "
+                             "(the best remedy for a deck maker the model reads poorly)")
     parser.add_argument("--no-fournier", dest="fournier", action="store_false",
                         help="leave the scanned Fournier 1878 deck out of training (to measure on it)")
 
@@ -189,7 +194,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m models.train", description=__doc__.splitlines()[0])
     add_arguments(parser)
     args = parser.parse_args(argv)
-    train(args.scenes, args.epochs, args.seed, args.threads, args.workers, args.out, fournier=args.fournier)
+    train(args.scenes, args.epochs, args.seed, args.threads, args.workers, args.out, fournier=args.fournier,
+          decks=tuple(args.decks))
     return 0
 
 

@@ -28,5 +28,6 @@ def run(args: argparse.Namespace) -> int:
         raise TrainingUnavailable("training needs torch: pip install 'mus-table[train]'")
     from models.train import train
 
-    train(args.scenes, args.epochs, args.seed, args.threads, args.workers, args.out, fournier=args.fournier)
+    train(args.scenes, args.epochs, args.seed, args.threads, args.workers, args.out, fournier=args.fournier,
+          decks=tuple(args.decks))
     return 0
