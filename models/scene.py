@@ -504,7 +504,7 @@ def _hand_polys(centre: Point, angle: float, rng: np.random.Generator) -> list[n
     n = np.array([-(tt - tb)[1], (tt - tb)[0]])
     n = n / np.linalg.norm(n) * 10
     polys.append(np.array([tb - n, tt - n, tt + n, tb + n]))
-    arm0, arm1 = c - fwd * 30, c - fwd * 170  # the arm, lifted, fades out of the picture
+    arm0, arm1 = c - fwd * 30, c - fwd * 95  # the arm, lifted, fades out of the picture
     polys.append(np.array([arm0 - side * 40, arm1 - side * 50, arm1 + side * 50, arm0 + side * 40]))
     return polys
 
@@ -660,7 +660,7 @@ def render_scene(spec: SceneSpec, rng: np.random.Generator) -> RenderedScene:
         # fingers point to the centre along a diagonal, where no card zone lies
         ang = 45.0 + 90.0 * int(rng.integers(4)) + rng.uniform(-10, 10)
         back = math.radians(ang + 180.0)
-        dist = rng.uniform(40, 90)
+        dist = rng.uniform(25, 65)
         centre = (mat.centre[0] + dist * math.cos(back), mat.centre[1] + dist * math.sin(back))
         polys = _hand_polys(centre, ang, rng)
         hand_mask = np.zeros((n, n), np.uint8)
