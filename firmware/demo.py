@@ -20,6 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from models.deck import HELD_OUT_STYLES
 from models.scene import random_scene, render_scene
 from table.answer import Answer
 from table.cards import Card
@@ -83,7 +84,8 @@ def play(hands: int, seed: int, rules: Rules, frames: Path | None = None,
         dealt = [[Card.parse(c) for c in seat] for seat in raw["cards"]]
         pool, seat_stones = table_stones(partida.score, rules.target)
         pool = min(pool, 14)
-        spec = random_scene(np_rng, cards=dealt, pool_stones=pool, seat_stones=seat_stones,
+        deck = HELD_OUT_STYLES[sorted(HELD_OUT_STYLES)[number % len(HELD_OUT_STYLES)]]
+        spec = random_scene(np_rng, cards=dealt, deck=deck, pool_stones=pool, seat_stones=seat_stones,
                             hidden_markers=(), extras=(), hand_over_pool=False,
                             tilt_deg=float(np_rng.uniform(0, 8)))
         scene = render_scene(spec, np_rng)
