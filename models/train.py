@@ -112,7 +112,7 @@ def export_onnx(model: Any, path: Path) -> None:
                       dynamo=False)
 
 
-def train(scenes: int = 4000, epochs: int = 8, seed: int = 1, threads: int = 2, workers: int = 2,
+def train(scenes: int = 4000, epochs: int = 12, seed: int = 1, threads: int = 2, workers: int = 2,
           out: Path = MODEL_PATH, batch: int = 128, lr: float = 3e-3, fournier: bool = True,
           decks: tuple[Path, ...] = ()) -> dict[str, float]:
     """Render (or load) the crop set, train, export; returns the held-out crop accuracy and minutes."""
@@ -178,7 +178,7 @@ def train(scenes: int = 4000, epochs: int = 8, seed: int = 1, threads: int = 2, 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scenes", type=int, default=4000, help="rendered training scenes (16 crops each)")
-    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=2, help="torch threads")
     parser.add_argument("--workers", type=int, default=2, help="processes rendering scenes")
