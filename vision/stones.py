@@ -137,6 +137,7 @@ class _Blob:
     touches_edge: bool  # reaches the edge of the searched area: bigger than it
     signed: npt.NDArray[np.float32]  # log ratio to the felt of the blob's box (crop-sized, 3 channels)
     split: bool = False  # already a part of a blob split by colour
+    disc: bool = False  # a round part cut from a blob at its necks: one whole stone or nothing
 
     @property
     def equivalent_radius(self) -> float:
@@ -335,11 +336,17 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
         why = _not_stones(b, radius, colour)
         if why is not None and not b.split:
             # stones touching something else (a glare, a hand, a card): keep the stones' colour
-            parts = _colour_parts(b, colour, radius)
+            # round stones at its edge first (a hand's), then the rest by the stones' colour
+            parts, taken = _disc_parts(b, radius)
+            parts += _colour_parts(b, colour, radius, taken)
             if parts:
                 queue.extend(parts)
                 continue
         n = 0
+        if why is None and b.disc:
+            n_area = b.area / (math.pi * radius ** 2)
+            if not (b.round_single and 0.75 <= n_area <= 1.3):
+                why = "not a whole stone"  # a fingertip, a knuckle: only whole discs count
         if why is None:
             # touching stones of one size: the blob's area counts them; peeling places them
             n_area = b.area / (math.pi * radius ** 2)
@@ -347,8 +354,8 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
             solidity = b.area / max(b.hull_area, 1e-6)
             if n < 1:
                 why = "smaller than a stone"
-            elif n >= 2 and solidity > 0.985:
-                why = "not round stones"  # touching discs leave notches; a bar or a blob does not
+            elif n >= 2 and solidity > (0.94 if b.split else 0.985):
+                why = "not round stones"  # touching discs leave notches; a bar or a blob (a finger) does not
             elif b.split and (n > 5 or solidity < 0.7 or b.depth > 1.3 * radius):
                 why = "not stones"  # what is left of a hand or a glare of the stones' colour
             elif b.split and b.area / (math.pi * b.depth ** 2) > max(2.5, 1.3 * n_area):
@@ -370,15 +377,20 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
                         2 * radius / k, colour_bgr)  # type: ignore[arg-type]
 
 
-def _colour_parts(b: _Blob, colour: npt.NDArray[np.float32], radius: float) -> list[_Blob]:
-    """The parts of a blob that have the stones' colour, as blobs of their own (never split again)."""
+def _colour_parts(b: _Blob, colour: npt.NDArray[np.float32], radius: float,
+                  taken: Image | None = None) -> list[_Blob]:
+    """The parts of a blob that have the stones' colour, as blobs of their own (never split again).
+
+    ``taken`` (255 where stones were already cut from the blob) is left out.
+    """
     near = np.abs(b.signed - colour).max(axis=2) < COLOUR_TOL
-    sub = ((b.mask > 0) & near).astype(np.uint8) * 255
-    d = 2 * max(1, round(0.25 * radius)) + 1
-    sub = np.asarray(cv2.morphologyEx(sub, cv2.MORPH_OPEN,
-                                      cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))), np.uint8)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * max(1, round(0.25 * radius)) + 1,) * 2)
+    sub = np.asarray(cv2.morphologyEx(((b.mask > 0) & near).astype(np.uint8) * 255, cv2.MORPH_OPEN, disc), np.uint8)
     if not sub.any() or np.count_nonzero(sub) > 0.97 * np.count_nonzero(b.mask):
-        return []
+        return []  # all of it has the stones' colour (a hand like them): colour cannot split it
+    if taken is not None:
+        sub = np.asarray(cv2.morphologyEx(((b.mask > 0) & near & (taken == 0)).astype(np.uint8) * 255,
+                                          cv2.MORPH_OPEN, disc), np.uint8)
     # give back the stones' darker rims: a little growth, inside the blob only
     rim = 2 * max(1, round(0.15 * radius)) + 1
     sub = np.asarray(cv2.dilate(sub, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (rim, rim))), np.uint8) & b.mask
@@ -388,6 +400,38 @@ def _colour_parts(b: _Blob, colour: npt.NDArray[np.float32], radius: float) -> l
         p.y0 += b.y0
         p.split = True
     return parts
+
+
+def _disc_parts(b: _Blob, radius: float) -> tuple[list[_Blob], Image | None]:
+    """The round stones at the edge of a refused blob (stones touching a hand), one by one.
+
+    Eroded by 0.7 of a stone's radius, touching stones fall apart into small
+    cores (they meet at a point), while a palm and its fingers stay one part.
+    Each small core grown back inside the blob is a candidate; only a whole
+    round stone is kept (never split again).
+    """
+    if b.area < 2.0 * math.pi * radius ** 2:
+        return [], None
+    d = 2 * max(1, round(0.7 * radius)) + 1
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))
+    core = np.asarray(cv2.erode(b.mask, disc), np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
+    parts: list[_Blob] = []
+    for i in range(1, n):
+        if stats[i, cv2.CC_STAT_AREA] > math.pi * (0.45 * radius) ** 2:
+            continue  # a palm, a finger, two stones overlapping: not one stone
+        one = np.asarray(cv2.dilate((labels == i).astype(np.uint8) * 255, disc), np.uint8) & b.mask
+        parts.extend(p for p in _blobs(one, b.signed, min_area=0.75 * math.pi * radius ** 2)
+                     if p.round_single and p.area <= 1.3 * math.pi * radius ** 2)
+    taken = np.zeros_like(b.mask)
+    for p in parts:
+        h, w = p.mask.shape
+        taken[p.y0:p.y0 + h, p.x0:p.x0 + w] |= p.mask
+        p.x0 += b.x0
+        p.y0 += b.y0
+        p.split = p.disc = True
+    rim = 2 * max(1, round(0.15 * radius)) + 1
+    return parts, np.asarray(cv2.dilate(taken, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (rim, rim))), np.uint8)
 
 
 def _thresholds(rectified: Image, felt: Felt) -> tuple[float, float]:
