@@ -41,6 +41,9 @@ FOURNIER1878 = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
 _SUIT_FILE = {Suit.OROS: "oro", Suit.COPAS: "copa", Suit.ESPADAS: "espada", Suit.BASTOS: "basto"}
 
+ART_VERSION = 2
+"""Bumped whenever the drawn art changes, so that cached training crops are rendered again."""
+
 PINTAS = {Suit.OROS: 0, Suit.COPAS: 1, Suit.ESPADAS: 2, Suit.BASTOS: 3}
 """Gaps in the border line, by suit: what tells the suit of a card seen by its edge."""
 
@@ -86,6 +89,14 @@ class DeckStyle:
     figure_mirror: bool = False
     figure_frame: bool = False
     sign_at_corner: bool = True
+    shading: float = 0.0
+    shade_angle: float = 45.0
+    hatch_mm: float = 0.0
+    hatch_angle: float = 30.0
+    grain: float = 0.0
+    ornaments: bool = False
+    figure_detail: bool = False
+    stick_flip: int = 0
 
     def suit_colours(self, suit: Suit) -> tuple[BGR, BGR]:
         return {Suit.OROS: self.oro_colours, Suit.COPAS: self.copa_colours,
@@ -163,6 +174,15 @@ def random_style(rng: np.random.Generator) -> DeckStyle:
         figure_mirror=bool(rng.random() < 0.5),
         figure_frame=bool(rng.random() < 0.25),
         sign_at_corner=bool(rng.random() < 0.5),
+        # printed art, as real decks have it: shaded shapes, hatching, paper grain, ornaments
+        shading=float(rng.uniform(0.1, 0.45)) if rng.random() < 0.6 else 0.0,
+        shade_angle=float(rng.uniform(0, 360)),
+        hatch_mm=float(rng.uniform(0.6, 1.4)) if rng.random() < 0.4 else 0.0,
+        hatch_angle=float(rng.uniform(0, 180)),
+        grain=float(rng.uniform(2, 10)) if rng.random() < 0.6 else 0.0,
+        ornaments=bool(rng.random() < 0.6),
+        figure_detail=bool(rng.random() < 0.7),
+        stick_flip=int(rng.choice(3, p=[0.5, 0.25, 0.25])),
     )
 
 
@@ -208,8 +228,43 @@ class _Pen:
     def poly(self, pts: npt.ArrayLike, colour: BGR, outline: bool | None = None) -> None:
         p = self._pts(pts)
         cv2.fillPoly(self.img, [p], colour, cv2.LINE_AA, self.SHIFT)
+        if self.style.shading or self.style.hatch_mm:
+            self._print(p, colour)
         if self.style.outline if outline is None else outline:
             cv2.polylines(self.img, [p], True, self.style.ink, self.thick(), cv2.LINE_AA, self.SHIFT)
+
+    def _print(self, p: npt.NDArray[np.int32], colour: BGR) -> None:
+        """Shade a filled shape along the style's light direction and hatch it, as engravings are."""
+        st = self.style
+        q = p.reshape(-1, 2) >> self.SHIFT
+        h, w = self.img.shape[:2]
+        x0, y0 = max(0, int(q[:, 0].min())), max(0, int(q[:, 1].min()))
+        x1, y1 = min(w, int(q[:, 0].max()) + 2), min(h, int(q[:, 1].max()) + 2)
+        if x1 - x0 < 3 or y1 - y0 < 3:
+            return
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillPoly(mask, [p - np.int32([x0 << self.SHIFT, y0 << self.SHIFT])], 255, cv2.LINE_8, self.SHIFT)
+        roi = self.img[y0:y1, x0:x1].astype(np.float32)
+        inside = (mask > 0)[:, :, None]
+        if st.shading:
+            yy, xx = np.mgrid[0:y1 - y0, 0:x1 - x0].astype(np.float32)
+            a = math.radians(st.shade_angle)
+            t = xx * math.cos(a) + yy * math.sin(a)
+            t = (t - t.min()) / max(1.0, float(t.max() - t.min()))
+            roi = np.where(inside, roi * (1.0 - st.shading * t)[:, :, None], roi)
+        if st.hatch_mm and min(x1 - x0, y1 - y0) > 8:
+            lines = np.zeros_like(mask)
+            step = max(3, round(st.hatch_mm * PX_PER_MM))
+            a = math.radians(st.hatch_angle)
+            d = math.hypot(x1 - x0, y1 - y0)
+            cx, cy = (x1 - x0) / 2, (y1 - y0) / 2
+            for k in range(-int(d / step) - 1, int(d / step) + 2):
+                ox, oy = cx - math.sin(a) * k * step, cy + math.cos(a) * k * step
+                cv2.line(lines, (round(ox - math.cos(a) * d), round(oy - math.sin(a) * d)),
+                         (round(ox + math.cos(a) * d), round(oy + math.sin(a) * d)), 255, 1, cv2.LINE_AA)
+            k_ = (lines.astype(np.float32) / 255.0 * 0.45)[:, :, None] * inside
+            roi = roi * (1 - k_) + np.asarray(st.ink, np.float32) * k_
+        self.img[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
 
     def line(self, a: tuple[float, float], b: tuple[float, float], colour: BGR, width_mm: float) -> None:
         cv2.line(self.img, tuple(self._pts(a)[0, 0]), tuple(self._pts(b)[0, 0]), colour,
@@ -351,7 +406,7 @@ _ROUND_LAYOUTS: dict[int, list[list[tuple[float, float]]]] = {
 
 # Sticks (espadas, bastos): (u, v, angle in degrees, relative length).
 _STICK_LAYOUTS: dict[int, list[list[tuple[float, float, float, float]]]] = {
-    1: [[(0.5, 0.5, 0.0, 0.95)]],
+    1: [[(0.5, 0.5, 0.0, 0.95)], [(0.5, 0.5, 22.0, 1.0)]],
     2: [[(0.5, 0.5, 28.0, 0.95), (0.5, 0.5, -28.0, 0.95)], [(0.35, 0.5, 0.0, 0.9), (0.65, 0.5, 0.0, 0.9)]],
     3: [[(0.25, 0.5, 0.0, 0.9), (0.5, 0.5, 0.0, 0.9), (0.75, 0.5, 0.0, 0.9)],
         [(0.5, 0.5, 28.0, 0.95), (0.5, 0.5, -28.0, 0.95), (0.5, 0.5, 0.0, 0.95)]],
@@ -388,7 +443,10 @@ def _draw_pips(pen: _Pen, suit: Suit, n: int, frame: tuple[float, float, float, 
             draw_sign(pen, suit, x0 + u * fw, y0 + v * fh, size)
     else:
         sticks = _STICK_LAYOUTS[n]
+        flip = pen.style.stick_flip
         for u, v, ang, rel in sticks[variant % len(sticks)]:
+            if flip == 1 or (flip == 2 and v < 0.5):  # hilts or grips up, as many decks print them
+                ang += 180.0
             length = rel * fh * min(1.0, pen.style.pip_scale)
             draw_sign(pen, suit, x0 + u * fw, y0 + v * fh, length, ang,
                       min(length, 0.5 * fw * pen.style.pip_scale))
@@ -416,6 +474,8 @@ def _draw_figure(pen: _Pen, card: Card, frame: tuple[float, float, float, float]
     pen.poly([P(0.08, ground - 0.02), P(0.92, ground - 0.02), P(0.92, ground + 0.01), P(0.08, ground + 0.01)],
              c3 if fv != 1 else st.basto_colours[0], outline=False)
     sign_size = fw * 0.32
+    if st.figure_detail and card.rank != 11:  # a cloak behind the figure, as real figures wear
+        poly([(0.34, 0.27), (0.66, 0.27), (0.86, 0.88), (0.5, 0.92), (0.14, 0.88)], c3 if fv != 2 else c2)
     if card.rank == 11:  # caballo: a rider on a horse
         hx = 0.5
         poly([(hx - 0.3, 0.55), (hx + 0.25, 0.52), (hx + 0.28, 0.7), (hx - 0.3, 0.72)], c2)  # body
@@ -450,6 +510,10 @@ def _draw_figure(pen: _Pen, card: Card, frame: tuple[float, float, float, float]
         poly([(0.4, 0.18), (0.6, 0.18), (0.58, 0.1), (0.42, 0.1)] if fv != 2 else
              [(0.38, 0.18), (0.62, 0.18), (0.5, 0.08)], c3)  # cap
         hand = (0.28, 0.4)
+    if st.figure_detail:  # a patterned garment and a collar
+        for k in range(5):
+            pen.circle(P(0.44 + 0.03 * (k % 3), 0.34 + 0.05 * k), 0.018 * fw, c3 if k % 2 else st.paper)
+        poly([(0.42, 0.27), (0.58, 0.27), (0.55, 0.31), (0.45, 0.31)], st.paper)
     if st.sign_at_corner:
         draw_sign(pen, card.suit, *P(0.2, 0.12), sign_size * (0.8 if card.suit in (Suit.OROS, Suit.COPAS) else 1.2),
                   0.0 if card.suit in (Suit.OROS, Suit.COPAS) else m * 30.0)
@@ -547,14 +611,64 @@ def render_card(card: Card, style: DeckStyle, rng: np.random.Generator | None = 
     img[:] = style.paper
     pen = _Pen(img, style)
     frame = _draw_border(pen, card.suit, w, h)
+    if card.rank == 1 and style.ornaments:
+        _draw_ornaments(pen, card.suit, frame)
     if card.rank <= 7:
         _draw_pips(pen, card.suit, card.rank, frame)
+        if card.rank == 1 and style.ornaments and card.suit in (Suit.ESPADAS, Suit.BASTOS):
+            _draw_ribbon(pen, frame)
     else:
         _draw_figure(pen, card, frame)
     _draw_indices(img, card, style)
     if rng is not None:
         img = _wear(img, rng)
+        if style.grain:
+            img = _grain(img, style.grain, rng)
     return img
+
+
+def _grain(img: Image, amount: float, rng: np.random.Generator) -> Image:
+    """Paper grain and a print whose inks are a pixel out of register."""
+    f = img.astype(np.float32)
+    f += rng.normal(0.0, amount, img.shape[:2])[:, :, None]
+    if rng.random() < 0.5:
+        ch = int(rng.integers(3))
+        f[:, :, ch] = np.roll(f[:, :, ch], (int(rng.integers(-2, 3)), int(rng.integers(-2, 3))), axis=(0, 1))
+    return np.clip(f, 0, 255).astype(np.uint8)
+
+
+def _draw_ornaments(pen: _Pen, suit: Suit, frame: tuple[float, float, float, float]) -> None:
+    """The ace's flourishes: a banner with lettering above and below, leaves around the sign."""
+    st = pen.style
+    x0, y0, x1, y1 = frame
+    fw, fh = x1 - x0, y1 - y0
+    leaf = st.basto_colours[0] if suit is not Suit.BASTOS else st.figure_palette[1]
+    for k in range(8):
+        a = math.radians(200 + k * 18)
+        for side in (-1, 1):
+            cx = x0 + fw / 2 + side * 0.42 * fw * math.cos(a)
+            cy = y0 + fh * 0.55 + 0.3 * fh * math.sin(a) * -1
+            pen.ellipse((cx, cy), (0.07 * fw, 0.03 * fh), side * (40 + k * 12), leaf)
+    for yb in (0.06, 0.9):
+        band = [(x0 + 0.15 * fw, y0 + (yb - 0.04) * fh), (x0 + 0.85 * fw, y0 + (yb - 0.04) * fh),
+                (x0 + 0.92 * fw, y0 + yb * fh), (x0 + 0.85 * fw, y0 + (yb + 0.04) * fh),
+                (x0 + 0.15 * fw, y0 + (yb + 0.04) * fh), (x0 + 0.08 * fw, y0 + yb * fh)]
+        pen.poly(band, st.figure_palette[0])
+        x = x0 + 0.22 * fw
+        while x < x0 + 0.76 * fw:  # lettering: short strokes of ink
+            wl = fw * (0.025 + 0.02 * ((x * 7.3) % 1.0))
+            pen.line((x, y0 + yb * fh), (x + wl, y0 + yb * fh), st.paper, 0.9)
+            x += wl + fw * 0.025
+
+
+def _draw_ribbon(pen: _Pen, frame: tuple[float, float, float, float]) -> None:
+    """A ribbon wound round the ace's sword or club."""
+    x0, y0, x1, y1 = frame
+    fw, fh = x1 - x0, y1 - y0
+    col = pen.style.figure_palette[0]
+    for v in (0.35, 0.55):
+        pen.poly([(x0 + 0.25 * fw, y0 + v * fh), (x0 + 0.75 * fw, y0 + (v - 0.08) * fh),
+                  (x0 + 0.75 * fw, y0 + (v - 0.03) * fh), (x0 + 0.25 * fw, y0 + (v + 0.05) * fh)], col)
 
 
 def _wear(img: Image, rng: np.random.Generator) -> Image:
@@ -573,18 +687,31 @@ def deck_faces(style: DeckStyle) -> dict[Card, Image]:
     return {card: render_card(card, style) for card in DECK}
 
 
-def load_fournier1878(folder: Path | str | None = None) -> dict[Card, Image] | None:
-    """The scanned 1878 Fournier deck as faces, or None where the folder is absent or incomplete."""
-    root = Path(folder) if folder is not None else FOURNIER1878
+def load_deck(folder: Path | str) -> dict[Card, Image] | None:
+    """A scanned deck as faces (``{rank}_{oro,copa,espada,basto}`` .webp, .png or .jpg), or None.
+
+    None where the folder is absent or a face is missing or unreadable.
+    """
+    root = Path(folder)
     if not root.is_dir():
         return None
     faces: dict[Card, Image] = {}
     for card in DECK:
-        img = cv2.imread(str(root / f"{card.rank}_{_SUIT_FILE[card.suit]}.webp"), cv2.IMREAD_COLOR)
+        stem = f"{card.rank}_{_SUIT_FILE[card.suit]}"
+        img = None
+        for ext in (".webp", ".png", ".jpg", ".jpeg"):
+            if (root / (stem + ext)).is_file():
+                img = cv2.imread(str(root / (stem + ext)), cv2.IMREAD_COLOR)
+                break
         if img is None:
             return None
         faces[card] = img
     return faces
+
+
+def load_fournier1878(folder: Path | str | None = None) -> dict[Card, Image] | None:
+    """The scanned 1878 Fournier deck as faces, or None where the folder is absent or incomplete."""
+    return load_deck(folder if folder is not None else FOURNIER1878)
 
 
 def restyle_faces(faces: dict[Card, Image], rng: np.random.Generator) -> dict[Card, Image]:

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from models.deck import ART_VERSION
 from vision.cardcrop import CROP_H, CROP_W
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,7 +60,7 @@ def to_tensor(crops_bgr: np.ndarray) -> Any:
     return t.permute(0, 3, 1, 2).float().div_(255.0)
 
 
-def augment(x: Any, gen: Any) -> Any:
+def augment(x: Any, gen: Any, strong: bool = False) -> Any:
     """Light, colour and sensor variation on a batch, plus half turns (cards lie either way up)."""
     import torch
 
@@ -81,6 +82,59 @@ def augment(x: Any, gen: Any) -> Any:
         perm = torch.randperm(3, generator=gen)
         x[shuffle] = x[shuffle][:, perm]
     x = x + torch.randn(x.shape, generator=gen) * u(0.0, 0.03, n, 1, 1, 1)
+    x = x.clamp_(0.0, 1.0)
+    return restyle(x, gen) if strong else x
+
+
+def restyle(x: Any, gen: Any) -> Any:
+    """Art-breaking variation: what a card is must survive another maker's colours and print.
+
+    Hue turned about the grey axis, saturation and per-channel gamma changed,
+    the print softened, and a patch hidden (a finger, a glare): the model is
+    pushed to the shapes, counts, index and pintas all Spanish decks share.
+    """
+    import math
+
+    import torch
+    import torch.nn.functional as F
+
+    n = x.shape[0]
+
+    def u(lo: float, hi: float, *shape: int) -> Any:
+        return torch.rand(*shape, generator=gen) * (hi - lo) + lo
+
+    # hue rotation about the grey axis (half of the crops), saturation 0.4-1.5
+    theta = u(-math.pi, math.pi, n) * (torch.rand(n, generator=gen) < 0.5)
+    cos, sin = torch.cos(theta), torch.sin(theta)
+    k = 1.0 / 3.0
+    sq = math.sqrt(1.0 / 3.0)
+    rot = torch.empty(n, 3, 3)
+    rot[:, 0, 0] = cos + (1 - cos) * k
+    rot[:, 0, 1] = k * (1 - cos) - sq * sin
+    rot[:, 0, 2] = k * (1 - cos) + sq * sin
+    rot[:, 1, 0] = k * (1 - cos) + sq * sin
+    rot[:, 1, 1] = cos + k * (1 - cos)
+    rot[:, 1, 2] = k * (1 - cos) - sq * sin
+    rot[:, 2, 0] = k * (1 - cos) - sq * sin
+    rot[:, 2, 1] = k * (1 - cos) + sq * sin
+    rot[:, 2, 2] = cos + k * (1 - cos)
+    x = torch.einsum("nij,njhw->nihw", rot, x)
+    grey = x.mean(dim=1, keepdim=True)
+    x = grey + (x - grey) * u(0.4, 1.5, n, 1, 1, 1)
+    x = x.clamp(1e-4, 1.0) ** u(0.7, 1.4, n, 3, 1, 1)
+    # softened print (a third of the crops)
+    soft = torch.rand(n, generator=gen) < 0.33
+    if soft.any():
+        w = torch.tensor([1.0, 2.0, 1.0])
+        kern = (w[:, None] * w[None, :] / 16.0).expand(3, 1, 3, 3).contiguous()
+        x[soft] = F.conv2d(F.pad(x[soft], (1, 1, 1, 1), mode="replicate"), kern, groups=3)
+    # a small hidden patch (a tenth of the crops)
+    hide = torch.nonzero(torch.rand(n, generator=gen) < 0.1).flatten().tolist()
+    h, w_ = x.shape[2], x.shape[3]
+    for i in hide:
+        ph, pw = int(u(8, 24, 1)), int(u(6, 18, 1))
+        y0, x0 = int(u(0, h - ph, 1)), int(u(0, w_ - pw, 1))
+        x[i, :, y0:y0 + ph, x0:x0 + pw] = torch.rand(3, 1, 1, generator=gen)
     return x.clamp_(0.0, 1.0)
 
 
@@ -114,7 +168,7 @@ def export_onnx(model: Any, path: Path) -> None:
 
 def train(scenes: int = 4000, epochs: int = 12, seed: int = 1, threads: int = 2, workers: int = 2,
           out: Path = MODEL_PATH, batch: int = 128, lr: float = 3e-3, fournier: bool = True,
-          decks: tuple[Path, ...] = ()) -> dict[str, float]:
+          decks: tuple[Path, ...] = (), strong: bool = True) -> dict[str, float]:
     """Render (or load) the crop set, train, export; returns the held-out crop accuracy and minutes."""
     import torch
     from torch import nn
@@ -126,7 +180,7 @@ def train(scenes: int = 4000, epochs: int = 12, seed: int = 1, threads: int = 2,
     np.random.seed(seed)
     t0 = time.time()
     print(f"rendering {scenes} training scenes (cached in {CACHE})", file=sys.stderr, flush=True)
-    name = f"train_crops_s{seed}_n{scenes}" + ("" if fournier else "_nofournier")
+    name = f"train_crops_a{ART_VERSION}_s{seed}_n{scenes}" + ("" if fournier else "_nofournier")
     name += "".join(f"_{Path(d).name}" for d in decks)
     crops, labels = build_dataset(CACHE / f"{name}.npz", scenes, seed, "training", workers=workers,
                                   use_fournier=fournier, deck_dirs=tuple(str(d) for d in decks))
@@ -152,7 +206,7 @@ def train(scenes: int = 4000, epochs: int = 12, seed: int = 1, threads: int = 2,
         te, total, right = time.time(), 0.0, 0
         for step in range(steps_per_epoch):
             idx = perm[step * batch:(step + 1) * batch]
-            x = augment(to_tensor(data[idx].numpy()), gen)
+            x = augment(to_tensor(data[idx].numpy()), gen, strong)
             y = targets[idx]
             logits = model(x)
             loss = loss_fn(logits, y)
@@ -186,6 +240,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--deck", dest="decks", type=Path, action="append", default=[],
                         help="also train on a scanned deck: a folder of {rank}_{oro,copa,espada,basto}.webp "
                              "(the best remedy for a deck maker the model reads poorly)")
+    parser.add_argument("--light-augment", dest="strong", action="store_false",
+                        help="only light and sensor variation (no hue turns, softening, hidden patches)")
     parser.add_argument("--no-fournier", dest="fournier", action="store_false",
                         help="leave the scanned Fournier 1878 deck out of training (to measure on it)")
 
@@ -195,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     add_arguments(parser)
     args = parser.parse_args(argv)
     train(args.scenes, args.epochs, args.seed, args.threads, args.workers, args.out, fournier=args.fournier,
-          decks=tuple(args.decks))
+          decks=tuple(args.decks), strong=args.strong)
     return 0
 
 

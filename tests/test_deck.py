@@ -14,6 +14,7 @@ from models.deck import (
     PX_PER_MM,
     TRAINING_FONTS,
     DeckStyle,
+    load_deck,
     load_fournier1878,
     random_style,
     render_card,
@@ -111,3 +112,36 @@ def test_restyled_faces_keep_their_cards_and_sizes() -> None:
     out = restyle_faces(faces, np.random.default_rng(2))
     assert set(out) == set(faces)
     assert all(out[c].shape == faces[c].shape for c in faces)
+
+
+def test_a_scanned_deck_loads_from_png_and_an_incomplete_one_is_refused(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    style = HELD_OUT_STYLES["clasica"]
+    names = {Suit.OROS: "oro", Suit.COPAS: "copa", Suit.ESPADAS: "espada", Suit.BASTOS: "basto"}
+    for card in DECK:
+        cv2.imwrite(str(tmp_path / f"{card.rank}_{names[card.suit]}.png"), render_card(card, style))
+    faces = load_deck(tmp_path)
+    assert faces is not None and len(faces) == 40
+    assert faces[Card.parse("12b")].shape == render_card(Card.parse("12b"), style).shape
+    (tmp_path / "7_copa.png").unlink()
+    assert load_deck(tmp_path) is None
+    assert load_deck(tmp_path / "absent") is None
+
+
+def test_printed_art_shades_and_hatches_shapes_and_ornaments_only_aces() -> None:
+    plain = replace(HELD_OUT_STYLES["clasica"], shading=0.0, hatch_mm=0.0, ornaments=False)
+    printed = replace(plain, shading=0.4, hatch_mm=0.8)
+    for text in ("5c", "12e"):
+        a = render_card(Card.parse(text), plain).astype(int)
+        b = render_card(Card.parse(text), printed).astype(int)
+        assert np.abs(a - b).sum() > 0
+        assert b.sum() < a.sum()  # shading and hatching only darken
+    ornate = replace(plain, ornaments=True)
+    assert np.array_equal(render_card(Card.parse("5o"), ornate), render_card(Card.parse("5o"), plain))
+    assert not np.array_equal(render_card(Card.parse("1o"), ornate), render_card(Card.parse("1o"), plain))
+
+
+def test_sticks_can_be_printed_hilt_up() -> None:
+    style = replace(HELD_OUT_STYLES["clasica"], stick_flip=0)
+    up = render_card(Card.parse("4e"), style)
+    down = render_card(Card.parse("4e"), replace(style, stick_flip=1))
+    assert not np.array_equal(up, down)

@@ -37,6 +37,16 @@ def test_augment_keeps_shape_and_range_and_is_seeded() -> None:
     assert torch.equal(a, b)
 
 
+def test_strong_augment_changes_colours_but_keeps_shape_range_and_seed() -> None:
+    x = torch.rand(64, 3, CROP_H, CROP_W)
+    a = augment(x.clone(), torch.Generator().manual_seed(2), strong=True)
+    b = augment(x.clone(), torch.Generator().manual_seed(2), strong=True)
+    light = augment(x.clone(), torch.Generator().manual_seed(2))
+    assert a.shape == x.shape and float(a.min()) >= 0.0 and float(a.max()) <= 1.0
+    assert torch.equal(a, b)
+    assert not torch.allclose(a, light)
+
+
 def test_export_has_the_contract_names_and_a_dynamic_batch(tmp_path) -> None:  # type: ignore[no-untyped-def]
     pytest.importorskip("onnx")
     import onnxruntime as ort
@@ -58,3 +68,4 @@ def test_train_command_parses_its_options() -> None:
     command.add_arguments(parser)
     args = parser.parse_args(["--scenes", "10", "--epochs", "1", "--seed", "3"])
     assert (args.scenes, args.epochs, args.seed, args.threads) == (10, 1, 3, 2)
+    assert args.strong and not parser.parse_args(["--light-augment"]).strong

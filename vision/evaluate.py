@@ -13,8 +13,10 @@ card zone) and read by :class:`vision.reading.TableReader`. Reported:
   whose centre lies under a hand: they cannot be seen);
 - the mean time per frame (all threads of this machine, not ``bench read``'s one core).
 
-The deck is one the model never saw (``--deck held-out``, the default) or the
-training distribution (``--deck training``).
+The deck is one the model never saw (``--deck held-out``, the default), the
+training distribution (``--deck training``), or a scanned deck of your own
+(``--deck-dir DIR``: the 40 faces as ``{rank}_{oro,copa,espada,basto}.webp``,
+or .png/.jpg), which is how to measure the reader on another maker's cards.
 """
 
 from __future__ import annotations
@@ -84,7 +86,8 @@ class Tally:
 
 
 def evaluate(n: int, seed: int = 0, deck: str = "held-out", classifier: object | None = None,
-             progress: bool = False) -> Tally:
+             progress: bool = False, faces: dict[object, np.ndarray] | None = None) -> Tally:
+    """Render ``n`` seeded scenes and read each; ``faces`` (a scanned deck) overrides ``deck``."""
     from models.deck import HELD_OUT_STYLES
     from models.scene import random_scene, render_scene
 
@@ -93,7 +96,9 @@ def evaluate(n: int, seed: int = 0, deck: str = "held-out", classifier: object |
     styles = sorted(HELD_OUT_STYLES)
     for i in range(n):
         overrides: dict[str, object] = {}
-        if deck == "held-out":
+        if faces is not None:
+            overrides["deck"] = faces
+        elif deck == "held-out":
             overrides["deck"] = HELD_OUT_STYLES[styles[i % len(styles)]]
         spec = random_scene(rng, **overrides)
         scene = render_scene(spec, rng)
@@ -149,6 +154,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n", type=int, default=200, help="scenes to render and read")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--deck", choices=("held-out", "training"), default="held-out")
+    parser.add_argument("--deck-dir", default=None,
+                        help="a scanned deck to draw the scenes with: {rank}_{oro,copa,espada,basto}.webp")
     parser.add_argument("--model", default=None, help="card model (default models/cards.onnx)")
     parser.add_argument("--no-model", action="store_true", help="measure the finder and stones only")
     parser.add_argument("--threads", type=int, default=2)
@@ -164,7 +171,15 @@ def main(argv: list[str] | None = None) -> int:
             classifier, with_model = _NoModel(), False
     else:
         classifier = _NoModel()
-    tally = evaluate(args.n, args.seed, args.deck, classifier, progress=not args.json)
+    faces = None
+    if args.deck_dir is not None:
+        from models.deck import load_deck
+
+        faces = load_deck(args.deck_dir)
+        if faces is None:
+            parser.error(f"no complete deck of 40 faces {{rank}}_{{oro,copa,espada,basto}}.webp in {args.deck_dir}")
+    tally = evaluate(args.n, args.seed, args.deck, classifier, progress=not args.json,
+                     faces=faces)  # type: ignore[arg-type]
     result = tally.summary(with_model)
     if args.json:
         print(json.dumps(result))

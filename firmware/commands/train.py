@@ -29,5 +29,5 @@ def run(args: argparse.Namespace) -> int:
     from models.train import train
 
     train(args.scenes, args.epochs, args.seed, args.threads, args.workers, args.out, fournier=args.fournier,
-          decks=tuple(args.decks))
+          decks=tuple(args.decks), strong=args.strong)
     return 0
