@@ -124,6 +124,33 @@ def test_glare_beside_the_pool_does_not_make_stones() -> None:
     assert (got.pool, list(got.seats)) == (want["pool"], want["seats"])
 
 
+@pytest.mark.parametrize("felt, colour", [
+    ((40, 110, 30), (120, 30, 140)),   # green felt, magenta chips: paled to pink, nearly the glare's own colours
+    ((110, 60, 20), (60, 140, 220)),   # blue felt, orange chips
+    ((30, 30, 120), (40, 180, 40)),    # red felt, green chips
+])
+def test_glare_over_a_stone_zone_loses_no_stone(felt: tuple[int, int, int], colour: tuple[int, int, int]) -> None:
+    # a strong glare right over seat 0's stones: it is taken off, the paled stones are counted
+    got, want, _ = render(0, pool_stones=8, seat_stones=(6, 3, 0, 0), stone_mm=22.0, felt=felt, stone_colour=colour,
+                          glare=0.7, glare_at=(660.0, 660.0), px_per_mm=1.3, touching=0.4)
+    assert (got.pool, list(got.seats)) == (want["pool"], want["seats"])
+
+
+def test_stones_paled_by_a_glare_do_not_set_the_stones_colour() -> None:
+    # most single stones lie under the glare (seat 1): the stones' colour is learnt from those in plain
+    # light, and the felt (here with no red at all) never passes for the stones' colour
+    got, want, _ = render(0, pool_stones=1, seat_stones=(0, 5, 1, 5), stone_mm=18.0, felt=(117, 86, 0),
+                          stone_colour=(40, 180, 40), glare=0.6, glare_at=(660.0, 140.0), touching=0.5, px_per_mm=1.3)
+    assert (got.pool, list(got.seats)) == (want["pool"], want["seats"])
+
+
+def test_white_stones_are_not_a_glare() -> None:
+    # many touching white stones on dark felt look like felt with white added; they are not a glare
+    got, want, _ = render(1, pool_stones=20, seat_stones=(6, 6, 0, 3), stone_mm=26.0, felt=(89, 54, 72),
+                          stone_colour=(230, 230, 230), touching=0.6, px_per_mm=1.3)
+    assert (got.pool, list(got.seats)) == (want["pool"], want["seats"])
+
+
 def test_a_hand_over_the_pool_is_not_stones() -> None:
     for seed in (5, 6):
         got, want, scene = render(seed, pool_stones=10, seat_stones=(3, 0, 0, 4), stone_mm=22.0,

@@ -47,6 +47,14 @@ MAX_DEPTH = 2.1
 """A blob of stones is nowhere thicker than this many stone radii (seven in a flower: 1.75 to 2)."""
 SEARCH_PAD_MM = 40.0
 """Room searched around each region, so that a card or an arm reaching in is seen as one big blob."""
+GLARE_STEP_MM = 3.0
+"""Resolution of the glare fields (a glare is broad)."""
+GLARE_SMOOTH_MM = 6.0
+"""Smoothing of the glare fields: wider than a gap between stones, narrower than a glare."""
+GLARE_MIN_MM = 35.0
+"""Least radius of a glare: smaller bright spots are things lying there (a white stone)."""
+GLARE_MIN = 25.0
+"""White (grey levels) a glare adds before it is taken off."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,6 +264,13 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
     k = px_per_mm
     h, w = rectified.shape[:2]
     colour_t, light_t = _thresholds(rectified, felt)
+    noise_a, noise_dp = felt.contrast_noise(rectified)
+    glared = np.zeros((h, w), np.uint8)  # where a glare was taken off
+    markers = np.zeros((h, w), np.uint8)  # the markers and their white quiet zones
+    for mid in range(4):
+        (mx0, my0), (mx1, my1) = np.min(mat.marker_corners(mid), axis=0), np.max(mat.marker_corners(mid), axis=0)
+        cv2.rectangle(markers, (int((mx0 - 16) * k), int((my0 - 16) * k)), (int((mx1 + 16) * k), int((my1 + 16) * k)),
+                      255, -1)
     r_min = STONE_MM[0] / 2 * k
     # an opening with a disc well under a stone's width drops printed lines and specks
     d = 2 * round(0.2 * STONE_MM[0] * k) + 1
@@ -267,12 +282,23 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
         x1, y1 = min(w, int((rx1 + SEARCH_PAD_MM) * k)), min(h, int((ry1 + SEARCH_PAD_MM) * k))
         if x1 <= x0 or y1 <= y0:
             continue
-        a, dp = felt.contrast(rectified, (x0, y0, x1, y1))
+        felt_map = np.ascontiguousarray(felt.colour_map[y0:y1, x0:x1])
+        known = np.ascontiguousarray(markers[y0:y1, x0:x1])
+        if exclude is not None:
+            known = np.maximum(known, exclude[y0:y1, x0:x1])
+        seen, felt_map, amp = _deglare(np.ascontiguousarray(rectified[y0:y1, x0:x1]), felt_map, felt.colour, k,
+                                       colour_t, known)
+        a, dp = Felt(felt_map, felt.colour, felt.free).contrast(seen)
         # a stone is of another colour, or lighter, or far darker than a shadow
-        stone = (dp > colour_t) | (a > 1.0 + light_t) | (a < DARKEST_SHADOW)
-        signed = np.asarray(cv2.subtract(log_image(np.ascontiguousarray(rectified[y0:y1, x0:x1])),
-                                         np.log(felt.colour_map[y0:y1, x0:x1] + LOG_OFFSET)),
-                            dtype=np.float32)
+        if amp is None:
+            stone = (dp > colour_t) | (a > 1.0 + light_t) | (a < DARKEST_SHADOW)
+        else:  # under a glare taken off, the noise is louder, and the glare's edge not quite gone
+            loud = np.sqrt(amp)
+            stone = ((dp > np.maximum(colour_t * loud, 6.0 * noise_dp * amp))
+                     | (a > 1.0 + np.maximum(light_t * loud, 6.0 * noise_a * amp)) | (a < DARKEST_SHADOW))
+        signed = np.asarray(cv2.subtract(log_image(seen), np.log(felt_map + LOG_OFFSET)), dtype=np.float32)
+        if amp is not None:
+            glared[y0:y1, x0:x1][amp > 1.05] = 255
         regions.append(((rx0, ry0, rx1, ry1), (x0, y0, x1, y1), stone, signed))
 
     first: list[list[_Blob]] = []
@@ -282,7 +308,8 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
         for i, ((rx0, ry0, rx1, ry1), (x0, y0, _, _), stone, signed) in enumerate(regions):
             if colour is not None:  # and what has the stones' own colour (a stone in a shadow)
                 off = channel_max(np.asarray(cv2.absdiff(signed, np.full_like(signed, colour)), np.float32))
-                extra = (off < 0.8 * COLOUR_TOL) & ~stone
+                # nearer the stones' colour than the felt's by far: paled stones never make the felt a stone
+                extra = (off < 0.8 * COLOUR_TOL) & (off < 0.5 * channel_max(np.abs(signed))) & ~stone
                 if np.count_nonzero(extra) < 0.02 * np.count_nonzero(stone) + 0.1 * math.pi * radius ** 2:
                     found.extend(first[i])  # nothing worth a second look
                     continue
@@ -307,11 +334,11 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
 
     blobs = search(None, STONE_MM[1] / 2 * k)  # round holes up to the largest stone's are filled
 
-    singles = [b for b in blobs if b.round_single
-               and STONE_MM[0] * 0.4 * k <= b.equivalent_radius <= STONE_MM[1] * 0.6 * k]
+    singles = _in_plain_light([b for b in blobs if b.round_single
+                               and STONE_MM[0] * 0.4 * k <= b.equivalent_radius <= STONE_MM[1] * 0.6 * k], glared)
     if singles:
         radius = float(np.median([b.equivalent_radius for b in singles]))
-        colour = np.median(np.stack([b.colour for b in singles]), axis=0)
+        colour = _stones_colour([b.colour for b in singles])
     else:
         # every stone touches another: their outlines are still arcs of one stone's radius
         small = [b for b in blobs if not b.touches_edge and b.depth <= STONE_MM[1] * 0.6 * 2 * k]
@@ -320,11 +347,12 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
             return StoneReading(StoneCount(), (), tuple(_rejected(b, k, mat, "not a stone")
                                                         for b in blobs))
         radius = float(np.median(arcs))
-        colour = np.median(np.stack([b.colour for b in small]), axis=0)
+        colour = _stones_colour([b.colour for b in small])
     # again, now that the stones' colour is known: the parts of stones the first cut missed;
     # and the size of one stone again, from these whole stones
     blobs = search(np.asarray(colour, np.float32), radius)
-    singles = [b for b in blobs if b.round_single and abs(b.equivalent_radius / radius - 1) < 0.3]
+    singles = _in_plain_light([b for b in blobs if b.round_single and abs(b.equivalent_radius / radius - 1) < 0.3],
+                              glared)
     if singles:
         radius = float(np.median([b.equivalent_radius for b in singles]))
 
@@ -375,6 +403,27 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
     colour_bgr = tuple(float(c) for c in colour)
     return StoneReading(StoneCount(pool, seats), tuple(stones), tuple(rejected),  # type: ignore[arg-type]
                         2 * radius / k, colour_bgr)  # type: ignore[arg-type]
+
+
+def _in_plain_light(blobs: list[_Blob], glared: Image) -> list[_Blob]:
+    """The blobs away from any glare taken off (they give the stones' size and colour), if any."""
+    plain = [b for b in blobs
+             if not glared[min(b.y0 + b.mask.shape[0] // 2, glared.shape[0] - 1),
+                           min(b.x0 + b.mask.shape[1] // 2, glared.shape[1] - 1)]]
+    return plain or blobs
+
+
+def _stones_colour(colours: list[npt.NDArray[np.float32]]) -> npt.NDArray[np.float32]:
+    """The stones' colour against the felt: the median of the stronger half of the blobs' colours.
+
+    A glare pales the stones under it (their colour shrinks towards the
+    felt's); a shadow does not change it (both darken alike). The stronger
+    half is the stones seen in plain light.
+    """
+    stack = np.stack(colours)
+    norms = np.linalg.norm(stack, axis=1)
+    strong = stack[norms >= np.median(norms)]
+    return np.asarray(np.median(strong, axis=0), np.float32)
 
 
 def _colour_parts(b: _Blob, colour: npt.NDArray[np.float32], radius: float,
@@ -432,6 +481,70 @@ def _disc_parts(b: _Blob, radius: float) -> tuple[list[_Blob], Image | None]:
         p.split = p.disc = True
     rim = 2 * max(1, round(0.15 * radius)) + 1
     return parts, np.asarray(cv2.dilate(taken, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (rim, rim))), np.uint8)
+
+
+def _deglare(image: Image, felt_map: npt.NDArray[np.float32], felt_colour: tuple[float, float, float], k: float,
+             colour_t: float, known: Image | None = None
+             ) -> tuple[Image, npt.NDArray[np.float32], npt.NDArray[np.float32] | None]:
+    """The image with a glare taken off, and the felt under it without the glare.
+
+    A glare (a lamp's reflection) adds white and washes the felt's own colour
+    out: felt under it is ``alpha * felt colour + white``, and a stone under
+    the same glare is paled alike. Both fields are fitted on the pixels that
+    are felt seen so (their colour lies between the felt's and white, with
+    some of the felt's left: a white, grey or complementary stone does not),
+    smoothed, and the white taken off the image; the felt is then the felt's
+    colour at ``alpha``. The felt model may follow a glare in part or not at
+    all: this does not depend on it. Where no glare lies nothing changes.
+    A glare is broad (a white stone's halo, a card's paper are not); ``known``
+    (255 where cards and markers lie) is left out.
+    """
+    h, w = image.shape[:2]
+    step = max(1, round(GLARE_STEP_MM * k))
+    sw, sh = max(2, w // step), max(2, h // step)
+    p = np.asarray(cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA), np.float32)
+    m = np.asarray(cv2.resize(felt_map, (sw, sh), interpolation=cv2.INTER_AREA), np.float32)
+    c = np.asarray(felt_colour, np.float64) + 1.0
+    norm_f = float(np.linalg.norm(c))
+    c /= norm_f
+    cc, c1, lam = 1.0, float(c.sum()), 0.05  # lam pulls the white towards 0 (grey felt: a glare is light)
+    cp = cv2.transform(p, c.reshape(1, 3).astype(np.float32))
+    p1 = cv2.transform(p, np.ones((1, 3), np.float32))
+    det = cc * (3.0 + lam) - c1 * c1
+    alpha = ((3.0 + lam) * cp - c1 * p1) / det
+    white = (cc * p1 - c1 * cp) / det
+    res = p - alpha[:, :, None] * c.astype(np.float32) - white[:, :, None]
+    norm_m = np.sqrt(cv2.transform(m * m, np.ones((1, 3), np.float32)))
+    r = np.sqrt(cv2.transform(res * res, np.ones((1, 3), np.float32))) / (norm_m + 40.0)
+    felt_like = (r < 1.5 * colour_t) & (alpha > 0.06 * norm_f) & (alpha < 1.3 * norm_m) & (white > -0.1 * norm_m)
+    if known is not None:
+        felt_like &= cv2.resize(known, (sw, sh), interpolation=cv2.INTER_AREA) == 0
+    # not the edge of anything (a white stone's edge is a blend of white and felt, like a glare)
+    felt_like = cv2.erode(felt_like.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    # a glare is broad: white added over a wide patch of felt; a white stone's inside is a small island
+    bright = (felt_like & (white > GLARE_MIN)).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(bright, connectivity=8)
+    wide = stats[:, cv2.CC_STAT_AREA] >= math.pi * (GLARE_MIN_MM * k / step) ** 2
+    wide[0] = False
+    if not wide.any():
+        return image, felt_map, None  # no glare worth the name here
+    felt_like &= ~(bright.astype(bool) & ~wide[labels])
+    wgt = felt_like.astype(np.float32)
+    s = GLARE_SMOOTH_MM * k / step
+    den = cv2.GaussianBlur(wgt, (0, 0), s) + 1e-3
+    w_s = cv2.GaussianBlur(white * wgt, (0, 0), s) / den
+    a_s = cv2.GaussianBlur(alpha * wgt, (0, 0), s) / den
+    a_full = cv2.resize(a_s, (w, h), interpolation=cv2.INTER_LINEAR)
+    w_full = np.maximum(cv2.resize(w_s, (w, h), interpolation=cv2.INTER_LINEAR), 0.0)
+    # only where a glare lies (white added well above the noise): elsewhere the image and felt as they are
+    use = np.clip((w_full - 0.5 * GLARE_MIN) / GLARE_MIN, 0.0, 1.0)[:, :, None]
+    img = image.astype(np.float32) - use * w_full[:, :, None]
+    under = np.maximum(a_full, 1.0)[:, :, None] * c.astype(np.float32)
+    felt_seen = felt_map + use * (under - felt_map)
+    # the noise is the same, the felt it is measured against darker: by this much louder
+    amp = (np.linalg.norm(felt_map, axis=2) + 20.0) / (np.linalg.norm(felt_seen, axis=2) + 20.0)
+    return (np.asarray(np.clip(img + 0.5, 0, 255), np.uint8), np.asarray(felt_seen, np.float32),
+            np.asarray(np.maximum(amp, 1.0), np.float32))
 
 
 def _thresholds(rectified: Image, felt: Felt) -> tuple[float, float]:
