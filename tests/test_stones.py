@@ -163,6 +163,27 @@ def test_a_hand_over_the_pool_is_not_stones() -> None:
         assert list(got.seats) == want["seats"]
 
 
+def hand_scene(seed: int, felt: tuple[int, int, int], colour: tuple[int, int, int]) -> tuple[int, int]:
+    """Pool stones counted, and those whose centre the hand leaves in view, with a hand over the pool."""
+    got, want, scene = render(seed, pool_stones=10, stone_mm=20.0, felt=felt, stone_colour=colour,
+                              hand_over_pool=True, touching=0.2, px_per_mm=1.3)
+    hidden = sum(1 for s in scene.stone_truth if s.under_hand)  # type: ignore[attr-defined]
+    return got.pool, want["pool"] - hidden  # type: ignore[operator]
+
+
+def test_pieces_of_a_hand_of_the_stones_colour_are_not_stones() -> None:
+    # a tan hand beside orange chips: its fingers, cut from the palm, are of nearly the stones' colour
+    # and of a few stones' size, but not of their colour, and no stone's disc fits in a fingertip
+    got, visible = hand_scene(7, (40, 110, 30), (60, 140, 220))
+    assert visible - 1 <= got <= visible
+
+
+def test_a_stone_against_the_hand_is_cut_off_it() -> None:
+    # a white stone half under a finger: its core is tied to the finger's by a thread, cut
+    got, visible = hand_scene(4, (90, 72, 9), (230, 230, 230))
+    assert got == visible
+
+
 def test_smoother_forgets_a_passing_hand() -> None:
     s = StoneSmoother(window=5)
     frames = [StoneCount(12, (3, 1, 0, 2))] * 3 + [StoneCount(4, (3, 1, 0, 2)), StoneCount(30, (3, 1, 0, 2))]

@@ -361,7 +361,7 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
     queue = list(blobs)
     while queue:
         b = queue.pop(0)
-        why = _not_stones(b, radius, colour)
+        why = _not_stones(b, radius, colour, glared)
         if why is not None and not b.split:
             # stones touching something else (a glare, a hand, a card): keep the stones' colour
             # round stones at its edge first (a hand's), then the rest by the stones' colour
@@ -386,6 +386,8 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
                 why = "not round stones"  # touching discs leave notches; a bar or a blob (a finger) does not
             elif b.split and (n > 5 or solidity < 0.7 or b.depth > 1.3 * radius):
                 why = "not stones"  # what is left of a hand or a glare of the stones' colour
+            elif b.split and b.depth < 0.8 * radius and float(np.abs(b.colour - colour).max()) > 0.25:
+                why = "no stone fits in it"  # a fingertip of nearly the stones' colour (a stone half hidden is theirs)
             elif b.split and b.area / (math.pi * b.depth ** 2) > max(2.5, 1.3 * n_area):
                 why = "thinner than a stone"  # a finger of the stones' colour
         if why is not None:
@@ -464,6 +466,10 @@ def _disc_parts(b: _Blob, radius: float) -> tuple[list[_Blob], Image | None]:
     d = 2 * max(1, round(0.7 * radius)) + 1
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))
     core = np.asarray(cv2.erode(b.mask, disc), np.uint8)
+    # a stone lying against a finger or the palm is still tied to it by a thread: cut the threads
+    thread = 2 * max(1, round(0.2 * radius)) + 1
+    core = np.asarray(cv2.morphologyEx(core, cv2.MORPH_OPEN,
+                                       cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (thread, thread))), np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
     parts: list[_Blob] = []
     for i in range(1, n):
@@ -553,17 +559,27 @@ def _thresholds(rectified: Image, felt: Felt) -> tuple[float, float]:
     return max(MIN_COLOUR_T, 6.0 * noise_dp), max(MIN_LIGHT_T, 6.0 * noise_a)
 
 
-def _not_stones(b: _Blob, radius: float, colour: npt.NDArray[np.float32]) -> str | None:
+def _not_stones(b: _Blob, radius: float, colour: npt.NDArray[np.float32], glared: Image) -> str | None:
     if b.touches_edge:
         return "too big for a stone"
     if b.depth > MAX_DEPTH * radius:
         return "too big for a stone"
     # the stones' colour against the felt (log ratios per channel): a patch of light scales it,
-    # another thing (a hand, a glare) points elsewhere; a stone under a glare is paler, but
-    # still a stone's shape
-    if not _same_colour(b.colour, colour) and not (_stone_shaped(b, radius) and _cosine(b.colour, colour) >= 0.6):
+    # another thing (a hand, a glare) points elsewhere; a stone where a glare was taken off may
+    # still be paler, but it is a stone's shape (elsewhere such a blob is a piece of a hand)
+    if not _same_colour(b.colour, colour) and not (_stone_shaped(b, radius) and _cosine(b.colour, colour) >= 0.6
+                                                   and _under_glare(b, glared)):
         return "not the stones' colour"
     return None
+
+
+def _under_glare(b: _Blob, glared: Image) -> bool:
+    """Whether a blob lies partly where a glare was taken off."""
+    h, w = b.mask.shape
+    y0, x0 = max(0, b.y0), max(0, b.x0)
+    under = glared[y0:b.y0 + h, x0:b.x0 + w]
+    inside = b.mask[y0 - b.y0:y0 - b.y0 + under.shape[0], x0 - b.x0:x0 - b.x0 + under.shape[1]] > 0
+    return bool(np.count_nonzero(under[inside]) > 0.2 * max(1, int(np.count_nonzero(inside))))
 
 
 def _cosine(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
