@@ -308,8 +308,8 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
         for i, ((rx0, ry0, rx1, ry1), (x0, y0, _, _), stone, signed) in enumerate(regions):
             if colour is not None:  # and what has the stones' own colour (a stone in a shadow)
                 off = channel_max(np.asarray(cv2.absdiff(signed, np.full_like(signed, colour)), np.float32))
-                # nearer the stones' colour than the felt's by far: paled stones never make the felt a stone
-                extra = (off < 0.8 * COLOUR_TOL) & (off < 0.5 * channel_max(np.abs(signed))) & ~stone
+                # nearer the stones' colour than the felt's: paled stones never make the felt a stone
+                extra = (off < 0.8 * COLOUR_TOL) & (off < 0.8 * channel_max(np.abs(signed))) & ~stone
                 if np.count_nonzero(extra) < 0.02 * np.count_nonzero(stone) + 0.1 * math.pi * radius ** 2:
                     found.extend(first[i])  # nothing worth a second look
                     continue
@@ -338,7 +338,7 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
                                and STONE_MM[0] * 0.4 * k <= b.equivalent_radius <= STONE_MM[1] * 0.6 * k], glared)
     if singles:
         radius = float(np.median([b.equivalent_radius for b in singles]))
-        colour = _stones_colour([b.colour for b in singles])
+        colour = np.median(np.stack([b.colour for b in singles]), axis=0)
     else:
         # every stone touches another: their outlines are still arcs of one stone's radius
         small = [b for b in blobs if not b.touches_edge and b.depth <= STONE_MM[1] * 0.6 * 2 * k]
@@ -347,7 +347,7 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
             return StoneReading(StoneCount(), (), tuple(_rejected(b, k, mat, "not a stone")
                                                         for b in blobs))
         radius = float(np.median(arcs))
-        colour = _stones_colour([b.colour for b in small])
+        colour = np.median(np.stack([b.colour for b in small]), axis=0)
     # again, now that the stones' colour is known: the parts of stones the first cut missed;
     # and the size of one stone again, from these whole stones
     blobs = search(np.asarray(colour, np.float32), radius)
@@ -413,19 +413,6 @@ def _in_plain_light(blobs: list[_Blob], glared: Image) -> list[_Blob]:
              if not glared[min(b.y0 + b.mask.shape[0] // 2, glared.shape[0] - 1),
                            min(b.x0 + b.mask.shape[1] // 2, glared.shape[1] - 1)]]
     return plain or blobs
-
-
-def _stones_colour(colours: list[npt.NDArray[np.float32]]) -> npt.NDArray[np.float32]:
-    """The stones' colour against the felt: the median of the stronger half of the blobs' colours.
-
-    A glare pales the stones under it (their colour shrinks towards the
-    felt's); a shadow does not change it (both darken alike). The stronger
-    half is the stones seen in plain light.
-    """
-    stack = np.stack(colours)
-    norms = np.linalg.norm(stack, axis=1)
-    strong = stack[norms >= np.median(norms)]
-    return np.asarray(np.median(strong, axis=0), np.float32)
 
 
 def _colour_parts(b: _Blob, colour: npt.NDArray[np.float32], radius: float,
