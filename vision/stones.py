@@ -292,10 +292,15 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
         # a stone is of another colour, or lighter, or far darker than a shadow
         if amp is None:
             stone = (dp > colour_t) | (a > 1.0 + light_t) | (a < DARKEST_SHADOW)
-        else:  # under a glare taken off, the noise is louder, and the glare's edge not quite gone
-            loud = np.sqrt(amp)
-            stone = ((dp > np.maximum(colour_t * loud, 6.0 * noise_dp * amp))
-                     | (a > 1.0 + np.maximum(light_t * loud, 6.0 * noise_a * amp)) | (a < DARKEST_SHADOW))
+        else:  # under a glare taken off the noise is louder: thresholds there from the felt's own spread there
+            stone = (dp > colour_t) | (a > 1.0 + light_t) | (a < DARKEST_SHADOW)
+            under = (amp > 1.05) & ~stone
+            if np.count_nonzero(under) > 100:
+                a_u, dp_u = a[under], dp[under]
+                ct_u = max(colour_t, 6.0 * 1.4826 * float(np.median(np.abs(dp_u - np.median(dp_u)))) + float(np.median(dp_u)))
+                lt_u = max(light_t, 6.0 * 1.4826 * float(np.median(np.abs(a_u - np.median(a_u)))))
+                glare_on = amp > 1.05
+                stone = np.where(glare_on, (dp > ct_u) | (a > 1.0 + lt_u) | (a < DARKEST_SHADOW), stone)
         signed = np.asarray(cv2.subtract(log_image(seen), np.log(felt_map + LOG_OFFSET)), dtype=np.float32)
         if amp is not None:
             glared[y0:y1, x0:x1][amp > 1.05] = 255
@@ -362,6 +367,8 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
     while queue:
         b = queue.pop(0)
         why = _not_stones(b, radius, colour, glared)
+        if why is None and b.area > 5.5 * math.pi * radius ** 2 and _peel(b, radius)[1] < 0.66:
+            why = "not round stones"  # stone-sized discs leave much of it: fingers, a sleeve
         if why is not None and not b.split:
             # stones touching something else (a glare, a hand, a card): keep the stones' colour
             # round stones at its edge first (a hand's), then the rest by the stones' colour
@@ -386,6 +393,8 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
                 why = "not round stones"  # touching discs leave notches; a bar or a blob (a finger) does not
             elif b.split and (n > 5 or solidity < 0.7 or b.depth > 1.3 * radius):
                 why = "not stones"  # what is left of a hand or a glare of the stones' colour
+            elif b.split and n >= 2 and _peel(b, radius)[1] < 0.7:
+                why = "not stones"  # a piece of a hand or arm of the stones' colour: discs leave much of it
             elif b.split and b.depth < 0.8 * radius and float(np.abs(b.colour - colour).max()) > 0.25:
                 why = "no stone fits in it"  # a fingertip of nearly the stones' colour (a stone half hidden is theirs)
             elif b.split and b.area / (math.pi * b.depth ** 2) > max(2.5, 1.3 * n_area):
@@ -519,11 +528,20 @@ def _deglare(image: Image, felt_map: npt.NDArray[np.float32], felt_colour: tuple
     n, labels, stats, _ = cv2.connectedComponentsWithStats(bright, connectivity=8)
     wide = stats[:, cv2.CC_STAT_AREA] >= math.pi * (GLARE_MIN_MM * k / step) ** 2
     wide[0] = False
+    for i in np.flatnonzero(wide):  # and it fades out: a hand or a sleeve is as white all over as at its middle
+        w_i = white[labels == i]
+        if np.count_nonzero(w_i > 0.6 * float(np.percentile(w_i, 95))) > 0.75 * w_i.size:
+            wide[i] = False
     if not wide.any():
         return image, felt_map, None  # no glare worth the name here
     felt_like &= ~(bright.astype(bool) & ~wide[labels])
     wgt = felt_like.astype(np.float32)
     s = GLARE_SMOOTH_MM * k / step
+    den = cv2.GaussianBlur(wgt, (0, 0), s) + 1e-3
+    w_s = cv2.GaussianBlur(white * wgt, (0, 0), s) / den
+    a_s = cv2.GaussianBlur(alpha * wgt, (0, 0), s) / den
+    # once more without what is far brighter or whiter than the felt around it (a stone of the felt's hue)
+    wgt = (felt_like & (alpha < 1.2 * a_s + 5.0) & (white < 1.2 * w_s + 10.0)).astype(np.float32)
     den = cv2.GaussianBlur(wgt, (0, 0), s) + 1e-3
     w_s = cv2.GaussianBlur(white * wgt, (0, 0), s) / den
     a_s = cv2.GaussianBlur(alpha * wgt, (0, 0), s) / den
