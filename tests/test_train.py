@@ -68,4 +68,4 @@ def test_train_command_parses_its_options() -> None:
     command.add_arguments(parser)
     args = parser.parse_args(["--scenes", "10", "--epochs", "1", "--seed", "3"])
     assert (args.scenes, args.epochs, args.seed, args.threads) == (10, 1, 3, 2)
-    assert args.strong and not parser.parse_args(["--light-augment"]).strong
+    assert not args.strong and parser.parse_args(["--strong-augment"]).strong
