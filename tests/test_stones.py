@@ -136,6 +136,19 @@ def test_glare_over_a_stone_zone_loses_no_stone(felt: tuple[int, int, int], colo
     assert (got.pool, list(got.seats)) == (want["pool"], want["seats"])
 
 
+@pytest.mark.parametrize("seed, felt, colour", [
+    (0, (111, 48, 21), (0, 200, 250)),  # blue felt, yellow chips
+    (3, (40, 110, 30), (30, 30, 200)),  # green felt, red chips
+])
+def test_small_stones_at_the_heart_of_a_strong_glare(seed: int, felt: tuple[int, int, int],
+                                                      colour: tuple[int, int, int]) -> None:
+    # a glare of 0.86 over seat 0's two small stones: what haze of it is left is taken off too, and the
+    # noise there, louder, is measured there; the stones are counted and the haze is not a stone
+    got, want, _ = render(seed, pool_stones=6, seat_stones=(2, 4, 0, 0), stone_mm=16.0, felt=felt, stone_colour=colour,
+                          glare=0.86, glare_at=(620.0, 700.0), touching=0.5, px_per_mm=1.3)
+    assert (got.pool, list(got.seats)) == (want["pool"], want["seats"])
+
+
 def test_stones_paled_by_a_glare_do_not_set_the_stones_colour() -> None:
     # most single stones lie under the glare (seat 1): the stones' colour is learnt from those in plain
     # light, and the felt (here with no red at all) never passes for the stones' colour

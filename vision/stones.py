@@ -296,10 +296,18 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
             stone = (dp > colour_t) | (a > 1.0 + light_t) | (a < DARKEST_SHADOW)
             under = (amp > 1.05) & ~stone
             if np.count_nonzero(under) > 100:
-                a_u, dp_u = a[under], dp[under]
-                ct_u = max(colour_t, 6.0 * 1.4826 * float(np.median(np.abs(dp_u - np.median(dp_u)))) + float(np.median(dp_u)))
-                lt_u = max(light_t, 6.0 * 1.4826 * float(np.median(np.abs(a_u - np.median(a_u)))))
+                # what is left of the glare (a haze, broad) measured on the felt around and taken off too;
+                # the noise there is what a small blur takes away
+                wgt = under.astype(np.float32)
+                s_bg = GLARE_SMOOTH_MM * 2.0 * k
+                den = cv2.GaussianBlur(wgt, (0, 0), s_bg) + 1e-3
                 glare_on = amp > 1.05
+                a = np.where(glare_on, a - cv2.GaussianBlur((a - 1.0) * wgt, (0, 0), s_bg) / den, a)
+                dp = np.where(glare_on, dp - cv2.GaussianBlur(dp * wgt, (0, 0), s_bg) / den, dp)
+                a_hf = (a - cv2.GaussianBlur(a, (0, 0), 2.0))[under]
+                dp_hf = (dp - cv2.GaussianBlur(dp, (0, 0), 2.0))[under]
+                ct_u = max(colour_t, 6.0 * _spread(dp_hf))
+                lt_u = max(light_t, 6.0 * _spread(a_hf))
                 stone = np.where(glare_on, (dp > ct_u) | (a > 1.0 + lt_u) | (a < DARKEST_SHADOW), stone)
         signed = np.asarray(cv2.subtract(log_image(seen), np.log(felt_map + LOG_OFFSET)), dtype=np.float32)
         if amp is not None:
@@ -386,6 +394,10 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
             # touching stones of one size: the blob's area counts them; peeling places them
             n_area = b.area / (math.pi * radius ** 2)
             n = int(round(n_area))
+            if n >= 2 and abs(n_area - n) > 0.3 and _under_glare(b, glared):
+                # where a glare was taken off a haze of it may cling to the stones, or their paled edges
+                # be lost: between two counts, the stone-sized discs that fit in the blob decide
+                n = min(max(len(_peel(b, radius)[0]), math.floor(n_area)), math.ceil(n_area))
             solidity = b.area / max(b.hull_area, 1e-6)
             if n < 1:
                 why = "smaller than a stone"
@@ -558,6 +570,11 @@ def _deglare(image: Image, felt_map: npt.NDArray[np.float32], felt_colour: tuple
             np.asarray(np.maximum(amp, 1.0), np.float32))
 
 
+def _spread(values: npt.NDArray[np.float32]) -> float:
+    """A robust standard deviation (of a blur's residue: slightly under the noise's, hence 1.2)."""
+    return 1.2 * 1.4826 * float(np.median(np.abs(values - np.median(values))))
+
+
 def _thresholds(rectified: Image, felt: Felt) -> tuple[float, float]:
     """Colour and brightness thresholds of a stone pixel, well above the felt's own spread."""
     noise_a, noise_dp = felt.contrast_noise(rectified)
@@ -571,8 +588,10 @@ def _not_stones(b: _Blob, radius: float, colour: npt.NDArray[np.float32], glared
         return "too big for a stone"
     # the stones' colour against the felt (log ratios per channel): a patch of light scales it,
     # another thing (a hand, a glare) points elsewhere; a stone where a glare was taken off may
-    # still be paler, but it is a stone's shape (elsewhere such a blob is a piece of a hand)
+    # still be paler, but it is a stone's shape (elsewhere such a blob is a piece of a hand), and
+    # not as pale as a haze of the glare left behind
     if not _same_colour(b.colour, colour) and not (_stone_shaped(b, radius) and _cosine(b.colour, colour) >= 0.6
+                                                   and float(np.linalg.norm(b.colour)) > 0.25 * float(np.linalg.norm(colour))
                                                    and _under_glare(b, glared)):
         return "not the stones' colour"
     return None
