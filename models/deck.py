@@ -41,7 +41,7 @@ FOURNIER1878 = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
 _SUIT_FILE = {Suit.OROS: "oro", Suit.COPAS: "copa", Suit.ESPADAS: "espada", Suit.BASTOS: "basto"}
 
-ART_VERSION = 2
+ART_VERSION = 3
 """Bumped whenever the drawn art changes, so that cached training crops are rendered again."""
 
 PINTAS = {Suit.OROS: 0, Suit.COPAS: 1, Suit.ESPADAS: 2, Suit.BASTOS: 3}
@@ -97,6 +97,8 @@ class DeckStyle:
     ornaments: bool = False
     figure_detail: bool = False
     stick_flip: int = 0
+    pip_sizes: tuple[float, ...] = (0.8, 0.5, 0.4, 0.34, 0.34, 0.34, 0.34)
+    stick_sizes: tuple[float, ...] = (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0)
 
     def suit_colours(self, suit: Suit) -> tuple[BGR, BGR]:
         return {Suit.OROS: self.oro_colours, Suit.COPAS: self.copa_colours,
@@ -183,6 +185,10 @@ def random_style(rng: np.random.Generator) -> DeckStyle:
         ornaments=bool(rng.random() < 0.6),
         figure_detail=bool(rng.random() < 0.7),
         stick_flip=int(rng.choice(3, p=[0.5, 0.25, 0.25])),
+        # sign sizes drawn per count, so that size never tells the count (layouts cap them)
+        pip_sizes=(float(rng.uniform(0.45, 0.9)),
+                   *(float(rng.uniform(0.2, 0.5)) for _ in range(6))),
+        stick_sizes=(1.0, *(float(rng.uniform(0.7, 1.1)) for _ in range(6))),
     )
 
 
@@ -430,9 +436,9 @@ def _draw_pips(pen: _Pen, suit: Suit, n: int, frame: tuple[float, float, float, 
     if suit in (Suit.OROS, Suit.COPAS):
         layouts = _ROUND_LAYOUTS[n]
         pts = layouts[variant % len(layouts)]
-        size = fw * (0.8 if n == 1 else 0.4 if n <= 3 else 0.34) * pen.style.pip_scale
-        if suit is Suit.OROS and n == 2:
-            size = fw * 0.5 * pen.style.pip_scale
+        # the sign's size is the style's for this count, not a rule of the count: real decks print
+        # small signs on a 2 as on a 7, and a model must count them, not measure them
+        size = fw * pen.style.pip_sizes[n - 1] * pen.style.pip_scale
         if len(pts) > 1:  # never touching: smaller than the closest two centres
             c = np.array([(u * fw, v * fh) for u, v in pts])
             dx = np.abs(c[:, None, 0] - c[None, :, 0]) / 0.95
@@ -447,7 +453,7 @@ def _draw_pips(pen: _Pen, suit: Suit, n: int, frame: tuple[float, float, float, 
         for u, v, ang, rel in sticks[variant % len(sticks)]:
             if flip == 1 or (flip == 2 and v < 0.5):  # hilts or grips up, as many decks print them
                 ang += 180.0
-            length = rel * fh * min(1.0, pen.style.pip_scale)
+            length = rel * fh * min(1.0, pen.style.pip_scale) * pen.style.stick_sizes[n - 1]
             draw_sign(pen, suit, x0 + u * fw, y0 + v * fh, length, ang,
                       min(length, 0.5 * fw * pen.style.pip_scale))
 
