@@ -97,7 +97,8 @@ class DeckStyle:
     ornaments: bool = False
     figure_detail: bool = False
     stick_flip: int = 0
-    pip_sizes: tuple[float, ...] = (0.8, 0.5, 0.4, 0.34, 0.34, 0.34, 0.34)
+    pip_sizes: tuple[float, ...] | None = None
+    ace_tilt: bool = False
     stick_sizes: tuple[float, ...] = (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0)
 
     def suit_colours(self, suit: Suit) -> tuple[BGR, BGR]:
@@ -142,7 +143,7 @@ def random_style(rng: np.random.Generator) -> DeckStyle:
         c = (ink, ink)
         oro, copa, espada, basto = c, c, c, c
     font = int(rng.choice(TRAINING_FONTS))
-    return DeckStyle(
+    style = DeckStyle(
         name="random",
         card_mm=(float(w), float(h)),
         paper=paper,
@@ -190,6 +191,7 @@ def random_style(rng: np.random.Generator) -> DeckStyle:
                    *(float(rng.uniform(0.2, 0.5)) for _ in range(6))),
         stick_sizes=(1.0, *(float(rng.uniform(0.7, 1.1)) for _ in range(6))),
     )
+    return replace(style, ace_tilt=style.layout_variant == 1)
 
 
 HELD_OUT_STYLES: dict[str, DeckStyle] = {
@@ -412,7 +414,7 @@ _ROUND_LAYOUTS: dict[int, list[list[tuple[float, float]]]] = {
 
 # Sticks (espadas, bastos): (u, v, angle in degrees, relative length).
 _STICK_LAYOUTS: dict[int, list[list[tuple[float, float, float, float]]]] = {
-    1: [[(0.5, 0.5, 0.0, 0.95)], [(0.5, 0.5, 22.0, 1.0)]],
+    1: [[(0.5, 0.5, 0.0, 0.95)]],
     2: [[(0.5, 0.5, 28.0, 0.95), (0.5, 0.5, -28.0, 0.95)], [(0.35, 0.5, 0.0, 0.9), (0.65, 0.5, 0.0, 0.9)]],
     3: [[(0.25, 0.5, 0.0, 0.9), (0.5, 0.5, 0.0, 0.9), (0.75, 0.5, 0.0, 0.9)],
         [(0.5, 0.5, 28.0, 0.95), (0.5, 0.5, -28.0, 0.95), (0.5, 0.5, 0.0, 0.95)]],
@@ -438,7 +440,11 @@ def _draw_pips(pen: _Pen, suit: Suit, n: int, frame: tuple[float, float, float, 
         pts = layouts[variant % len(layouts)]
         # the sign's size is the style's for this count, not a rule of the count: real decks print
         # small signs on a 2 as on a 7, and a model must count them, not measure them
-        size = fw * pen.style.pip_sizes[n - 1] * pen.style.pip_scale
+        if pen.style.pip_sizes is None:  # the held-out styles' sizes, as they always were
+            size = fw * (0.8 if n == 1 else 0.5 if suit is Suit.OROS and n == 2 else 0.4 if n <= 3 else 0.34)
+        else:
+            size = fw * pen.style.pip_sizes[n - 1]
+        size *= pen.style.pip_scale
         if len(pts) > 1:  # never touching: smaller than the closest two centres
             c = np.array([(u * fw, v * fh) for u, v in pts])
             dx = np.abs(c[:, None, 0] - c[None, :, 0]) / 0.95
@@ -451,6 +457,8 @@ def _draw_pips(pen: _Pen, suit: Suit, n: int, frame: tuple[float, float, float, 
         sticks = _STICK_LAYOUTS[n]
         flip = pen.style.stick_flip
         for u, v, ang, rel in sticks[variant % len(sticks)]:
+            if n == 1 and pen.style.ace_tilt:  # a lone sword or club laid slanting
+                ang, rel = 22.0, 1.0
             if flip == 1 or (flip == 2 and v < 0.5):  # hilts or grips up, as many decks print them
                 ang += 180.0
             length = rel * fh * min(1.0, pen.style.pip_scale) * pen.style.stick_sizes[n - 1]

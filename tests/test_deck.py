@@ -145,3 +145,13 @@ def test_sticks_can_be_printed_hilt_up() -> None:
     up = render_card(Card.parse("4e"), style)
     down = render_card(Card.parse("4e"), replace(style, stick_flip=1))
     assert not np.array_equal(up, down)
+
+
+def test_random_styles_size_signs_per_count_and_may_slant_the_ace() -> None:
+    styles = [random_style(np.random.default_rng(s)) for s in range(40)]
+    sizes = [s.pip_sizes for s in styles if s.pip_sizes is not None]
+    assert len(sizes) == 40
+    # the size of a 2's signs says nothing of the count: some styles print them smaller than a 7's
+    assert any(p[1] < p[6] for p in sizes) and any(p[1] > p[6] for p in sizes)
+    assert {s.ace_tilt for s in styles} == {True, False}
+    assert all(s.pip_sizes is None and not s.ace_tilt for s in HELD_OUT_STYLES.values())
