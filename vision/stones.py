@@ -375,8 +375,13 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
     while queue:
         b = queue.pop(0)
         why = _not_stones(b, radius, colour, glared)
-        if why is None and b.area > 5.5 * math.pi * radius ** 2 and _peel(b, radius)[1] < 0.66:
-            why = "not round stones"  # stone-sized discs leave much of it: fingers, a sleeve
+        if why is None and b.area > 3.5 * math.pi * radius ** 2:
+            # stone-sized discs leave much of it (fingers, a sleeve); a ragged cluster of stones is still
+            # covered by its discs, a compact one is not ragged
+            covered = _peel(b, radius)[1]
+            if (b.area > 5.5 * math.pi * radius ** 2 and covered < 0.66) or (
+                    covered < 0.8 and b.area < 0.65 * b.hull_area):
+                why = "not round stones"
         if why is not None and not b.split:
             # stones touching something else (a glare, a hand, a card): keep the stones' colour
             # round stones at its edge first (a hand's), then the rest by the stones' colour
