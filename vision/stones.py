@@ -375,10 +375,12 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
     while queue:
         b = queue.pop(0)
         why = _not_stones(b, radius, colour, glared)
+        peeled: tuple[list[tuple[float, float]], float] | None = None
         if why is None and b.area > 3.5 * math.pi * radius ** 2:
             # stone-sized discs leave much of it (fingers, a sleeve); a ragged cluster of stones is still
             # covered by its discs, a compact one is not ragged
-            covered = _peel(b, radius)[1]
+            peeled = _peel(b, radius)
+            covered = peeled[1]
             if (b.area > 5.5 * math.pi * radius ** 2 and covered < 0.66) or (
                     covered < 0.8 and b.area < 0.65 * b.hull_area):
                 why = "not round stones"
@@ -419,7 +421,8 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
         if why is not None:
             rejected.append(_rejected(b, k, mat, why))
             continue
-        centres, _ = _peel(b, radius, max_stones=n)
+        # the peel is greedy: its first n discs are the same whether it stops at n or goes on
+        centres = peeled[0][:n] if peeled is not None else _peel(b, radius, max_stones=n)[0]
         ys, xs = np.nonzero(b.mask)
         while len(centres) < n:  # stones the peel could not place: at the blob's middle
             centres.append((float(xs.mean()), float(ys.mean())))
@@ -522,7 +525,7 @@ def _deglare(image: Image, felt_map: npt.NDArray[np.float32], felt_colour: tuple
     step = max(1, round(GLARE_STEP_MM * k))
     sw, sh = max(2, w // step), max(2, h // step)
     p = np.asarray(cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA), np.float32)
-    m = np.asarray(cv2.resize(felt_map, (sw, sh), interpolation=cv2.INTER_AREA), np.float32)
+    m = np.asarray(cv2.resize(felt_map, (sw, sh), interpolation=cv2.INTER_NEAREST), np.float32)  # it is smooth
     c = np.asarray(felt_colour, np.float64) + 1.0
     norm_f = float(np.linalg.norm(c))
     c /= norm_f
