@@ -229,6 +229,29 @@ def test_a_ragged_hand_under_a_glare_is_not_stones() -> None:
     assert got.pool <= visible + 1
 
 
+def test_white_stones_taken_for_a_card_are_counted() -> None:
+    # vision.evaluate's scene 22 of seed 11 (the renderer of 29 Nov), read by the whole reader: five
+    # touching white stones in seat 3's zone are card-sized and the card finder takes them for a card
+    # (outside the card zones: unknown); the stones' search looks again inside the stone zones
+    from models.deck import HELD_OUT_STYLES
+    from models.scene import random_scene
+    from table.cards import DECK
+    from vision.classifier import Prediction
+    from vision.reading import TableReader
+
+    class Unsure:  # no card model needed: every card found is unknown
+        def classify(self, crops: list[np.ndarray]) -> list[Prediction]:
+            return [Prediction(DECK[0], 0.0, False) for _ in crops]
+
+    rng = np.random.default_rng()
+    rng.bit_generator.state = {"bit_generator": "PCG64", "has_uint32": 0, "uinteger": 2266314610,
+                               "state": {"state": 260838584603991526045453994084262674071,
+                                         "inc": 7937318808080196428804369945471644491}}
+    scene = render_scene(random_scene(rng, deck=HELD_OUT_STYLES["clasica"]), rng)
+    reading = TableReader(classifier=Unsure()).read(scene.image)
+    assert reading.stones.seats[3] == scene.stones["seats"][3]
+
+
 def test_smoother_forgets_a_passing_hand() -> None:
     s = StoneSmoother(window=5)
     frames = [StoneCount(12, (3, 1, 0, 2))] * 3 + [StoneCount(4, (3, 1, 0, 2)), StoneCount(30, (3, 1, 0, 2))]

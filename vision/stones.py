@@ -265,6 +265,14 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
     h, w = rectified.shape[:2]
     colour_t, light_t = _thresholds(rectified, felt)
     noise_a, noise_dp = felt.contrast_noise(rectified)
+    if exclude is not None:
+        # a card lies in a card zone: what the card finder took for a card inside a stone zone or the pool
+        # (a cluster of white stones is card-sized) is looked at again; a real card there is refused anyway
+        exclude = exclude.copy()
+        for seat in range(4):
+            zx0, zy0, zx1, zy1 = mat.stone_zone(seat)
+            exclude[int(zy0 * k):int(zy1 * k), int(zx0 * k):int(zx1 * k)] = 0
+        cv2.circle(exclude, (int(mat.centre[0] * k), int(mat.centre[1] * k)), int(mat.pool_radius * k), 0, -1)
     glared = np.zeros((h, w), np.uint8)  # where a glare was taken off
     markers = np.zeros((h, w), np.uint8)  # the markers and their white quiet zones
     for mid in range(4):
