@@ -430,8 +430,12 @@ def _rescue(cnt: Contour, light: FloatImage, k: float) -> list[CardObject]:
     patch = light[y:y + h, x:x + w]
     values = patch[blob > 0]
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    edge = cv2.distanceTransform(cv2.copyMakeBorder(blob, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0),
+                                 cv2.DIST_L2, 3)[1:-1, 1:-1]
     cuts = []
-    for mm in (3.0, 6.0):  # first: something small stuck to the card (a stone), broken off
+    # first: something stuck to the card broken off, a crumb, then a stone (up to 30 mm across,
+    # which a disc of 16 mm radius cannot enter while a card's 57-70 mm width still can)
+    for mm in (3.0, 6.0, 10.0, 16.0):
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(mm * k) + 1,) * 2)
         cuts.append(np.asarray(cv2.morphologyEx(blob, cv2.MORPH_OPEN, disc), np.uint8))
     for q in (40, 55, 70, 80):  # then: the lightest part of a glare
@@ -439,7 +443,7 @@ def _rescue(cnt: Contour, light: FloatImage, k: float) -> list[CardObject]:
         cuts.append(np.asarray(cv2.morphologyEx(cut, cv2.MORPH_OPEN, kernel), np.uint8))
     for cut in cuts:
         cards = []
-        pieces = [c for c in cv2.findContours(cut, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+        pieces = [c for c in cv2.findContours(cut, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]
                   if cv2.contourArea(c) >= 0.01 * one * k * k]
         # a card's frame line parts its paper: first all of it together, then piece by piece
         candidates = ([pieces] if len(pieces) > 1 else []) + [
@@ -447,6 +451,12 @@ def _rescue(cnt: Contour, light: FloatImage, k: float) -> list[CardObject]:
         for group in candidates:
             hull = cv2.convexHull(np.concatenate(group)) + np.array([x, y])
             quad, fill = _rect_quad(hull, k)
+            # where something was broken off, the card's edges are those the blob had: the
+            # outline the opening drew across the break is not an edge
+            pts = np.concatenate(group).reshape(-1, 2)
+            kept = pts[edge[pts[:, 1], pts[:, 0]] <= 2.0]
+            if len(kept) >= 0.5 * len(pts):
+                quad, _ = _rect_quad(kept.reshape(-1, 1, 2) + np.array([x, y]), k)
             obj = CardObject(quad, None)
             if fill > 0.9 and card_shaped(*obj.size):
                 cards.append(obj)
