@@ -258,3 +258,18 @@ def test_smoother_forgets_a_passing_hand() -> None:
     for f in frames:
         out = s.push(f)
     assert out == StoneCount(12, (3, 1, 0, 2))
+
+
+@pytest.mark.parametrize("light", ["even", "shadow"])
+def test_black_stones_on_dark_felt_count_once_each(light: str) -> None:
+    # black stones whose pixels straddle the shadow limit fall apart into crumbs unless the
+    # darkest pixels are grown over what is a little less dark around them
+    felt, black = (44, 81, 71), (24, 26, 24)
+    pool = [(340.0, 360.0), (380.0, 370.0), (420.0, 350.0), (360.0, 420.0), (430.0, 430.0)]
+    seat = [(630.0, 640.0), (670.0, 650.0), (650.0, 690.0)]
+    img = top_down(felt, pool + seat, 24.0, black, light)
+    # a highlight on each stone, as a lamp gives a polished stone
+    for x, y in pool + seat:
+        cv2.circle(img, (round((x - 4) * K), round((y - 4) * K)), round(3 * K), (70, 72, 70), -1, cv2.LINE_AA)
+    got = count(img)
+    assert (got.pool, got.seats[0]) == (5, 3)

@@ -38,6 +38,8 @@ MIN_COLOUR_T = 0.1
 MIN_LIGHT_T = 0.2
 """Least brightness gain over the felt of a stone of the felt's colour, lighter."""
 DARKEST_SHADOW = 0.5
+DARK_SEED = 0.56
+"""A pixel this dark (against the felt model, which follows shadows) seeds a dark stone."""
 """Shadows darken the felt to no less than this share of its light; darker is a stone."""
 MARGIN_MM = 18.0
 """How far beyond a zone's edge a stone centred in it may reach."""
@@ -156,6 +158,25 @@ class _Blob:
         circ = 4 * math.pi * self.area / max(self.perimeter, 1e-6) ** 2
         solidity = self.area / max(self.hull_area, 1e-6)
         return circ > 0.78 and solidity > 0.93 and self.depth > 0.75 * self.equivalent_radius
+
+
+def _dark(a: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
+    """Darker than any shadow, and what is a little less dark around it (a dark stone on dark felt).
+
+    A black stone on dark felt lies near the shadow limit: its pixels straddle
+    it and it falls apart into crumbs, each of which would count a stone. The
+    darkest pixels are seeds; the stone is what is darker than 0.65 of the felt
+    and joined to a seed. A shadow alone has no seed, so it never grows.
+    """
+    seed = a < DARK_SEED
+    if not seed.any():
+        return seed
+    grow = (a < 0.65).astype(np.uint8)
+    n, labels = cv2.connectedComponents(grow, connectivity=8)
+    keep = np.zeros(n, bool)
+    keep[np.unique(labels[seed])] = True
+    keep[0] = False
+    return np.asarray(keep[labels] | seed)
 
 
 def _blobs(mask: Image, signed: npt.NDArray[np.float32], min_area: float) -> list[_Blob]:
@@ -299,7 +320,7 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
         a, dp = Felt(felt_map, felt.colour, felt.free).contrast(seen)
         # a stone is of another colour, or lighter, or far darker than a shadow
         if amp is None:
-            stone = (dp > colour_t) | (a > 1.0 + light_t) | (a < DARKEST_SHADOW)
+            stone = (dp > colour_t) | (a > 1.0 + light_t) | _dark(a)
         else:  # under a glare taken off the noise is louder: thresholds there from the felt's own spread there
             stone = (dp > colour_t) | (a > 1.0 + light_t) | (a < DARKEST_SHADOW)
             under = (amp > 1.05) & ~stone
