@@ -2,22 +2,12 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from firmware.cli import main
 from firmware.demo import play, table_stones
-from table.cards import DECK
 from table.rules import Rules
 from table.tanteo import score
-from vision.classifier import Prediction
+from vision.classifier import NeverSure
 from vision.reading import TableReader
-
-
-class _Unsure:
-    """A classifier that is never sure: the table must not invent a single card."""
-
-    def classify(self, crops: list[np.ndarray]) -> list[Prediction]:
-        return [Prediction(card=DECK[0], probability=0.1, agreed=False) for _ in crops]
 
 
 def test_stones_on_the_felt_follow_the_score() -> None:
@@ -41,7 +31,7 @@ def test_demo_scores_what_the_camera_read() -> None:
 
 
 def test_an_unsure_reading_is_corrected_by_the_players_never_guessed() -> None:
-    hand = next(play(1, seed=2, rules=Rules(), reader_factory=lambda: TableReader(classifier=_Unsure())))
+    hand = next(play(1, seed=2, rules=Rules(), reader_factory=lambda: TableReader(classifier=NeverSure())))
     assert not hand.read_ok
     assert len(hand.misread) == 16 and all("not read" in m for m in hand.misread)
     assert sum(len(seat) for seat in hand.record.cards) == 16

@@ -235,20 +235,15 @@ def test_white_stones_taken_for_a_card_are_counted() -> None:
     # (outside the card zones: unknown); the stones' search looks again inside the stone zones
     from models.deck import HELD_OUT_STYLES
     from models.scene import random_scene
-    from table.cards import DECK
-    from vision.classifier import Prediction
+    from vision.classifier import NeverSure
     from vision.reading import TableReader
-
-    class Unsure:  # no card model needed: every card found is unknown
-        def classify(self, crops: list[np.ndarray]) -> list[Prediction]:
-            return [Prediction(DECK[0], 0.0, False) for _ in crops]
 
     rng = np.random.default_rng()
     rng.bit_generator.state = {"bit_generator": "PCG64", "has_uint32": 0, "uinteger": 2266314610,
                                "state": {"state": 260838584603991526045453994084262674071,
                                          "inc": 7937318808080196428804369945471644491}}
     scene = render_scene(random_scene(rng, deck=HELD_OUT_STYLES["clasica"]), rng)
-    reading = TableReader(classifier=Unsure()).read(scene.image)
+    reading = TableReader(classifier=NeverSure())  # no card model needed.read(scene.image)
     assert reading.stones.seats[3] == scene.stones["seats"][3]
 
 

@@ -65,6 +65,18 @@ class Classifier(Protocol):
     def classify(self, crops: list[npt.NDArray[np.uint8]]) -> list[Prediction]: ...
 
 
+class NeverSure:
+    """A classifier that is never sure of any crop: every card found is left unknown.
+
+    The reader with it measures the finder and the stones alone
+    (``vision.evaluate --no-model``), and tests use it to show that the table
+    never invents a card.
+    """
+
+    def classify(self, crops: list[npt.NDArray[np.uint8]]) -> list[Prediction]:
+        return [Prediction(DECK[0], 0.0, False) for _ in crops]
+
+
 class CardClassifier:
     """onnxruntime session for the card model.
 

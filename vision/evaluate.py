@@ -29,17 +29,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from vision.cards import quad_error_mm
-from vision.classifier import CardClassifier, ModelNotFound, Prediction
+from vision.classifier import CardClassifier, ModelNotFound, NeverSure
 from vision.reading import TableReader
-
-
-class _NoModel:
-    """Finder-only evaluation: every card found is left unknown."""
-
-    def classify(self, crops: list[np.ndarray]) -> list[Prediction]:
-        from table.cards import DECK
-
-        return [Prediction(DECK[0], 0.0, False) for _ in crops]
 
 
 @dataclass
@@ -168,9 +159,9 @@ def main(argv: list[str] | None = None) -> int:
             classifier = CardClassifier(args.model, threads=args.threads)
         except ModelNotFound as exc:
             print(f"{exc}: measuring the finder and stones only")
-            classifier, with_model = _NoModel(), False
+            classifier, with_model = NeverSure(), False
     else:
-        classifier = _NoModel()
+        classifier = NeverSure()
     faces = None
     if args.deck_dir is not None:
         from models.deck import load_deck
