@@ -243,7 +243,7 @@ def test_white_stones_taken_for_a_card_are_counted() -> None:
                                "state": {"state": 260838584603991526045453994084262674071,
                                          "inc": 7937318808080196428804369945471644491}}
     scene = render_scene(random_scene(rng, deck=HELD_OUT_STYLES["clasica"]), rng)
-    reading = TableReader(classifier=NeverSure())  # no card model needed.read(scene.image)
+    reading = TableReader(classifier=NeverSure()).read(scene.image)  # no card model needed
     assert reading.stones.seats[3] == scene.stones["seats"][3]
 
 
