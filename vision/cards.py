@@ -449,15 +449,9 @@ def _rescue(cnt: Contour, light: FloatImage, k: float) -> list[CardObject]:
         candidates = ([pieces] if len(pieces) > 1 else []) + [
             [c] for c in pieces if cv2.contourArea(c) >= 0.3 * one * k * k]
         for group in candidates:
-            hull = cv2.convexHull(np.concatenate(group)) + np.array([x, y])
-            quad, fill = _rect_quad(hull, k)
-            # where something was broken off, the card's edges are those the blob had: the
-            # outline the opening drew across the break is not an edge
-            pts = np.concatenate(group).reshape(-1, 2)
-            kept = pts[edge[pts[:, 1], pts[:, 0]] <= 2.0]
-            if len(kept) >= 0.5 * len(pts):
-                quad, _ = _rect_quad(kept.reshape(-1, 1, 2) + np.array([x, y]), k)
-            obj = CardObject(quad, None)
+            _, fill = _rect_quad(cv2.convexHull(np.concatenate(group)) + np.array([x, y]), k)
+            # where something was broken off, the outline the opening drew across the break is not an edge
+            obj = CardObject(_quad_on_blob_edges(np.concatenate(group), edge, np.array([x, y]), k), None)
             if fill > 0.9 and card_shaped(*obj.size):
                 cards.append(obj)
                 if group is pieces:
@@ -465,6 +459,19 @@ def _rescue(cnt: Contour, light: FloatImage, k: float) -> list[CardObject]:
         if cards:
             return cards
     return []
+
+
+def _quad_on_blob_edges(part: Contour, inside: npt.NDArray[Any], offset: npt.NDArray[Any], k: float) -> QuadMM:
+    """The quad of a part cut from a blob, fitted to the part's points on the blob's own outline.
+
+    ``inside`` is the blob's distance transform. A cut (between two touching
+    cards, or where a stone was broken off) is not a card's edge; when most of
+    the part's outline is a cut, the whole outline is used.
+    """
+    pts = part.reshape(-1, 2)
+    outer = pts[inside[pts[:, 1], pts[:, 0]] <= 2.0]
+    fit = outer.reshape(-1, 1, 2) if len(outer) >= 0.5 * len(pts) else part
+    return _rect_quad(fit + offset, k)[0]
 
 
 def _split(cnt: Contour, mask: Image, k: float,
@@ -488,10 +495,7 @@ def _split(cnt: Contour, mask: Image, k: float,
         if len(parts) >= 2:
             for part in parts:
                 # the part's own edges are the blob's; the cut between two cards is not an edge
-                pts = part.reshape(-1, 2)
-                outer = pts[inside[pts[:, 1], pts[:, 0]] <= 2.0]
-                fit = outer.reshape(-1, 1, 2) if len(outer) >= 0.5 * len(pts) else part
-                q, _ = _rect_quad(fit + np.array([x - pad, y - pad]), k)
+                q = _quad_on_blob_edges(part, inside, np.array([x - pad, y - pad]), k)
                 _, f = _rect_quad(part + np.array([x - pad, y - pad]), k)
                 o = CardObject(q, None)
                 if f > 0.8 and card_shaped(*o.size):
