@@ -38,9 +38,11 @@ MIN_COLOUR_T = 0.1
 MIN_LIGHT_T = 0.2
 """Least brightness gain over the felt of a stone of the felt's colour, lighter."""
 DARKEST_SHADOW = 0.5
+"""Shadows darken the felt to no less than this share of its light; darker is a stone."""
 DARK_SEED = 0.56
 """A pixel this dark (against the felt model, which follows shadows) seeds a dark stone."""
-"""Shadows darken the felt to no less than this share of its light; darker is a stone."""
+DARK_GROW = 0.65
+"""A dark stone is what is darker than this and joined to a seed (its rim straddles the limit)."""
 MARGIN_MM = 18.0
 """How far beyond a zone's edge a stone centred in it may reach."""
 COLOUR_TOL = 0.5
@@ -165,18 +167,17 @@ def _dark(a: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
 
     A black stone on dark felt lies near the shadow limit: its pixels straddle
     it and it falls apart into crumbs, each of which would count a stone. The
-    darkest pixels are seeds; the stone is what is darker than 0.65 of the felt
-    and joined to a seed. A shadow alone has no seed, so it never grows.
+    darkest pixels (:data:`DARK_SEED`) are seeds; the stone is what is darker
+    than :data:`DARK_GROW` and joined to a seed. A shadow alone has no seed, so
+    it never grows.
     """
     seed = a < DARK_SEED
     if not seed.any():
         return seed
-    grow = (a < 0.65).astype(np.uint8)
-    n, labels = cv2.connectedComponents(grow, connectivity=8)
+    n, labels = cv2.connectedComponents((a < DARK_GROW).astype(np.uint8), connectivity=8)
     keep = np.zeros(n, bool)
-    keep[np.unique(labels[seed])] = True
-    keep[0] = False
-    return np.asarray(keep[labels] | seed)
+    keep[np.unique(labels[seed])] = True  # seeds lie inside the grown parts, never in label 0
+    return np.asarray(keep[labels])
 
 
 def _blobs(mask: Image, signed: npt.NDArray[np.float32], min_area: float) -> list[_Blob]:
@@ -285,7 +286,6 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
     k = px_per_mm
     h, w = rectified.shape[:2]
     colour_t, light_t = _thresholds(rectified, felt)
-    noise_a, noise_dp = felt.contrast_noise(rectified)
     if exclude is not None:
         # a card lies in a card zone: what the card finder took for a card inside a stone zone or the pool
         # (a cluster of white stones is card-sized) is looked at again; a real card there is refused anyway
@@ -488,14 +488,19 @@ def _colour_parts(b: _Blob, colour: npt.NDArray[np.float32], radius: float,
         sub = np.asarray(cv2.morphologyEx(((b.mask > 0) & near & (taken == 0)).astype(np.uint8) * 255,
                                           cv2.MORPH_OPEN, disc), np.uint8)
     # give back the stones' darker rims: a little growth, inside the blob only
-    rim = 2 * max(1, round(0.15 * radius)) + 1
-    sub = np.asarray(cv2.dilate(sub, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (rim, rim))), np.uint8) & b.mask
+    sub = np.asarray(cv2.dilate(sub, _rim(radius)), np.uint8) & b.mask
     parts = _blobs(sub, b.signed, min_area=0.35 * math.pi * radius ** 2)
     for p in parts:
         p.x0 += b.x0
         p.y0 += b.y0
         p.split = True
     return parts
+
+
+def _rim(radius: float) -> Image:
+    """A disc as wide as a stone's darker rim: what a cut of the stones' colour leaves off."""
+    d = 2 * max(1, round(0.15 * radius)) + 1
+    return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d)), np.uint8)
 
 
 def _disc_parts(b: _Blob, radius: float) -> tuple[list[_Blob], Image | None]:
@@ -530,8 +535,7 @@ def _disc_parts(b: _Blob, radius: float) -> tuple[list[_Blob], Image | None]:
         p.x0 += b.x0
         p.y0 += b.y0
         p.split = p.disc = True
-    rim = 2 * max(1, round(0.15 * radius)) + 1
-    return parts, np.asarray(cv2.dilate(taken, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (rim, rim))), np.uint8)
+    return parts, np.asarray(cv2.dilate(taken, _rim(radius)), np.uint8)
 
 
 def _deglare(image: Image, felt_map: npt.NDArray[np.float32], felt_colour: tuple[float, float, float], k: float,
@@ -659,12 +663,10 @@ def _stone_shaped(b: _Blob, radius: float) -> bool:
 
 def _same_colour(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> bool:
     """Two colours against the felt (log ratios) alike in direction and not too unlike in strength."""
-    na, nb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
     if float(np.abs(a - b).max()) <= 0.45:
         return True
-    if na < 1e-6 or nb < 1e-6:
-        return False
-    return float(np.dot(a, b)) / (na * nb) >= 0.9 and 0.5 <= na / nb <= 2.0
+    na, nb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
+    return _cosine(a, b) >= 0.9 and 0.5 <= na / max(nb, 1e-6) <= 2.0
 
 
 def _rejected(b: _Blob, k: float, mat: Mat, why: str) -> Rejected:
