@@ -319,10 +319,10 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
                                        colour_t, known)
         a, dp = Felt(felt_map, felt.colour, felt.free).contrast(seen)
         # a stone is of another colour, or lighter, or far darker than a shadow
-        if amp is None:
-            stone = (dp > colour_t) | (a > 1.0 + light_t) | _dark(a)
-        else:  # under a glare taken off the noise is louder: thresholds there from the felt's own spread there
-            stone = (dp > colour_t) | (a > 1.0 + light_t) | (a < DARKEST_SHADOW)
+        # (where a glare was taken off, the darkness is noisier: the plain limit, no growth from
+        # seeds, which there grew haze into stones: seed 23 scene 89 read 14 pool stones for 10)
+        stone = (dp > colour_t) | (a > 1.0 + light_t) | (_dark(a) if amp is None else a < DARKEST_SHADOW)
+        if amp is not None:  # under a glare taken off the noise is louder: thresholds there from the felt's spread there
             under = (amp > 1.05) & ~stone
             if np.count_nonzero(under) > 100:
                 # what is left of the glare (a haze, broad) measured on the felt around and taken off too;
