@@ -23,6 +23,7 @@ import numpy.typing as npt
 from models.deck import (
     HELD_OUT_STYLES,
     DeckStyle,
+    load_deck,
     load_fournier1878,
     random_style,
     render_card,
@@ -102,7 +103,7 @@ def _worker(args: tuple[int, int, str, bool, tuple[str, ...]]) -> tuple[npt.NDAr
 
     cv2.setNumThreads(1)
     n, seed, styles, use_fournier, deck_dirs = args
-    found = [load_fournier1878() if use_fournier else None] + [load_fournier1878(d) for d in deck_dirs]
+    found = [load_fournier1878() if use_fournier else None] + [load_deck(d) for d in deck_dirs]
     scanned = [d for d in found if d is not None]
     return make_crops(n, np.random.default_rng(seed), styles, scanned)  # type: ignore[arg-type]
 
@@ -119,8 +120,8 @@ def build_dataset(path: Path, n_scenes: int, seed: int, styles: StyleSet = "trai
         with np.load(path) as z:
             return z["crops"], z["labels"]
     for d in deck_dirs:
-        if load_fournier1878(d) is None:
-            raise ValueError(f"no complete deck of {{rank}}_{{suit}}.webp faces in {d}")
+        if load_deck(d) is None:
+            raise ValueError(f"no complete deck of 40 faces {{rank}}_{{oro,copa,espada,basto}} (.webp, .png, .jpg) in {d}")
     jobs = [(min(chunk, n_scenes - i), seed * 100003 + i, styles, use_fournier, deck_dirs)
             for i in range(0, n_scenes, chunk)]
     crops, labels = [], []

@@ -237,11 +237,11 @@ class _Pen:
         p = self._pts(pts)
         cv2.fillPoly(self.img, [p], colour, cv2.LINE_AA, self.SHIFT)
         if self.style.shading or self.style.hatch_mm:
-            self._print(p, colour)
+            self._print(p)
         if self.style.outline if outline is None else outline:
             cv2.polylines(self.img, [p], True, self.style.ink, self.thick(), cv2.LINE_AA, self.SHIFT)
 
-    def _print(self, p: npt.NDArray[np.int32], colour: BGR) -> None:
+    def _print(self, p: npt.NDArray[np.int32]) -> None:
         """Shade a filled shape along the style's light direction and hatch it, as engravings are."""
         st = self.style
         q = p.reshape(-1, 2) >> self.SHIFT
@@ -661,7 +661,7 @@ def _draw_ornaments(pen: _Pen, suit: Suit, frame: tuple[float, float, float, flo
         a = math.radians(200 + k * 18)
         for side in (-1, 1):
             cx = x0 + fw / 2 + side * 0.42 * fw * math.cos(a)
-            cy = y0 + fh * 0.55 + 0.3 * fh * math.sin(a) * -1
+            cy = y0 + fh * 0.55 - 0.3 * fh * math.sin(a)
             pen.ellipse((cx, cy), (0.07 * fw, 0.03 * fh), side * (40 + k * 12), leaf)
     for yb in (0.06, 0.9):
         band = [(x0 + 0.15 * fw, y0 + (yb - 0.04) * fh), (x0 + 0.85 * fw, y0 + (yb - 0.04) * fh),

@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from models import CONFIDENCE_THRESHOLD
 from models.dataset import crops_of
-from models.deck import HELD_OUT_STYLES, load_fournier1878
+from models.deck import HELD_OUT_STYLES, load_deck, load_fournier1878
 from models.scene import random_cards, random_scene, render_scene
 from table.cards import DECK
 from vision.cardcrop import to_model_input
@@ -166,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
                  for th in (0.5, 0.8, 0.9, 0.95, 0.98)}
         print(f"{name}: " + ", ".join(f"t={th}: right {r:.4f} wrong {w:.4f}" for th, (r, w) in sweep.items()),
               file=sys.stderr)
-    decks = [(d.name, load_fournier1878(d)) for d in args.deck_dir]
+    decks = [(d.name, load_deck(d)) for d in args.deck_dir]
     if not args.deck_dir:
         decks.append(("fournier1878 (in training unless trained with --no-fournier)", load_fournier1878()))
     for name, faces in decks:

@@ -60,15 +60,21 @@ def to_tensor(crops_bgr: np.ndarray) -> Any:
     return t.permute(0, 3, 1, 2).float().div_(255.0)
 
 
+def _uniform(gen: Any, lo: float, hi: float, *shape: int) -> Any:
+    """Uniform draws in [lo, hi) from the training's seeded generator."""
+    import torch
+
+    return torch.rand(*shape, generator=gen) * (hi - lo) + lo
+
+
 def augment(x: Any, gen: Any, strong: bool = False) -> Any:
     """Light, colour and sensor variation on a batch, plus half turns (cards lie either way up)."""
     import torch
 
     n = x.shape[0]
-    dev = x.device
 
     def u(lo: float, hi: float, *shape: int) -> Any:
-        return torch.rand(*shape, generator=gen, device=dev) * (hi - lo) + lo
+        return _uniform(gen, lo, hi, *shape)
 
     turn = torch.rand(n, generator=gen) < 0.5
     x[turn] = torch.flip(x[turn], dims=(2, 3))
@@ -101,23 +107,14 @@ def restyle(x: Any, gen: Any) -> Any:
     n = x.shape[0]
 
     def u(lo: float, hi: float, *shape: int) -> Any:
-        return torch.rand(*shape, generator=gen) * (hi - lo) + lo
+        return _uniform(gen, lo, hi, *shape)
 
-    # hue rotation about the grey axis (half of the crops), saturation 0.4-1.5
+    # hue rotation about the grey axis (half of the crops), saturation 0.4-1.5: Rodrigues' formula
     theta = u(-math.pi, math.pi, n) * (torch.rand(n, generator=gen) < 0.5)
-    cos, sin = torch.cos(theta), torch.sin(theta)
-    k = 1.0 / 3.0
-    sq = math.sqrt(1.0 / 3.0)
-    rot = torch.empty(n, 3, 3)
-    rot[:, 0, 0] = cos + (1 - cos) * k
-    rot[:, 0, 1] = k * (1 - cos) - sq * sin
-    rot[:, 0, 2] = k * (1 - cos) + sq * sin
-    rot[:, 1, 0] = k * (1 - cos) + sq * sin
-    rot[:, 1, 1] = cos + k * (1 - cos)
-    rot[:, 1, 2] = k * (1 - cos) - sq * sin
-    rot[:, 2, 0] = k * (1 - cos) - sq * sin
-    rot[:, 2, 1] = k * (1 - cos) + sq * sin
-    rot[:, 2, 2] = cos + k * (1 - cos)
+    cos, sin = torch.cos(theta)[:, None, None], torch.sin(theta)[:, None, None]
+    axis = torch.full((3,), 1.0 / math.sqrt(3.0))
+    cross = torch.tensor([[0.0, -1.0, 1.0], [1.0, 0.0, -1.0], [-1.0, 1.0, 0.0]]) / math.sqrt(3.0)
+    rot = cos * torch.eye(3) + (1 - cos) * torch.outer(axis, axis) + sin * cross
     x = torch.einsum("nij,njhw->nihw", rot, x)
     grey = x.mean(dim=1, keepdim=True)
     x = grey + (x - grey) * u(0.4, 1.5, n, 1, 1, 1)
