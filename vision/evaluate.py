@@ -24,10 +24,12 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from table.cards import Card
 from vision.cards import quad_error_mm
 from vision.classifier import CardClassifier, ModelNotFound, NeverSure
 from vision.reading import TableReader
@@ -77,7 +79,7 @@ class Tally:
 
 
 def evaluate(n: int, seed: int = 0, deck: str = "held-out", classifier: object | None = None,
-             progress: bool = False, faces: dict[object, np.ndarray] | None = None) -> Tally:
+             progress: bool = False, faces: Mapping[Card, np.ndarray] | None = None) -> Tally:
     """Render ``n`` seeded scenes and read each; ``faces`` (a scanned deck) overrides ``deck``."""
     from models.deck import HELD_OUT_STYLES
     from models.scene import random_scene, render_scene
@@ -169,8 +171,7 @@ def main(argv: list[str] | None = None) -> int:
         faces = load_deck(args.deck_dir)
         if faces is None:
             parser.error(f"no complete deck of 40 faces {{rank}}_{{oro,copa,espada,basto}}.webp in {args.deck_dir}")
-    tally = evaluate(args.n, args.seed, args.deck, classifier, progress=not args.json,
-                     faces=faces)  # type: ignore[arg-type]
+    tally = evaluate(args.n, args.seed, args.deck, classifier, progress=not args.json, faces=faces)
     result = tally.summary(with_model)
     if args.json:
         print(json.dumps(result))
