@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.felt import Felt
+from vision.felt import Felt, log_image
 from vision.mat import CARD_MM, Mat
 
 Image = npt.NDArray[np.uint8]
@@ -45,6 +45,10 @@ DARKER_THAN_SHADOW = 0.5
 """Brightness ratio to the felt under which a pixel is ink, not a shadow."""
 JOIN_MM = 6.0
 """Pieces of paper this close belong to one card (a printed frame line splits a card's paper)."""
+FAINT_SMOOTH_MM = 2.5
+"""The second look, for faint cards, judges the lightness averaged over a square this wide."""
+OUTLINE_CONTRAST = 0.015
+"""Least log-brightness by which an outlined card's paper is lighter than the felt around it."""
 SEARCH_PAD_MM = 62.0
 """Room searched around each card zone: a card centred in the zone reaches this far out."""
 
@@ -240,7 +244,8 @@ def _fill(mask: Image) -> Image:
 
 
 def object_mask(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None = None,
-                threshold: float | None = None, light: FloatImage | None = None) -> Image:
+                threshold: float | None = None, light: FloatImage | None = None,
+                paper_share: float = PAPER_SHARE) -> Image:
     """255 where a light object (a card's paper) lies, around the card zones; holes filled.
 
     1. The pixels lighter than the felt by ``threshold``.
@@ -261,7 +266,7 @@ def object_mask(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None 
     # the paper's lightness in this frame: printed lines and glare are far less light than it
     values = light[(search > 0) & (light > threshold)]
     if values.size > 0.02 * CARD_MM[0] * CARD_MM[1] * k * k:
-        threshold = max(threshold, PAPER_SHARE * float(np.percentile(values, 90)))
+        threshold = max(threshold, paper_share * float(np.percentile(values, 90)))
     mask = ((light > threshold) * 255).astype(np.uint8)
     mask &= search
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
@@ -408,12 +413,184 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
         parts = _split(cnt, mask, k, card)
         if len(parts) == 1 and parts[0].why is not None:
             parts = _rescue(cnt, light, k) or parts
+        else:  # a card split off a blob with a glare: the glare's part may still hold a card
+            parts = [q for p in parts for q in (_rescue_part(p, mask, light, k) if p.why else [p])]
         found.extend(parts)
     found.extend(CardObject(q, None) for q in singles)
+    if _seat_short(found, mat):  # a seat short of its four cards: look again, harder
+        found.extend(_faint_cards(rectified, felt, light, k, mat, found, card))
+        found.extend(_outlined_cards(rectified, felt, k, mat, found, card))
     return [CardObject(o.quad, mat.zone_at(*o.centre), o.why) for o in found]
 
 
-def _rescue(cnt: Contour, light: FloatImage, k: float) -> list[CardObject]:
+def _faint_cards(rectified: Image, felt: Felt, light: FloatImage, k: float, mat: Mat,
+                 found: list[CardObject], card: tuple[float, float]) -> list[CardObject]:
+    """Cards far fainter than the frame's paper (under a glare on dark felt), cut at the felt's noise.
+
+    The first cut is set by the frame's brightest paper; a glare lifts the felt
+    under a card nearly as much as the card, so such a card falls under it.
+    Where nothing was found, cut again just above the felt's noise and keep
+    only single card-shaped objects.
+    """
+    # averaged over a few mm, the sensor's grain falls by several times and a faint card's paper not
+    size = 2 * round(FAINT_SMOOTH_MM * k / 2) + 1
+    smooth = np.asarray(cv2.blur(light, (size, size)), np.float32)
+    low = max(MIN_THRESHOLD, 5.0 * felt.noise(smooth))
+    taken = _taken(found, k, smooth.shape[:2], 3.0)
+    # only where something card-sized is left beside what was found (most frames: nowhere)
+    left = ((smooth > low) & (taken == 0) & (_search_mask(mat, k, smooth.shape[:2]) > 0)).astype(np.uint8)
+    one = CARD_MM[0] * CARD_MM[1] * k * k
+    n, _, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
+    if n <= 1 or stats[1:, cv2.CC_STAT_AREA].max() < 0.6 * one:
+        return []
+    smooth = np.where(taken > 0, np.float32(-1.0), smooth)
+    mask = object_mask(rectified, felt, k, mat, low, smooth, paper_share=0.0)
+    out = []
+    for cnt in cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]:
+        if cv2.contourArea(cnt) < 0.6 * card[0] * card[1] * k * k:
+            continue
+        quad, fill = _rect_quad(cnt, k)
+        obj = CardObject(quad, None)
+        region = np.zeros_like(mask)
+        cv2.drawContours(region, [cnt], -1, 255, -1)
+        overlap = np.count_nonzero(region & taken) / max(1.0, float(np.count_nonzero(region)))
+        if fill > MIN_FILL and card_shaped(*obj.size) and overlap < 0.05:
+            out.append(obj)
+    return out
+
+
+def _seat_short(found: list[CardObject], mat: Mat) -> bool:
+    """Whether some seat shows fewer than the four cards of a hand (card-shaped objects in its zone)."""
+    per_seat = [0, 0, 0, 0]
+    for o in found:
+        seat = CardObject(o.quad, mat.zone_at(*o.centre)).seat
+        if o.why is None and seat is not None:
+            per_seat[seat] += 1
+    return min(per_seat) < 4
+
+
+def _taken(found: list[CardObject], k: float, shape: tuple[int, int], pad_mm: float) -> Image:
+    """255 on and around the objects found so far (a later look must not find them again)."""
+    taken = np.zeros(shape, np.uint8)
+    for o in found:
+        cv2.fillPoly(taken, [np.round(o.quad * k - 0.5).astype(np.int32)], 255)
+    size = 2 * round(pad_mm * k) + 1
+    return np.asarray(cv2.dilate(taken, np.ones((size, size), np.uint8)), np.uint8)
+
+
+def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: list[CardObject],
+                    card: tuple[float, float]) -> list[CardObject]:
+    """Cards of nearly the felt's own colour (cream paper on beige felt), found by their outlines.
+
+    The felt model cannot tell such paper from felt, but a card's edge is sharp
+    and a shadow's or a glare's is not: Canny's edges of the log brightness
+    (thresholds above the felt's own gradient noise) close around each card.
+    An outline that is card-shaped, with paper lighter than the felt just
+    outside it, is a card of this frame's deck (``card``, its size learnt from
+    the cards already found): its rectangle keeps its centre and turn and takes
+    that size (an edge's blur and a card's shadow make outlines a little large).
+    """
+    f = 0.5  # outlines are found at 1 px per mm for 2 px per mm images
+    small = np.asarray(cv2.resize(rectified, None, fx=f, fy=f, interpolation=cv2.INTER_AREA), np.uint8)
+    ks = k * f
+    log = cv2.GaussianBlur(_log_grey(small), (0, 0), 1.0)
+    mag = cv2.magnitude(cv2.Sobel(log, cv2.CV_32F, 1, 0), cv2.Sobel(log, cv2.CV_32F, 0, 1))
+    free = cv2.resize(felt.free, (mag.shape[1], mag.shape[0]), interpolation=cv2.INTER_NEAREST) > 0
+    if not free.any():
+        return []
+    noise = float(np.median(mag[free]))
+    search = _search_mask(mat, ks, mag.shape[:2]) & ~_taken(found, ks, mag.shape[:2], 3.0)
+    # Canny's thin edges keep neighbours a few mm apart apart; in 8 bits, 1/200 of a log unit a level
+    scale = 200.0
+    img8 = np.clip((log - float(np.percentile(log, 1))) * scale, 0, 255).astype(np.uint8)
+    edges = cv2.Canny(img8, 4.0 * noise * scale, 8.0 * noise * scale, L2gradient=True) & search
+    edges = np.asarray(cv2.dilate(edges, np.ones((3, 3), np.uint8)), np.uint8)
+    one = CARD_MM[0] * CARD_MM[1] * ks * ks
+    full_log = None
+    out = []
+    for cnt in cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]:
+        area = float(cv2.contourArea(cnt))
+        _, fill = _rect_quad(cnt, ks)
+        if not 0.6 * one <= area <= 1.6 * one or fill < MIN_FILL:
+            continue
+        full_log = _log_grey(rectified) if full_log is None else full_log
+        obj = _outline_quad(np.round(cnt / f).astype(np.int32), full_log, k, 1.0 / ks)
+        if obj is not None:
+            out.append(CardObject(_resized(obj.quad, card), None))
+    return out
+
+
+def _resized(quad: QuadMM, size: tuple[float, float]) -> QuadMM:
+    """A rectangle with the same centre and turn and the given (short, long) size in mm."""
+    q = _clockwise(quad)
+    c = q.mean(axis=0)
+    a, b = np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[1])
+    u, v = (q[1] - q[0]) / max(a, 1e-9), (q[2] - q[1]) / max(b, 1e-9)
+    su, sv = (size[0], size[1]) if a <= b else (size[1], size[0])
+    corners = [c + (-su * u - sv * v) / 2, c + (su * u - sv * v) / 2, c + (su * u + sv * v) / 2,
+               c + (-su * u + sv * v) / 2]
+    return _clockwise(np.asarray(corners, np.float64))
+
+
+def _log_grey(image: Image) -> FloatImage:
+    """log of the channels' mean: cream paper and beige felt differ in blue more than in red."""
+    grey = cv2.transform(image, np.full((1, 3), 1.0 / 3.0, np.float32))
+    return log_image(np.asarray(grey, np.uint8))
+
+
+def _outline_quad(cnt: Contour, log: FloatImage, k: float, grown_mm: float) -> CardObject | None:
+    """The card inside an outline (px of ``log``, grown by ``grown_mm`` all round), if it is one.
+
+    The edge lies where the brightness changes fastest, which for a blurred
+    step is halfway between paper and felt: the outline's rectangle, taken in
+    by what the edges were grown, is the card. Its paper must be lighter than
+    the felt just outside it.
+    """
+    quad, fill = _rect_quad(cnt, k)
+    c = quad.mean(axis=0)
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    a, b = float(sides[0]), float(sides[1])
+    # move each side in by grown_mm: scale the two axes separately
+    u = (quad[1] - quad[0]) / max(a, 1e-6)
+    v = (quad[2] - quad[1]) / max(b, 1e-6)
+    rel = quad - c
+    pu, pv = rel @ u, rel @ v
+    su, sv = max(0.0, 1 - 2 * grown_mm / max(a, 1e-6)), max(0.0, 1 - 2 * grown_mm / max(b, 1e-6))
+    quad = c + np.outer(pu * su, u) + np.outer(pv * sv, v)
+    obj = CardObject(quad, None)
+    if fill < 0.8 or not card_shaped(*obj.size):
+        return None
+    x, y, w, h = cv2.boundingRect(cnt)
+    pad = round(6 * k)
+    H, W = log.shape[:2]
+    x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(W, x + w + pad), min(H, y + h + pad)
+    region = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(region, [np.round(quad * k - 0.5 - np.array([x0, y0])).astype(np.int32)], 255)
+    patch = log[y0:y1, x0:x1]
+
+    def disc(mm: float) -> Image:
+        return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(mm * k) + 1,) * 2), np.uint8)
+
+    inner = cv2.erode(region, disc(4.0)) > 0
+    ring = (cv2.dilate(region, disc(5.0)) > 0) & ~(cv2.dilate(region, disc(2.0)) > 0)
+    if not inner.any() or not ring.any():
+        return None
+    if float(np.median(patch[inner])) - float(np.median(patch[ring])) < OUTLINE_CONTRAST:
+        return None
+    return obj
+
+
+def _rescue_part(part: CardObject, mask: Image, light: FloatImage, k: float) -> list[CardObject]:
+    """:func:`_rescue` for a part of a split blob: the blob's mask within the part's quad."""
+    region = np.zeros_like(mask)
+    cv2.fillPoly(region, [np.round(part.quad * k - 0.5).astype(np.int32)], 255)
+    cs, _ = cv2.findContours(mask & region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not cs:
+        return [part]
+    return _rescue(max(cs, key=cv2.contourArea), light, k) or [part]
+
+
+def _rescue(cnt: Contour, light: FloatImage, k: float, depth: int = 0) -> list[CardObject]:
     """A card inside a light blob that is not card-shaped (a glare around it): cut higher.
 
     The card's paper is the lightest part of such a blob; cut at rising levels
@@ -441,6 +618,12 @@ def _rescue(cnt: Contour, light: FloatImage, k: float) -> list[CardObject]:
     for q in (40, 55, 70, 80):  # then: the lightest part of a glare
         cut = ((patch > np.percentile(values, q)) & (blob > 0)).astype(np.uint8) * 255
         cuts.append(np.asarray(cv2.morphologyEx(cut, cv2.MORPH_OPEN, kernel), np.uint8))
+    # last: a glare wider than a card, taken off by what a square wider than a card leaves of the light
+    hat = _top_hat(light, (x, y, w, h), k)
+    top = hat[blob > 0]
+    if top.size:
+        cut = ((hat > 0.5 * float(np.percentile(top, 90))) & (blob > 0)).astype(np.uint8) * 255
+        cuts.append(np.asarray(cv2.morphologyEx(cut, cv2.MORPH_OPEN, kernel), np.uint8))
     for cut in cuts:
         cards = []
         pieces = [c for c in cv2.findContours(cut, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]
@@ -457,8 +640,47 @@ def _rescue(cnt: Contour, light: FloatImage, k: float) -> list[CardObject]:
                 if group is pieces:
                     break
         if cards:
-            return cards
+            return cards + _rescue_rest(blob, cards, (x, y), light, k, depth)
     return []
+
+
+def _rescue_rest(blob: Image, cards: list[CardObject], at: tuple[int, int], light: FloatImage,
+                 k: float, depth: int) -> list[CardObject]:
+    """What of a rescued blob is left beside its cards (a second card in the same glare), rescued again."""
+    if depth >= 2:
+        return []
+    rest = blob.copy()
+    off = np.array(at, np.float64)
+    for c in cards:
+        cv2.fillPoly(rest, [np.round(c.quad * k - 0.5 - off).astype(np.int32)], 0)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(3.0 * k) + 1,) * 2)
+    rest = np.asarray(cv2.morphologyEx(rest, cv2.MORPH_OPEN, disc), np.uint8)
+    more: list[CardObject] = []
+    for piece in cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]:
+        more.extend(_rescue(piece + np.array(at), light, k, depth + 1))
+    return more
+
+
+def _top_hat(light: FloatImage, box: tuple[int, int, int, int], k: float) -> FloatImage:
+    """The lightness over what an opening by a square wider than a card leaves (a glare, a lamp's light).
+
+    A card cannot hold the square, so the opening takes it off entirely; a glare
+    wider than the square stays in the opening, and so drops out of the difference.
+    Computed at 1 px per mm over the box with a card's width around it.
+    """
+    x, y, w, h = box
+    pad = round(CARD_MM[0] * k)
+    H, W = light.shape[:2]
+    x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(W, x + w + pad), min(H, y + h + pad)
+    region = np.ascontiguousarray(light[y0:y1, x0:x1])
+    f = 1.0 / k
+    small = cv2.resize(region, (max(1, round((x1 - x0) * f)), max(1, round((y1 - y0) * f))),
+                       interpolation=cv2.INTER_AREA)
+    side = 2 * round(1.25 * CARD_MM[0] / 2) + 1
+    opened = cv2.morphologyEx(small, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (side, side)))
+    opened = cv2.resize(opened, (x1 - x0, y1 - y0), interpolation=cv2.INTER_LINEAR)
+    hat = region - opened
+    return np.asarray(hat[y - y0:y - y0 + h, x - x0:x - x0 + w], np.float32)
 
 
 def _quad_on_blob_edges(part: Contour, inside: npt.NDArray[Any], offset: npt.NDArray[Any], k: float) -> QuadMM:
