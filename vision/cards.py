@@ -8,6 +8,14 @@ a watershed), then, when the cards lie edge to edge, into equal parts along
 its length when its size is a whole number of cards. What is too small or the
 wrong shape is reported, never read.
 
+A blob that is a card and a glare together is cut at rising lightness, by
+openings, and by a top-hat (what a square wider than a card leaves of the
+light), until every card in it stands alone. When a seat then shows fewer
+than the four cards of a hand, the finder looks again: for faint cards (under
+a glare on dark felt, where the first cut, set by the frame's brightest paper,
+is too high) and for cards of nearly the felt's colour (cream paper on beige
+felt, which the felt model takes for felt), by their sharp outlines.
+
 Quads are in mat millimetres; the reader maps them back to the camera frame
 and warps each card from the original frame (more pixels than the rectified
 view) with :func:`vision.cardcrop.warp_card`.
@@ -47,6 +55,8 @@ JOIN_MM = 6.0
 """Pieces of paper this close belong to one card (a printed frame line splits a card's paper)."""
 FAINT_SMOOTH_MM = 2.5
 """The second look, for faint cards, judges the lightness averaged over a square this wide."""
+OUTLINE_PX_PER_MM = 0.5
+"""Resolution the outlines are looked for at (a card's edge needs no more)."""
 OUTLINE_CONTRAST = 0.015
 """Least log-brightness by which an outlined card's paper is lighter than the felt around it."""
 SEARCH_PAD_MM = 62.0
@@ -490,7 +500,7 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
     the cards already found): its rectangle keeps its centre and turn and takes
     that size (an edge's blur and a card's shadow make outlines a little large).
     """
-    f = 0.5  # outlines are found at 1 px per mm for 2 px per mm images
+    f = min(1.0, OUTLINE_PX_PER_MM / k)  # outlines are found at about 1 px per mm
     small = np.asarray(cv2.resize(rectified, None, fx=f, fy=f, interpolation=cv2.INTER_AREA), np.uint8)
     ks = k * f
     log = cv2.GaussianBlur(_log_grey(small), (0, 0), 1.0)
