@@ -428,8 +428,11 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
         found.extend(parts)
     found.extend(CardObject(q, None) for q in singles)
     if _seat_short(found, mat):  # a seat short of its four cards: look again, harder
-        found.extend(_faint_cards(rectified, felt, light, k, mat, found, card))
-        found.extend(_outlined_cards(rectified, felt, k, mat, found, card))
+        cards = [o for o in found if o.why is None]
+        more = _faint_cards(rectified, felt, light, k, mat, cards, card)
+        more += _outlined_cards(rectified, felt, k, mat, cards + more, card)
+        # what was not card-shaped and held a card found now (a card and its glare, its shadow) is that card
+        found = [o for o in found if o.why is None or not any(_covers(o, m) for m in more)] + more
     return [CardObject(o.quad, mat.zone_at(*o.centre), o.why) for o in found]
 
 
@@ -467,6 +470,12 @@ def _faint_cards(rectified: Image, felt: Felt, light: FloatImage, k: float, mat:
         if fill > MIN_FILL and card_shaped(*obj.size) and overlap < 0.05:
             out.append(obj)
     return out
+
+
+def _covers(blob: CardObject, card: CardObject) -> bool:
+    """Whether a card's centre lies inside an object's quad."""
+    inside = cv2.pointPolygonTest(blob.quad.astype(np.float32).reshape(-1, 1, 2), card.centre, False)
+    return bool(inside >= 0)
 
 
 def _seat_short(found: list[CardObject], mat: Mat) -> bool:
