@@ -20,6 +20,7 @@ than one maker's art.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -41,7 +42,7 @@ FOURNIER1878 = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
 _SUIT_FILE = {Suit.OROS: "oro", Suit.COPAS: "copa", Suit.ESPADAS: "espada", Suit.BASTOS: "basto"}
 
-ART_VERSION = 3
+ART_VERSION = 4
 """Bumped whenever the drawn art changes, so that cached training crops are rendered again."""
 
 PINTAS = {Suit.OROS: 0, Suit.COPAS: 1, Suit.ESPADAS: 2, Suit.BASTOS: 3}
@@ -739,6 +740,7 @@ def restyle_faces(faces: dict[Card, Image], rng: np.random.Generator) -> dict[Ca
     val = float(rng.uniform(0.85, 1.1))
     style = random_style(rng)
     reindex = rng.random() < 0.5
+    redraw = rng.random() < REDRAWN_SHARE
     out: dict[Card, Image] = {}
     for card, face in faces.items():
         hsv = cv2.cvtColor(face, cv2.COLOR_BGR2HSV).astype(np.float32)
@@ -746,9 +748,82 @@ def restyle_faces(faces: dict[Card, Image], rng: np.random.Generator) -> dict[Ca
         hsv[:, :, 1] = np.clip(hsv[:, :, 1] * sat, 0, 255)
         hsv[:, :, 2] = np.clip(hsv[:, :, 2] * val, 0, 255)
         img = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
-        if reindex:
+        if redraw:  # as another maker might draw the same deck: its indices must be re-printed too
+            img = _reindex(_vary_art(_blank_indices(img), rng), card, style)
+        elif reindex:
             img = _reindex(img, card, style)
         out[card] = img
+    return out
+
+
+ART_BOX = (0.07, 0.05, 0.93, 0.95)
+"""The part of a scanned face (x0, y0, x1, y1 as shares) inside its frame line and pintas."""
+REDRAWN_SHARE = 0.6
+"""Share of restyled scanned decks whose art is also redrawn (:func:`_vary_art`)."""
+
+
+def _index_boxes(w: int, h: int) -> tuple[tuple[int, int, int, int], tuple[int, int, int, int]]:
+    bw, bh = int(w * 0.17), int(h * 0.1)
+    return (2, 2, bw, bh), (w - bw, h - bh, w - 3, h - 3)
+
+
+def _paper_of(face: Image) -> tuple[int, int, int]:
+    h = face.shape[0]
+    b, g, r = (int(v) for v in np.median(face[h // 3:h // 3 + 20, 5:20].reshape(-1, 3), axis=0))
+    return (b, g, r)
+
+
+def _blank_indices(face: Image) -> Image:
+    """The face with its corner indices painted over in its paper's colour."""
+    h, w = face.shape[:2]
+    img = face.copy()
+    for x0, y0, x1, y1 in _index_boxes(w, h):
+        cv2.rectangle(img, (x0, y0), (x1, y1), _paper_of(face), -1)
+    return img
+
+
+def _vary_art(face: Image, rng: np.random.Generator) -> Image:
+    """The same card as another maker might draw it: its art mirrored, smaller, moved.
+
+    A model that saw one scanned deck as printed learns that deck's drawings
+    (with its art mirrored, the 1878 Fournier deck read 50 % right instead of
+    99 %); varying the art's geometry keeps it to what such decks share (the
+    signs' look and number, the figures' kind). The frame line and its pintas
+    stay put; nothing leaves the frame.
+    """
+    h, w = face.shape[:2]
+    x0, y0, x1, y1 = (round(ART_BOX[0] * w), round(ART_BOX[1] * h), round(ART_BOX[2] * w), round(ART_BOX[3] * h))
+    art = face[y0:y1, x0:x1]
+    if rng.random() < 0.5:
+        art = art[:, ::-1]
+    ah, aw = art.shape[:2]
+    scale = float(rng.uniform(0.8, 1.0))
+    dx = float(rng.uniform(-1.0, 1.0)) * (1 - scale) * aw / 2
+    dy = float(rng.uniform(-1.0, 1.0)) * (1 - scale) * ah / 2
+    m = np.array([[scale, 0.0, (1 - scale) * aw / 2 + dx], [0.0, scale, (1 - scale) * ah / 2 + dy]], np.float32)
+    b, g, r = _paper_of(face)
+    moved = cv2.warpAffine(np.ascontiguousarray(art), m, (aw, ah), flags=cv2.INTER_AREA,
+                           borderMode=cv2.BORDER_CONSTANT, borderValue=(b, g, r))
+    out = face.copy()
+    out[y0:y1, x0:x1] = moved
+    return out
+
+
+def redrawn_deck(faces: Mapping[Card, Image], seed: int = 0) -> dict[Card, Image]:
+    """A scanned deck as another maker might print the same pattern, to measure a model with (never to train).
+
+    Its art is re-inked (:func:`cv2.stylization`: flat colours, dark outlines,
+    which no training deck has), mirrored, smaller or moved as in
+    :func:`_vary_art`, and its indices are re-printed in the held-out
+    ``clasica`` style's font. A model that learnt the deck's own drawings
+    reads this far worse than the deck itself.
+    """
+    rng = np.random.default_rng(seed)
+    style = HELD_OUT_STYLES["clasica"]
+    out: dict[Card, Image] = {}
+    for card in sorted(faces, key=lambda c: c.index):
+        inked = np.asarray(cv2.stylization(faces[card], sigma_s=30, sigma_r=0.3), np.uint8)
+        out[card] = _reindex(_vary_art(_blank_indices(inked), rng), card, style)
     return out
 
 

@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from models import CONFIDENCE_THRESHOLD
 from models.dataset import crops_of
-from models.deck import HELD_OUT_STYLES, load_deck, load_fournier1878
+from models.deck import HELD_OUT_STYLES, load_deck, load_fournier1878, redrawn_deck
 from models.scene import random_cards, random_scene, render_scene
 from table.cards import DECK
 from vision.cardcrop import to_model_input
@@ -174,6 +174,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}: no complete deck there, skipped", file=sys.stderr)
             continue
         fig, *_ = evaluate_scenes(sess, [faces], max(20, args.scenes // 2), args.seed + 1, args.jitter, name=name)
+        results.append(fig)
+        # the same pattern as another maker might print it: how much of the deck's own drawing was learnt
+        fig, *_ = evaluate_scenes(sess, [redrawn_deck(faces, args.seed)], max(20, args.scenes // 2), args.seed + 2,
+                                  args.jitter, name=f"{name.split(' ')[0]} redrawn")
         results.append(fig)
     t_all, p_all = np.concatenate(all_t), np.concatenate(all_p)
     confusion_image(t_all, p_all, args.confusion,

@@ -9,14 +9,17 @@ import numpy as np
 import pytest
 
 from models.deck import (
+    ART_BOX,
     HELD_OUT_STYLES,
     PINTAS,
     PX_PER_MM,
     TRAINING_FONTS,
     DeckStyle,
+    _vary_art,
     load_deck,
     load_fournier1878,
     random_style,
+    redrawn_deck,
     render_card,
     restyle_faces,
 )
@@ -112,6 +115,31 @@ def test_restyled_faces_keep_their_cards_and_sizes() -> None:
     out = restyle_faces(faces, np.random.default_rng(2))
     assert set(out) == set(faces)
     assert all(out[c].shape == faces[c].shape for c in faces)
+
+
+def test_redrawn_art_stays_inside_the_frame_line_and_leaves_the_rest_alone() -> None:
+    face = render_card(Card.parse("5o"), HELD_OUT_STYLES["clasica"])
+    h, w = face.shape[:2]
+    x0, y0, x1, y1 = (round(ART_BOX[0] * w), round(ART_BOX[1] * h), round(ART_BOX[2] * w), round(ART_BOX[3] * h))
+    changed = 0
+    for seed in range(6):
+        out = _vary_art(face, np.random.default_rng(seed))
+        assert out.shape == face.shape
+        outside = np.ones((h, w), bool)
+        outside[y0:y1, x0:x1] = False
+        assert np.array_equal(out[outside], face[outside])  # frame line, pintas, card edge untouched
+        changed += int(not np.array_equal(out, face))
+    assert changed == 6
+
+
+def test_a_redrawn_deck_is_another_print_of_the_same_cards_and_reproducible() -> None:
+    style = HELD_OUT_STYLES["moderna"]
+    faces = {c: render_card(c, style) for c in DECK[:4]}
+    a, b, c = redrawn_deck(faces, 1), redrawn_deck(faces, 1), redrawn_deck(faces, 2)
+    assert set(a) == set(faces)
+    assert all(a[k].shape == faces[k].shape and not np.array_equal(a[k], faces[k]) for k in faces)
+    assert all(np.array_equal(a[k], b[k]) for k in faces)
+    assert any(not np.array_equal(a[k], c[k]) for k in faces)
 
 
 def test_a_scanned_deck_loads_from_png_and_an_incomplete_one_is_refused(tmp_path) -> None:  # type: ignore[no-untyped-def]
