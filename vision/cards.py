@@ -452,22 +452,17 @@ def _faint_cards(rectified: Image, felt: Felt, light: FloatImage, k: float, mat:
     taken = _taken(found, k, smooth.shape[:2], 3.0)
     # only where something card-sized is left beside what was found (most frames: nowhere)
     left = ((smooth > low) & (taken == 0) & (_search_mask(mat, k, smooth.shape[:2]) > 0)).astype(np.uint8)
-    one = CARD_MM[0] * CARD_MM[1] * k * k
-    n, _, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
-    if n <= 1 or stats[1:, cv2.CC_STAT_AREA].max() < 0.6 * one:
-        return []
-    smooth = np.where(taken > 0, np.float32(-1.0), smooth)
-    mask = object_mask(rectified, felt, k, mat, low, smooth, paper_share=0.0)
+    left = np.asarray(cv2.morphologyEx(left, cv2.MORPH_OPEN, cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (2 * round(1.5 * k) + 1,) * 2)), np.uint8)
     out = []
-    for cnt in cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]:
+    for cnt in cv2.findContours(left, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]:
         if cv2.contourArea(cnt) < 0.6 * card[0] * card[1] * k * k:
             continue
-        quad, fill = _rect_quad(cnt, k)
+        hull = cv2.convexHull(cnt)  # a card is convex: its printing and all
+        quad, fill = _rect_quad(hull, k)
         obj = CardObject(quad, None)
-        region = np.zeros_like(mask)
-        cv2.drawContours(region, [cnt], -1, 255, -1)
-        overlap = np.count_nonzero(region & taken) / max(1.0, float(np.count_nonzero(region)))
-        if fill > MIN_FILL and card_shaped(*obj.size) and overlap < 0.05:
+        if float(cv2.contourArea(cnt)) / max(1.0, float(cv2.contourArea(hull))) > 0.8 and fill > 0.9 \
+                and card_shaped(*obj.size):
             out.append(obj)
     return out
 
@@ -525,15 +520,13 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
     edges = cv2.Canny(img8, 4.0 * noise * scale, 8.0 * noise * scale, L2gradient=True) & search
     edges = np.asarray(cv2.dilate(edges, np.ones((3, 3), np.uint8)), np.uint8)
     one = CARD_MM[0] * CARD_MM[1] * ks * ks
-    full_log = None
     out = []
     for cnt in cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]:
         area = float(cv2.contourArea(cnt))
         _, fill = _rect_quad(cnt, ks)
         if not 0.6 * one <= area <= 1.6 * one or fill < MIN_FILL:
             continue
-        full_log = _log_grey(rectified) if full_log is None else full_log
-        obj = _outline_quad(np.round(cnt / f).astype(np.int32), full_log, k, 1.0 / ks)
+        obj = _outline_quad(np.round(cnt / f).astype(np.int32), rectified, k, 1.0 / ks)
         if obj is not None:
             out.append(CardObject(_resized(obj.quad, card), None))
     return out
@@ -557,8 +550,8 @@ def _log_grey(image: Image) -> FloatImage:
     return log_image(np.asarray(grey, np.uint8))
 
 
-def _outline_quad(cnt: Contour, log: FloatImage, k: float, grown_mm: float) -> CardObject | None:
-    """The card inside an outline (px of ``log``, grown by ``grown_mm`` all round), if it is one.
+def _outline_quad(cnt: Contour, rectified: Image, k: float, grown_mm: float) -> CardObject | None:
+    """The card inside an outline (px of ``rectified``, grown by ``grown_mm`` all round), if it is one.
 
     The edge lies where the brightness changes fastest, which for a blurred
     step is halfway between paper and felt: the outline's rectangle, taken in
@@ -581,11 +574,11 @@ def _outline_quad(cnt: Contour, log: FloatImage, k: float, grown_mm: float) -> C
         return None
     x, y, w, h = cv2.boundingRect(cnt)
     pad = round(6 * k)
-    H, W = log.shape[:2]
+    H, W = rectified.shape[:2]
     x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(W, x + w + pad), min(H, y + h + pad)
     region = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillPoly(region, [np.round(quad * k - 0.5 - np.array([x0, y0])).astype(np.int32)], 255)
-    patch = log[y0:y1, x0:x1]
+    patch = _log_grey(np.ascontiguousarray(rectified[y0:y1, x0:x1]))
 
     def disc(mm: float) -> Image:
         return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(mm * k) + 1,) * 2), np.uint8)
