@@ -452,17 +452,22 @@ def _faint_cards(rectified: Image, felt: Felt, light: FloatImage, k: float, mat:
     taken = _taken(found, k, smooth.shape[:2], 3.0)
     # only where something card-sized is left beside what was found (most frames: nowhere)
     left = ((smooth > low) & (taken == 0) & (_search_mask(mat, k, smooth.shape[:2]) > 0)).astype(np.uint8)
-    left = np.asarray(cv2.morphologyEx(left, cv2.MORPH_OPEN, cv2.getStructuringElement(
-        cv2.MORPH_ELLIPSE, (2 * round(1.5 * k) + 1,) * 2)), np.uint8)
+    one = CARD_MM[0] * CARD_MM[1] * k * k
+    n, _, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
+    if n <= 1 or stats[1:, cv2.CC_STAT_AREA].max() < 0.6 * one:
+        return []
+    smooth = np.where(taken > 0, np.float32(-1.0), smooth)
+    mask = object_mask(rectified, felt, k, mat, low, smooth, paper_share=0.0)
     out = []
-    for cnt in cv2.findContours(left, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]:
+    for cnt in cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]:
         if cv2.contourArea(cnt) < 0.6 * card[0] * card[1] * k * k:
             continue
-        hull = cv2.convexHull(cnt)  # a card is convex: its printing and all
-        quad, fill = _rect_quad(hull, k)
+        quad, fill = _rect_quad(cnt, k)
         obj = CardObject(quad, None)
-        if float(cv2.contourArea(cnt)) / max(1.0, float(cv2.contourArea(hull))) > 0.8 and fill > 0.9 \
-                and card_shaped(*obj.size):
+        region = np.zeros_like(mask)
+        cv2.drawContours(region, [cnt], -1, 255, -1)
+        overlap = np.count_nonzero(region & taken) / max(1.0, float(np.count_nonzero(region)))
+        if fill > MIN_FILL and card_shaped(*obj.size) and overlap < 0.05:
             out.append(obj)
     return out
 
