@@ -71,8 +71,9 @@ def detect_markers(image: Image) -> dict[int, FloatArray]:
     gray = to_gray(image)
     h, w = gray.shape[:2]
     scale = min(1.0, DETECT_MAX_SIDE / max(h, w))
+    # bilinear, not area: several times faster, and the corners are refined on the full frame anyway
     small = gray if scale == 1.0 else cv2.resize(gray, (round(w * scale), round(h * scale)),
-                                                 interpolation=cv2.INTER_AREA)
+                                                 interpolation=cv2.INTER_LINEAR)
     corners, ids, _ = _get_detector().detectMarkers(small)
     found: dict[int, FloatArray] = {}
     if ids is None:

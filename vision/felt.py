@@ -178,7 +178,7 @@ def _spread(logs: FloatImage, model: FloatImage, free: npt.NDArray[np.bool_]) ->
     f = free[::2, ::2]
     if not f.any():
         return 0.05
-    return float(np.median(np.abs(logs[::2, ::2] - model[::2, ::2]).max(axis=2)[f]))
+    return float(np.median(channel_max(np.ascontiguousarray(np.abs(logs[::2, ::2] - model[::2, ::2])))[f]))
 
 
 def estimate_felt(rectified: Image, px_per_mm: float, mat: Mat | None = None,
@@ -207,10 +207,10 @@ def estimate_felt(rectified: Image, px_per_mm: float, mat: Mat | None = None,
     prior = 0.03
     model = ref
     # the felt's own spread, judged by its quieter half (the reference is off where the light changes)
-    spread = 2.0 * float(np.percentile(np.abs(logs - ref).max(axis=2)[free], 25)) if free.any() else 0.05
+    spread = 2.0 * float(np.percentile(channel_max(np.abs(logs - ref))[free], 25)) if free.any() else 0.05
     for sigma in TOLERANCE_SIGMAS:
         tol = float(np.clip(4.0 * spread, MIN_TOLERANCE, 0.3))
-        dev = np.abs(logs - model).max(axis=2)
+        dev = channel_max(np.abs(logs - model))
         weight = (dev < tol).astype(np.float32)
         num, den = _normconv(logs, weight, sigma * k_small)
         model = (num + prior * ref) / (den + prior)[:, :, None]
