@@ -42,7 +42,7 @@ FOURNIER1878 = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
 _SUIT_FILE = {Suit.OROS: "oro", Suit.COPAS: "copa", Suit.ESPADAS: "espada", Suit.BASTOS: "basto"}
 
-ART_VERSION = 4
+ART_VERSION = 5
 """Bumped whenever the drawn art changes, so that cached training crops are rendered again."""
 
 PINTAS = {Suit.OROS: 0, Suit.COPAS: 1, Suit.ESPADAS: 2, Suit.BASTOS: 3}
@@ -741,6 +741,8 @@ def restyle_faces(faces: dict[Card, Image], rng: np.random.Generator) -> dict[Ca
     style = random_style(rng)
     reindex = rng.random() < 0.5
     redraw = rng.random() < REDRAWN_SHARE
+    reink = rng.random() < 0.5
+    levels = int(rng.integers(4, 8))
     out: dict[Card, Image] = {}
     for card, face in faces.items():
         hsv = cv2.cvtColor(face, cv2.COLOR_BGR2HSV).astype(np.float32)
@@ -749,6 +751,8 @@ def restyle_faces(faces: dict[Card, Image], rng: np.random.Generator) -> dict[Ca
         hsv[:, :, 2] = np.clip(hsv[:, :, 2] * val, 0, 255)
         img = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
         if redraw:  # as another maker might draw the same deck: its indices must be re-printed too
+            if reink:
+                img = _reink(img, levels)
             img = _reindex(_vary_art(_blank_indices(img), rng), card, style)
         elif reindex:
             img = _reindex(img, card, style)
@@ -780,6 +784,23 @@ def _blank_indices(face: Image) -> Image:
     for x0, y0, x1, y1 in _index_boxes(w, h):
         cv2.rectangle(img, (x0, y0), (x1, y1), _paper_of(face), -1)
     return img
+
+
+def _reink(face: Image, levels: int) -> Image:
+    """The face printed with fewer inks and darker outlines (smoothed, posterised, edges inked).
+
+    Another printing of a pattern differs in its inks as much as in its
+    drawing. (The measure, :func:`redrawn_deck`, re-inks by another method,
+    :func:`cv2.stylization`, so that it stays out of training.)
+    """
+    smooth = cv2.bilateralFilter(face, 7, 50, 7)
+    step = 256.0 / levels
+    poster = (np.floor(smooth.astype(np.float32) / step) * step + step / 2).clip(0, 255)
+    grey = cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY)
+    edges = cv2.Canny(grey, 60, 140)
+    edges = cv2.dilate(edges, np.ones((2, 2), np.uint8)) > 0
+    poster[edges] *= 0.35
+    return np.asarray(poster, np.uint8)
 
 
 def _vary_art(face: Image, rng: np.random.Generator) -> Image:

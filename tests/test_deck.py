@@ -15,6 +15,7 @@ from models.deck import (
     PX_PER_MM,
     TRAINING_FONTS,
     DeckStyle,
+    _reink,
     _vary_art,
     load_deck,
     load_fournier1878,
@@ -183,3 +184,10 @@ def test_random_styles_size_signs_per_count_and_may_slant_the_ace() -> None:
     assert any(p[1] < p[6] for p in sizes) and any(p[1] > p[6] for p in sizes)
     assert {s.ace_tilt for s in styles} == {True, False}
     assert all(s.pip_sizes is None and not s.ace_tilt for s in HELD_OUT_STYLES.values())
+
+
+def test_reinked_faces_keep_their_size_with_fewer_inks() -> None:
+    face = render_card(Card.parse("11c"), HELD_OUT_STYLES["moderna"])
+    out = _reink(face, 4)
+    assert out.shape == face.shape and out.dtype == np.uint8
+    assert len(np.unique(out.reshape(-1, 3), axis=0)) < len(np.unique(face.reshape(-1, 3), axis=0))
