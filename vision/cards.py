@@ -509,7 +509,7 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
     the cards already found): its rectangle keeps its centre and turn and takes
     that size (an edge's blur and a card's shadow make outlines a little large).
     """
-    f = min(1.0, OUTLINE_PX_PER_MM / k)  # outlines are found at about 1 px per mm
+    f = min(1.0, OUTLINE_PX_PER_MM / k)
     small = np.asarray(cv2.resize(rectified, None, fx=f, fy=f, interpolation=cv2.INTER_AREA), np.uint8)
     ks = k * f
     log = cv2.GaussianBlur(_log_grey(small), (0, 0), 1.0)
@@ -519,7 +519,7 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
         return []
     noise = float(np.median(mag[free]))
     search = _search_mask(mat, ks, mag.shape[:2]) & ~_taken(found, ks, mag.shape[:2], 3.0)
-    # Canny's thin edges keep neighbours a few mm apart apart; in 8 bits, 1/200 of a log unit a level
+    # Canny's thin edges keep cards a few mm apart from joining; in 8 bits, 1/200 of a log unit a level
     scale = 200.0
     img8 = np.clip((log - float(np.percentile(log, 1))) * scale, 0, 255).astype(np.uint8)
     edges = cv2.Canny(img8, 4.0 * noise * scale, 8.0 * noise * scale, L2gradient=True) & search
@@ -564,16 +564,8 @@ def _outline_quad(cnt: Contour, rectified: Image, k: float, grown_mm: float) -> 
     the felt just outside it.
     """
     quad, fill = _rect_quad(cnt, k)
-    c = quad.mean(axis=0)
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-    a, b = float(sides[0]), float(sides[1])
-    # move each side in by grown_mm: scale the two axes separately
-    u = (quad[1] - quad[0]) / max(a, 1e-6)
-    v = (quad[2] - quad[1]) / max(b, 1e-6)
-    rel = quad - c
-    pu, pv = rel @ u, rel @ v
-    su, sv = max(0.0, 1 - 2 * grown_mm / max(a, 1e-6)), max(0.0, 1 - 2 * grown_mm / max(b, 1e-6))
-    quad = c + np.outer(pu * su, u) + np.outer(pv * sv, v)
+    short, long = CardObject(quad, None).size
+    quad = _resized(quad, (max(0.0, short - 2 * grown_mm), max(0.0, long - 2 * grown_mm)))  # each side in
     obj = CardObject(quad, None)
     if fill < 0.8 or not card_shaped(*obj.size):
         return None
