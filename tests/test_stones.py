@@ -8,7 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
-from models.scene import SceneSpec, render_scene
+from models.deck import HELD_OUT_STYLES
+from models.scene import RenderedScene, SceneSpec, random_scene, render_scene
 from vision.calibration import calibrate
 from vision.felt import estimate_felt
 from vision.mat import Mat
@@ -208,19 +209,19 @@ def test_a_pink_hand_beside_white_stones_is_not_stones(seed: int) -> None:
     assert got.pool <= visible + 1
 
 
+def evaluated_scene(uinteger: int, state: int) -> RenderedScene:
+    """A scene of ``vision.evaluate`` (deck ``clasica``), from the random generator's state before it was drawn."""
+    rng = np.random.default_rng()
+    rng.bit_generator.state = {"bit_generator": "PCG64", "has_uint32": 0, "uinteger": uinteger,
+                               "state": {"state": state, "inc": 7937318808080196428804369945471644491}}
+    return render_scene(random_scene(rng, deck=HELD_OUT_STYLES["clasica"]), rng)
+
+
 def test_a_ragged_hand_under_a_glare_is_not_stones() -> None:
     # vision.evaluate's scene 98 of seed 11 (the renderer of 29 Nov): a hand under a glare, its palm and
     # fingers of nearly the stones' colour once the glare is taken off, read as 19 stones by area; a
     # ragged blob that stone-sized discs do not cover is not stones
-    from models.deck import HELD_OUT_STYLES
-    from models.scene import random_scene
-
-    rng = np.random.default_rng()
-    rng.bit_generator.state = {"bit_generator": "PCG64", "has_uint32": 0, "uinteger": 3406502066,
-                               "state": {"state": 167119465422782748810920047105787499632,
-                                         "inc": 7937318808080196428804369945471644491}}
-    spec = random_scene(rng, deck=HELD_OUT_STYLES["clasica"])
-    scene = render_scene(spec, rng)
+    scene = evaluated_scene(3406502066, 167119465422782748810920047105787499632)
     cal = calibrate(scene.image)
     assert cal is not None
     rect = cal.rectify(scene.image, K)
@@ -233,16 +234,10 @@ def test_white_stones_taken_for_a_card_are_counted() -> None:
     # vision.evaluate's scene 22 of seed 11 (the renderer of 29 Nov), read by the whole reader: five
     # touching white stones in seat 3's zone are card-sized and the card finder takes them for a card
     # (outside the card zones: unknown); the stones' search looks again inside the stone zones
-    from models.deck import HELD_OUT_STYLES
-    from models.scene import random_scene
     from vision.classifier import NeverSure
     from vision.reading import TableReader
 
-    rng = np.random.default_rng()
-    rng.bit_generator.state = {"bit_generator": "PCG64", "has_uint32": 0, "uinteger": 2266314610,
-                               "state": {"state": 260838584603991526045453994084262674071,
-                                         "inc": 7937318808080196428804369945471644491}}
-    scene = render_scene(random_scene(rng, deck=HELD_OUT_STYLES["clasica"]), rng)
+    scene = evaluated_scene(2266314610, 260838584603991526045453994084262674071)
     reading = TableReader(classifier=NeverSure()).read(scene.image)  # no card model needed
     assert reading.stones.seats[3] == scene.stones["seats"][3]
 
