@@ -767,11 +767,13 @@ REDRAWN_SHARE = 0.6
 
 
 def _index_boxes(w: int, h: int) -> tuple[tuple[int, int, int, int], tuple[int, int, int, int]]:
+    """Where a scanned face's two corner indices lie: (x0, y0, x1, y1) px, top left and bottom right."""
     bw, bh = int(w * 0.17), int(h * 0.1)
     return (2, 2, bw, bh), (w - bw, h - bh, w - 3, h - 3)
 
 
 def _paper_of(face: Image) -> tuple[int, int, int]:
+    """A scanned face's paper colour: the median of a strip at its left edge, a third of the way down."""
     h = face.shape[0]
     b, g, r = (int(v) for v in np.median(face[h // 3:h // 3 + 20, 5:20].reshape(-1, 3), axis=0))
     return (b, g, r)
@@ -781,8 +783,9 @@ def _blank_indices(face: Image) -> Image:
     """The face with its corner indices painted over in its paper's colour."""
     h, w = face.shape[:2]
     img = face.copy()
+    paper = _paper_of(face)
     for x0, y0, x1, y1 in _index_boxes(w, h):
-        cv2.rectangle(img, (x0, y0), (x1, y1), _paper_of(face), -1)
+        cv2.rectangle(img, (x0, y0), (x1, y1), paper, -1)
     return img
 
 
@@ -851,14 +854,11 @@ def redrawn_deck(faces: Mapping[Card, Image], seed: int = 0) -> dict[Card, Image
 def _reindex(face: Image, card: Card, style: DeckStyle) -> Image:
     """Paint over the corner indices of a scanned face and print new ones."""
     h, w = face.shape[:2]
-    img = face.copy()
-    bw, bh = int(w * 0.17), int(h * 0.1)
-    paper = tuple(int(v) for v in np.median(face[h // 3:h // 3 + 20, 5:20].reshape(-1, 3), axis=0))
-    cv2.rectangle(img, (2, 2), (bw, bh), paper, -1)
-    cv2.rectangle(img, (w - bw, h - bh), (w - 3, h - 3), paper, -1)
+    img = _blank_indices(face)
+    (_, _, bw, bh), _ = _index_boxes(w, h)
     k = w / (style.card_mm[0] * PX_PER_MM)
     small = replace(style, index_height_mm=style.index_height_mm * 0.9 * k, four_indices=False,
-                    paper=paper)  # type: ignore[arg-type]
+                    paper=_paper_of(face))
     ink, mask = _index_image(str(card.rank), small, small.ink, small.paper)
     mh, mw = mask.shape
     mw = min(mw, bw - 6)
