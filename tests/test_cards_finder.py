@@ -22,7 +22,7 @@ from models.scene import (
 )
 from table.cards import DECK
 from vision.calibration import calibrate
-from vision.cards import CardObject, card_shaped, find_cards, quad_error_mm
+from vision.cards import CardObject, _card_outlines, _fit_edges, card_shaped, find_cards, quad_error_mm
 from vision.felt import estimate_felt
 from vision.reading import RECTIFIED_PX_PER_MM
 
@@ -159,3 +159,37 @@ def test_cream_cards_on_beige_felt_under_shadows_are_found_by_their_outlines(see
     rect = cal.rectify(scene.image, READER_K)
     assert_all_found(scene, find_cards(rect, estimate_felt(rect, READER_K), READER_K), tol_mm=5.0)
 
+
+
+
+def test_outlines_joined_by_their_edges_are_cut_into_cards() -> None:
+    # at the outline search's 2 mm a pixel, the edges of cards 3 mm apart join into one outline
+    k = 0.5
+    edges = np.zeros((200, 400), np.uint8)
+    for i in range(3):
+        x0 = 40 + i * round((61.5 + 3.0) * k)
+        cv2.rectangle(edges, (x0, 50), (x0 + round(61.5 * k), 50 + round(95 * k)), 255, 1)
+    edges = np.asarray(cv2.dilate(edges, np.ones((3, 3), np.uint8)), np.uint8)
+    assert len(cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]) == 1
+    outlines = _card_outlines(edges, k, (61.5, 95.0))
+    assert len(outlines) == 3
+    centres = sorted(float(np.mean(o.reshape(-1, 2)[:, 0])) / k for o in outlines)
+    assert np.allclose(np.diff(centres), 64.5, atol=3.0)
+
+
+def test_a_rectangle_a_few_mm_off_a_cream_card_is_fitted_to_its_edges() -> None:
+    # an outline found at 2 mm a pixel is a few mm off; at full resolution it moves onto the edges
+    place = CardPlacement((400.0, 680.0), 8.0)
+    spec = SceneSpec(cards=((DECK[5],), (), (), ()), placements=([place], [], [], []),
+                     deck=HELD_OUT_STYLES["clasica"], px_per_mm=1.35, felt=(162, 189, 204), gradient=0.3)
+    scene = render_scene(spec, np.random.default_rng(31))
+    cal = calibrate(scene.image)
+    assert cal is not None
+    rect = cal.rectify(scene.image, K)
+    truth = np.asarray(scene.cards[0].quad_mat, np.float64)
+    c = truth.mean(axis=0)
+    turn = np.deg2rad(3.0)
+    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    off = (truth - c) @ rot.T + c + (3.5, -2.5)
+    assert quad_error_mm(off, truth) > 5.0
+    assert quad_error_mm(_fit_edges(off, rect, K), truth) < 1.5

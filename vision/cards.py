@@ -519,21 +519,92 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
         return []
     noise = float(np.median(mag[free]))
     search = _search_mask(mat, ks, mag.shape[:2]) & ~_taken(found, ks, mag.shape[:2], 3.0)
-    # Canny's thin edges keep cards a few mm apart from joining; in 8 bits, 1/200 of a log unit a level
-    scale = 200.0
-    img8 = np.clip((log - float(np.percentile(log, 1))) * scale, 0, 255).astype(np.uint8)
+    # Canny's thin edges keep cards a few mm apart from joining. In 8 bits: from just under the
+    # felt's darkest (stones and shadows may go black) to the lightest paper, at most 200 levels
+    # a log unit
+    lo = float(np.percentile(log[free], 0.5)) - 0.05
+    scale = min(200.0, 255.0 / max(1e-3, float(np.percentile(log, 99.5)) - lo))
+    img8 = np.clip((log - lo) * scale, 0, 255).astype(np.uint8)
     edges = cv2.Canny(img8, 4.0 * noise * scale, 8.0 * noise * scale, L2gradient=True) & search
-    edges = np.asarray(cv2.dilate(edges, np.ones((3, 3), np.uint8)), np.uint8)
-    one = CARD_MM[0] * CARD_MM[1] * ks * ks
+    out: list[CardObject] = []
+    # a card touching a printed zone line joins it: look again without the lines
+    for lines_cut in (edges, edges & ~outline_band(mat, ks, edges.shape[:2], 4.0)):
+        for outline in _card_outlines(np.asarray(cv2.dilate(lines_cut, np.ones((3, 3), np.uint8)), np.uint8),
+                                      ks, card):
+            obj = _outline_quad(np.round(outline / f).astype(np.int32), rectified, k, 1.0 / ks)
+            if obj is not None and not any(_covers(o, obj) for o in out):
+                out.append(CardObject(_fit_edges(_resized(obj.quad, card), rectified, k), None))
+    return out
+
+
+def _fit_edges(quad: QuadMM, rectified: Image, k: float, reach_mm: float = 5.0,
+               turn_deg: float = 4.0) -> QuadMM:
+    """The rectangle moved and turned (not resized) onto the card's edges at full resolution.
+
+    An outline found at 2 mm a pixel may be off by a few mm, enough to cut an
+    index off the crop. The best rectangle is the one along whose sides the
+    brightness rises most steeply inwards (paper lighter than felt), searched
+    within ``reach_mm`` and ``turn_deg``, coarse then fine. A side scores the
+    median of its points, so that a strong edge of the art beside part of a
+    side does not pull the rectangle onto it.
+    """
+    q = _clockwise(quad)
+    c0 = q.mean(axis=0)
+    pad = reach_mm + 3.0
+    x0, y0 = np.floor((q.min(axis=0) - pad) * k).astype(int)
+    x1, y1 = np.ceil((q.max(axis=0) + pad) * k).astype(int)
+    H, W = rectified.shape[:2]
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(W, x1), min(H, y1)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return quad
+    log = cv2.GaussianBlur(_log_grey(np.ascontiguousarray(rectified[y0:y1, x0:x1])), (0, 0), 1.0)
+    gx = cv2.Sobel(log, cv2.CV_32F, 1, 0) / 8.0
+    gy = cv2.Sobel(log, cv2.CV_32F, 0, 1) / 8.0
+    # points along each side (mm, from the centre) and their inward normals, corners left out
+    rel = q - c0
+    per_side = 24
+    pts, normals = [], []
+    for i in range(4):
+        a, b = rel[i], rel[(i + 1) % 4]
+        t = np.linspace(0.1, 0.9, per_side)[:, None]
+        pts.append(a + (b - a) * t)
+        mid = (a + b) / 2
+        normals.append(np.repeat((-mid / max(float(np.linalg.norm(mid)), 1e-9))[None], per_side, axis=0))
+    p, n = np.concatenate(pts), np.concatenate(normals)
+
+    def rotation(deg: float) -> npt.NDArray[np.float64]:
+        r = np.deg2rad(deg)
+        return np.array([[np.cos(r), -np.sin(r)], [np.sin(r), np.cos(r)]])
+
+    def inward(dx: float, dy: float, deg: float) -> npt.NDArray[np.float32]:
+        rot = rotation(deg)
+        pp, nn = p @ rot.T + c0 + (dx, dy), n @ rot.T
+        u = np.clip(np.round(pp[:, 0] * k - 0.5 - x0).astype(int), 0, x1 - x0 - 1)
+        v = np.clip(np.round(pp[:, 1] * k - 0.5 - y0).astype(int), 0, y1 - y0 - 1)
+        return np.asarray(gx[v, u] * nn[:, 0] + gy[v, u] * nn[:, 1], np.float32)
+
+    best = (0.0, 0.0, 0.0)
+    for step, span, dstep, dspan in ((1.0, reach_mm, 1.0, turn_deg), (0.4, 1.0, 0.5, 1.0)):
+        cx, cy, cd = best
+        grid = [(cx + dx, cy + dy, cd + dd)
+                for dx in np.arange(-span, span + 1e-9, step) for dy in np.arange(-span, span + 1e-9, step)
+                for dd in np.arange(-dspan, dspan + 1e-9, dstep)]
+        best = max(grid, key=lambda g: float(np.median(inward(*g).reshape(4, per_side), axis=1).sum()))
+    dx, dy, deg = best
+    return _clockwise(rel @ rotation(deg).T + c0 + (dx, dy))
+
+
+def _card_outlines(edges: Image, k: float, card: tuple[float, float]) -> list[Contour]:
+    """The closed outlines of an edge image that may be single cards (px of ``edges``)."""
+    one = CARD_MM[0] * CARD_MM[1] * k * k
     out = []
     for cnt in cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]:
         area = float(cv2.contourArea(cnt))
-        _, fill = _rect_quad(cnt, ks)
-        if not 0.6 * one <= area <= 1.6 * one or fill < MIN_FILL:
-            continue
-        obj = _outline_quad(np.round(cnt / f).astype(np.int32), rectified, k, 1.0 / ks)
-        if obj is not None:
-            out.append(CardObject(_resized(obj.quad, card), None))
+        if 0.6 * one <= area <= 1.6 * one and _rect_quad(cnt, k)[1] >= MIN_FILL:
+            out.append(cnt)
+        elif 1.6 * one < area <= 5.0 * one:  # cards a few mm apart, their edges joined: cut at the necks
+            out += [np.round(p.quad * k).astype(np.int32).reshape(-1, 1, 2)
+                    for p in _split(cnt, edges, k, card) if p.why is None]
     return out
 
 
@@ -567,7 +638,7 @@ def _outline_quad(cnt: Contour, rectified: Image, k: float, grown_mm: float) -> 
     short, long = CardObject(quad, None).size
     quad = _resized(quad, (max(0.0, short - 2 * grown_mm), max(0.0, long - 2 * grown_mm)))  # each side in
     obj = CardObject(quad, None)
-    if fill < 0.8 or not card_shaped(*obj.size):
+    if fill < MIN_FILL or not card_shaped(*obj.size):
         return None
     x, y, w, h = cv2.boundingRect(cnt)
     pad = round(6 * k)
