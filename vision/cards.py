@@ -59,6 +59,10 @@ OUTLINE_PX_PER_MM = 0.5
 """Resolution the outlines are looked for at (a card's edge needs no more)."""
 OUTLINE_CONTRAST = 0.015
 """Least log-brightness by which an outlined card's paper is lighter than the felt around it."""
+DARK_FELT = 80.0
+"""Felt darker than this (mean of the channels) is also searched for outlines in plain brightness."""
+SHRUNK = 0.92
+"""A card found this much smaller than its frame's deck (either side) is refitted at the deck's size."""
 SEARCH_PAD_MM = 62.0
 """Room searched around each card zone: a card centred in the zone reaches this far out."""
 
@@ -433,6 +437,10 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
         more += _outlined_cards(rectified, felt, k, mat, cards + more, card)
         # what was not card-shaped and held a card found now (a card and its glare, its shadow) is that card
         found = [o for o in found if o.why is None or not any(_covers(o, m) for m in more)] + more
+    # a card much smaller than the frame's deck lost part of its paper (to a glare): the deck's
+    # rectangle, fitted to its edges, is the card
+    found = [CardObject(_fit_edges(_resized(o.quad, card), rectified, k), None)
+             if o.why is None and min(o.size[0] / card[0], o.size[1] / card[1]) < SHRUNK else o for o in found]
     return [CardObject(o.quad, mat.zone_at(*o.centre), o.why) for o in found]
 
 
@@ -517,23 +525,30 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
     free = cv2.resize(felt.free, (mag.shape[1], mag.shape[0]), interpolation=cv2.INTER_NEAREST) > 0
     if not free.any():
         return []
-    noise = float(np.median(mag[free]))
     search = _search_mask(mat, ks, mag.shape[:2]) & ~_taken(found, ks, mag.shape[:2], 3.0)
     # Canny's thin edges keep cards a few mm apart from joining. In 8 bits: from just under the
     # felt's darkest (stones and shadows may go black) to the lightest paper, at most 200 levels
     # a log unit
     lo = float(np.percentile(log[free], 0.5)) - 0.05
     scale = min(200.0, 255.0 / max(1e-3, float(np.percentile(log, 99.5)) - lo))
-    img8 = np.clip((log - lo) * scale, 0, 255).astype(np.uint8)
-    edges = cv2.Canny(img8, 4.0 * noise * scale, 8.0 * noise * scale, L2gradient=True) & search
+    looks = [(np.clip((log - lo) * scale, 0, 255).astype(np.uint8), float(np.median(mag[free])) * scale)]
+    # On dark felt the log brightness is noisy, and a card under a glare on it has an edge
+    # no stronger than that noise: look again in plain brightness, where the noise is small
+    grey = np.asarray(cv2.GaussianBlur(cv2.transform(small, np.full((1, 3), 1.0 / 3.0, np.float32)),
+                                       (0, 0), 1.0), np.uint8)
+    if float(np.median(grey[free])) < DARK_FELT:
+        gmag = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
+        looks.append((grey, float(np.median(gmag[free]))))
     out: list[CardObject] = []
-    # a card touching a printed zone line joins it: look again without the lines
-    for lines_cut in (edges, edges & ~outline_band(mat, ks, edges.shape[:2], 4.0)):
-        for outline in _card_outlines(np.asarray(cv2.dilate(lines_cut, np.ones((3, 3), np.uint8)), np.uint8),
-                                      ks, card):
-            obj = _outline_quad(np.round(outline / f).astype(np.int32), rectified, k, 1.0 / ks)
-            if obj is not None and not any(_covers(o, obj) for o in out):
-                out.append(CardObject(_fit_edges(_resized(obj.quad, card), rectified, k), None))
+    for img8, noise in looks:
+        edges = cv2.Canny(img8, 4.0 * noise, 8.0 * noise, L2gradient=True) & search
+        # a card touching a printed zone line joins it: look again without the lines
+        for lines_cut in (edges, edges & ~outline_band(mat, ks, edges.shape[:2], 4.0)):
+            for outline in _card_outlines(np.asarray(cv2.dilate(lines_cut, np.ones((3, 3), np.uint8)), np.uint8),
+                                          ks, card):
+                obj = _outline_quad(np.round(outline / f).astype(np.int32), rectified, k, 1.0 / ks)
+                if obj is not None and not any(_covers(o, obj) for o in out):
+                    out.append(CardObject(_fit_edges(_resized(obj.quad, card), rectified, k), None))
     return out
 
 
