@@ -544,6 +544,8 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
         edges = cv2.Canny(img8, 4.0 * noise, 8.0 * noise, L2gradient=True) & search
         # a card touching a printed zone line joins it: look again without the lines
         for lines_cut in (edges, edges & ~outline_band(mat, ks, edges.shape[:2], 4.0)):
+            if not _seat_short(found + out, mat):
+                return out  # each seat has its four: no need to look any harder
             for outline in _card_outlines(np.asarray(cv2.dilate(lines_cut, np.ones((3, 3), np.uint8)), np.uint8),
                                           ks, card):
                 obj = _outline_quad(np.round(outline / f).astype(np.int32), rectified, k, 1.0 / ks)
@@ -591,21 +593,28 @@ def _fit_edges(quad: QuadMM, rectified: Image, k: float, reach_mm: float = 5.0,
         r = np.deg2rad(deg)
         return np.array([[np.cos(r), -np.sin(r)], [np.sin(r), np.cos(r)]])
 
-    def inward(dx: float, dy: float, deg: float) -> npt.NDArray[np.float32]:
+    def best_of(shifts: npt.NDArray[np.float64], deg: float) -> tuple[float, int]:
+        """The best score of the rectangle turned by ``deg`` at each shift (mm), and its index."""
         rot = rotation(deg)
-        pp, nn = p @ rot.T + c0 + (dx, dy), n @ rot.T
-        u = np.clip(np.round(pp[:, 0] * k - 0.5 - x0).astype(int), 0, x1 - x0 - 1)
-        v = np.clip(np.round(pp[:, 1] * k - 0.5 - y0).astype(int), 0, y1 - y0 - 1)
-        return np.asarray(gx[v, u] * nn[:, 0] + gy[v, u] * nn[:, 1], np.float32)
+        pp = (p @ rot.T + c0)[None] + shifts[:, None]  # (shifts, points, 2)
+        nn = n @ rot.T
+        u = np.clip(np.round(pp[..., 0] * k - 0.5 - x0).astype(int), 0, x1 - x0 - 1)
+        v = np.clip(np.round(pp[..., 1] * k - 0.5 - y0).astype(int), 0, y1 - y0 - 1)
+        inward = gx[v, u] * nn[:, 0] + gy[v, u] * nn[:, 1]
+        scores = np.median(inward.reshape(len(shifts), 4, per_side), axis=2).sum(axis=1)
+        i = int(np.argmax(scores))
+        return float(scores[i]), i
 
-    best = (0.0, 0.0, 0.0)
+    best = (-np.inf, 0.0, 0.0, 0.0)
     for step, span, dstep, dspan in ((1.0, reach_mm, 1.0, turn_deg), (0.4, 1.0, 0.5, 1.0)):
-        cx, cy, cd = best
-        grid = [(cx + dx, cy + dy, cd + dd)
-                for dx in np.arange(-span, span + 1e-9, step) for dy in np.arange(-span, span + 1e-9, step)
-                for dd in np.arange(-dspan, dspan + 1e-9, dstep)]
-        best = max(grid, key=lambda g: float(np.median(inward(*g).reshape(4, per_side), axis=1).sum()))
-    dx, dy, deg = best
+        _, cx, cy, cd = best
+        offsets = np.arange(-span, span + 1e-9, step)
+        shifts = np.array([(cx + dx, cy + dy) for dx in offsets for dy in offsets])
+        for deg in cd + np.arange(-dspan, dspan + 1e-9, dstep):
+            score, i = best_of(shifts, float(deg))
+            if score > best[0]:
+                best = (score, float(shifts[i, 0]), float(shifts[i, 1]), float(deg))
+    _, dx, dy, deg = best
     return _clockwise(rel @ rotation(deg).T + c0 + (dx, dy))
 
 
