@@ -515,7 +515,11 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
     An outline that is card-shaped, with paper lighter than the felt just
     outside it, is a card of this frame's deck (``card``, its size learnt from
     the cards already found): its rectangle keeps its centre and turn and takes
-    that size (an edge's blur and a card's shadow make outlines a little large).
+    that size (an edge's blur and a card's shadow make outlines a little large),
+    then is fitted to the card's edges at full resolution (:func:`_fit_edges`).
+    Outlines of cards a few mm apart, joined by their edges, are cut at their
+    necks; the edges are looked at again without the zones' printed lines, and
+    on dark felt in plain brightness too, while a seat is still short.
     """
     f = min(1.0, OUTLINE_PX_PER_MM / k)
     small = np.asarray(cv2.resize(rectified, None, fx=f, fy=f, interpolation=cv2.INTER_AREA), np.uint8)
