@@ -26,6 +26,8 @@ from vision.cards import (
     CardObject,
     _card_outlines,
     _fit_edges,
+    _rect_quad,
+    _rescue,
     card_shaped,
     find_cards,
     quad_error_mm,
@@ -215,3 +217,24 @@ def test_cards_under_a_strong_glare_on_dark_felt_are_found(seed: int) -> None:
     assert cal is not None
     rect = cal.rectify(scene.image, READER_K)
     assert_all_found(scene, find_cards(rect, estimate_felt(rect, READER_K), READER_K), tol_mm=5.0)
+
+
+def test_two_cards_inside_one_glare_are_both_cut_free() -> None:
+    # a glare joins two cards and the felt between them into one light blob, no card's shape:
+    # the rescue cuts at rising lightness, frees one card, then looks again beside it for the other
+    k = 1.2
+    light = np.zeros((300, 400), np.float32)
+    cv2.ellipse(light, (200, 150), (150, 90), 0, 0, 360, 0.45, -1)
+    light = cv2.GaussianBlur(light, (0, 0), 8.0)
+    truths = []
+    for cx in (140.0, 260.0):
+        quad = card_corners(CardPlacement((cx / k, 150.0 / k), 0.0), (61.5, 95.0))
+        truths.append(quad)
+        cv2.fillPoly(light, [np.round(np.asarray(quad) * k).astype(np.int32)], 1.0)
+    blob = ((light > 0.2) * 255).astype(np.uint8)
+    (cnt,) = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]
+    assert not card_shaped(*CardObject(_rect_quad(cnt, k)[0], None).size)
+    cards = _rescue(cnt, light, k)
+    assert len(cards) == 2
+    for truth in truths:
+        assert min(quad_error_mm(c.quad, truth) for c in cards) < 3.0

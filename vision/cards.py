@@ -765,7 +765,10 @@ def _rescue_rest(blob: Image, cards: list[CardObject], at: tuple[int, int], ligh
     rest = np.asarray(cv2.morphologyEx(rest, cv2.MORPH_OPEN, disc), np.uint8)
     more: list[CardObject] = []
     for piece in cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]:
-        more.extend(_rescue(piece + np.array(at), light, k, depth + 1))
+        # a rest that surrounds the cards (a glare all round) has them in its holes, which its
+        # outline fills again: what is found there is those cards once more
+        more.extend(m for m in _rescue(piece + np.array(at), light, k, depth + 1)
+                    if not any(_covers(c, m) for c in cards + more))
     return more
 
 
