@@ -441,7 +441,12 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     # rectangle, fitted to its edges, is the card
     found = [CardObject(_fit_edges(_resized(o.quad, card), rectified, k), None)
              if o.why is None and min(o.size[0] / card[0], o.size[1] / card[1]) < SHRUNK else o for o in found]
-    return [CardObject(o.quad, mat.zone_at(*o.centre), o.why) for o in found]
+    # one card is one object, however many of the looks found it
+    unique: list[CardObject] = []
+    for o in found:
+        if o.why is not None or not any(u.why is None and quad_error_mm(u.quad, o.quad) < 10.0 for u in unique):
+            unique.append(o)
+    return [CardObject(o.quad, mat.zone_at(*o.centre), o.why) for o in unique]
 
 
 def _faint_cards(rectified: Image, felt: Felt, light: FloatImage, k: float, mat: Mat,
