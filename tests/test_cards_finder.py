@@ -180,7 +180,7 @@ def test_outlines_joined_by_their_edges_are_cut_into_cards() -> None:
         cv2.rectangle(edges, (x0, 50), (x0 + round(61.5 * k), 50 + round(95 * k)), 255, 1)
     edges = np.asarray(cv2.dilate(edges, np.ones((3, 3), np.uint8)), np.uint8)
     assert len(cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]) == 1
-    outlines = _card_outlines(edges, k, (61.5, 95.0))
+    outlines, _ = _card_outlines(edges, k, (61.5, 95.0))
     assert len(outlines) == 3
     centres = sorted(float(np.mean(o.reshape(-1, 2)[:, 0])) / k for o in outlines)
     assert np.allclose(np.diff(centres), 64.5, atol=3.0)

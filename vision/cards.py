@@ -23,6 +23,7 @@ view) with :func:`vision.cardcrop.warp_card`.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -441,10 +442,11 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     # rectangle, fitted to its edges, is the card
     found = [CardObject(_fit_edges(_resized(o.quad, card), rectified, k), None)
              if o.why is None and min(o.size[0] / card[0], o.size[1] / card[1]) < SHRUNK else o for o in found]
-    # one card is one object, however many of the looks found it
+    # one card is one object, however many of the looks found it (two cards' centres are never
+    # 10 mm apart, unless one lies on the other and hides it)
     unique: list[CardObject] = []
     for o in found:
-        if o.why is not None or not any(u.why is None and quad_error_mm(u.quad, o.quad) < 10.0 for u in unique):
+        if o.why is not None or not any(u.why is None and math.dist(u.centre, o.centre) < 10.0 for u in unique):
             unique.append(o)
     return [CardObject(o.quad, mat.zone_at(*o.centre), o.why) for o in unique]
 
@@ -551,15 +553,21 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
     out: list[CardObject] = []
     for img8, noise in looks:
         edges = cv2.Canny(img8, 4.0 * noise, 8.0 * noise, L2gradient=True) & search
-        # a card touching a printed zone line joins it: look again without the lines
-        for lines_cut in (edges, edges & ~outline_band(mat, ks, edges.shape[:2], 4.0)):
+        # a card touching a printed zone line joins it: look again without the lines (only when
+        # some outline too large or too ragged for a card was seen)
+        variant, lines_cut = edges, False
+        while True:
             if not _seat_short(found + out, mat):
                 return out  # each seat has its four: no need to look any harder
-            for outline in _card_outlines(np.asarray(cv2.dilate(lines_cut, np.ones((3, 3), np.uint8)), np.uint8),
-                                          ks, card):
+            outlines, ragged = _card_outlines(np.asarray(cv2.dilate(variant, np.ones((3, 3), np.uint8)), np.uint8),
+                                              ks, card)
+            for outline in outlines:
                 obj = _outline_quad(np.round(outline / f).astype(np.int32), rectified, k, 1.0 / ks)
                 if obj is not None and not any(_covers(o, obj) for o in out):
                     out.append(CardObject(_fit_edges(_resized(obj.quad, card), rectified, k), None))
+            if lines_cut or not ragged:
+                break
+            variant, lines_cut = edges & ~outline_band(mat, ks, edges.shape[:2], 4.0), True
     return out
 
 
@@ -588,7 +596,7 @@ def _fit_edges(quad: QuadMM, rectified: Image, k: float, reach_mm: float = 5.0,
     gy = cv2.Sobel(log, cv2.CV_32F, 0, 1) / 8.0
     # points along each side (mm, from the centre) and their inward normals, corners left out
     rel = q - c0
-    per_side = 24
+    per_side = 16
     pts, normals = [], []
     for i in range(4):
         a, b = rel[i], rel[(i + 1) % 4]
@@ -615,7 +623,7 @@ def _fit_edges(quad: QuadMM, rectified: Image, k: float, reach_mm: float = 5.0,
         return float(scores[i]), i
 
     best = (-np.inf, 0.0, 0.0, 0.0)
-    for step, span, dstep, dspan in ((1.0, reach_mm, 1.0, turn_deg), (0.4, 1.0, 0.5, 1.0)):
+    for step, span, dstep, dspan in ((1.0, reach_mm, 2.0, turn_deg), (0.5, 1.0, 0.5, 1.5)):
         _, cx, cy, cd = best
         offsets = np.arange(-span, span + 1e-9, step)
         shifts = np.array([(cx + dx, cy + dy) for dx in offsets for dy in offsets])
@@ -627,18 +635,29 @@ def _fit_edges(quad: QuadMM, rectified: Image, k: float, reach_mm: float = 5.0,
     return _clockwise(rel @ rotation(deg).T + c0 + (dx, dy))
 
 
-def _card_outlines(edges: Image, k: float, card: tuple[float, float]) -> list[Contour]:
-    """The closed outlines of an edge image that may be single cards (px of ``edges``)."""
+def _card_outlines(edges: Image, k: float, card: tuple[float, float]) -> tuple[list[Contour], bool]:
+    """The closed outlines of an edge image that may be single cards (px of ``edges``).
+
+    Also whether some outline was at least a card's size and yet no card (too
+    large, or too ragged: joined to something, a printed line perhaps).
+    """
     one = CARD_MM[0] * CARD_MM[1] * k * k
     out = []
+    ragged = False
     for cnt in cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]:
         area = float(cv2.contourArea(cnt))
-        if 0.6 * one <= area <= 1.6 * one and _rect_quad(cnt, k)[1] >= MIN_FILL:
+        if area < 0.6 * one:
+            continue
+        if area <= 1.6 * one and _rect_quad(cnt, k)[1] >= MIN_FILL:
             out.append(cnt)
-        elif 1.6 * one < area <= 5.0 * one:  # cards a few mm apart, their edges joined: cut at the necks
-            out += [np.round(p.quad * k).astype(np.int32).reshape(-1, 1, 2)
-                    for p in _split(cnt, edges, k, card) if p.why is None]
-    return out
+            continue
+        parts = []
+        if 1.6 * one < area <= 5.0 * one:  # cards a few mm apart, their edges joined: cut at the necks
+            parts = [np.round(p.quad * k).astype(np.int32).reshape(-1, 1, 2)
+                     for p in _split(cnt, edges, k, card) if p.why is None]
+        out += parts
+        ragged = ragged or not parts
+    return out, ragged
 
 
 def _resized(quad: QuadMM, size: tuple[float, float]) -> QuadMM:
