@@ -434,8 +434,9 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     found.extend(CardObject(q, None) for q in singles)
     if _seat_short(found, mat):  # a seat short of its four cards: look again, harder
         cards = [o for o in found if o.why is None]
-        more = _faint_cards(rectified, felt, light, k, mat, cards, card)
-        more += _outlined_cards(rectified, felt, k, mat, cards + more, card)
+        more = _outlined_cards(rectified, felt, k, mat, cards, card)
+        if _seat_short(cards + more, mat):  # the outlines find most; the faint cut costs as much
+            more += _faint_cards(rectified, felt, light, k, mat, cards + more, card)
         # what was not card-shaped and held a card found now (a card and its glare, its shadow) is that card
         found = [o for o in found if o.why is None or not any(_covers(o, m) for m in more)] + more
     # a card much smaller than the frame's deck lost part of its paper (to a glare): the deck's
