@@ -39,11 +39,11 @@ K = 1.2
 READER_K = RECTIFIED_PX_PER_MM
 
 
-def find(scene: RenderedScene) -> list[CardObject]:
+def find(scene: RenderedScene, k: float = K) -> list[CardObject]:
     cal = calibrate(scene.image)
     assert cal is not None
-    rect = cal.rectify(scene.image, K)
-    return find_cards(rect, estimate_felt(rect, K), K)
+    rect = cal.rectify(scene.image, k)
+    return find_cards(rect, estimate_felt(rect, k), k)
 
 
 def cards_of(objects: list[CardObject]) -> list[CardObject]:
@@ -163,10 +163,7 @@ def test_cream_cards_on_beige_felt_under_shadows_are_found_by_their_outlines(see
                         glare=0.0, hand_over_pool=False, extras=(), hidden_markers=(), shadows=2,
                         gradient=0.4)
     scene = render_scene(spec, rng)
-    cal = calibrate(scene.image)
-    assert cal is not None
-    rect = cal.rectify(scene.image, READER_K)
-    assert_all_found(scene, find_cards(rect, estimate_felt(rect, READER_K), READER_K), tol_mm=5.0)
+    assert_all_found(scene, find(scene, READER_K), tol_mm=5.0)
 
 
 
@@ -213,10 +210,7 @@ def test_cards_under_a_strong_glare_on_dark_felt_are_found(seed: int) -> None:
                         glare=0.89, glare_at=(400.0, 130.0), hand_over_pool=False, extras=(),
                         hidden_markers=(), shadows=0)
     scene = render_scene(spec, rng)
-    cal = calibrate(scene.image)
-    assert cal is not None
-    rect = cal.rectify(scene.image, READER_K)
-    assert_all_found(scene, find_cards(rect, estimate_felt(rect, READER_K), READER_K), tol_mm=5.0)
+    assert_all_found(scene, find(scene, READER_K), tol_mm=5.0)
 
 
 def test_two_cards_inside_one_glare_are_both_cut_free() -> None:
