@@ -263,3 +263,14 @@ def test_black_stones_on_dark_felt_count_once_each(light: str) -> None:
         cv2.circle(img, (round((x - 4) * K), round((y - 4) * K)), round(3 * K), (70, 72, 70), -1, cv2.LINE_AA)
     got = count(img)
     assert (got.pool, got.seats[0]) == (5, 3)
+
+
+def test_a_lighter_blotch_of_mottled_felt_is_not_stones() -> None:
+    # teal felt, light green-teal stones; a blotch of the felt lighter towards the stones' colour,
+    # as big as three stones, rises slowly from the felt: it has no edge, a stone has one
+    img = top_down((134, 110, 35), [(360.0, 420.0), (440.0, 380.0)], 22.0, (180, 200, 60)).astype(np.float32)
+    yy, xx = np.mgrid[0:img.shape[0], 0:img.shape[1]].astype(np.float32)
+    bump = np.exp(-(((xx - 420 * K) / (22 * K)) ** 2 + ((yy - 440 * K) / (30 * K)) ** 2))
+    img += bump[:, :, None] * 0.6 * np.array([46.0, 90.0, 25.0], np.float32)  # 60 % of the way to a stone
+    got = count(np.clip(img, 0, 255).astype(np.uint8))
+    assert got.pool == 2

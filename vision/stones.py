@@ -51,6 +51,10 @@ MAX_DEPTH = 2.1
 """A blob of stones is nowhere thicker than this many stone radii (seven in a flower: 1.75 to 2)."""
 SEARCH_PAD_MM = 40.0
 """Room searched around each region, so that a card or an arm reaching in is seen as one big blob."""
+BLOB_PAD = 4
+"""Pixels of the blob's surroundings kept around each blob's crop."""
+SOFT_EDGE = 0.5
+"""A blob that keeps more than this share of its contrast just outside its edge is the felt's own blotch."""
 GLARE_STEP_MM = 3.0
 """Resolution of the glare fields (a glare is broad)."""
 GLARE_SMOOTH_MM = 6.0
@@ -187,7 +191,7 @@ def _blobs(mask: Image, signed: npt.NDArray[np.float32], min_area: float) -> lis
         x, y, w, h, area = (int(v) for v in stats[i])
         if area < min_area:
             continue
-        pad = 2
+        pad = BLOB_PAD
         crop = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
         crop[pad:pad + h, pad:pad + w][labels[y:y + h, x:x + w] == i] = 255
         contours, _ = cv2.findContours(crop, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -198,7 +202,10 @@ def _blobs(mask: Image, signed: npt.NDArray[np.float32], min_area: float) -> lis
         colour = np.median(signed[y:y + h, x:x + w][inside], axis=0).astype(np.float32)
         touches = x == 0 or y == 0 or x + w == mask.shape[1] or y + h == mask.shape[0]
         box = np.zeros((h + 2 * pad, w + 2 * pad, 3), np.float32)
-        box[pad:pad + h, pad:pad + w] = signed[y:y + h, x:x + w]
+        # with what lies around the blob too (its edge is judged by it)
+        sy0, sy1 = max(0, y - pad), min(signed.shape[0], y + h + pad)
+        sx0, sx1 = max(0, x - pad), min(signed.shape[1], x + w + pad)
+        box[sy0 - y + pad:sy1 - y + pad, sx0 - x + pad:sx1 - x + pad] = signed[sy0:sy1, sx0:sx1]
         out.append(_Blob(crop, x - pad, y - pad, float(area), float(cv2.arcLength(cnt, True)),
                          float(cv2.contourArea(hull)), float(dt.max()), colour, touches, box))
     return out
@@ -627,6 +634,8 @@ def _not_stones(b: _Blob, radius: float, colour: npt.NDArray[np.float32], glared
         return "too big for a stone"
     if b.depth > MAX_DEPTH * radius:
         return "too big for a stone"
+    if not b.split and _soft_edge(b) > SOFT_EDGE and not _under_glare(b, glared):
+        return "no edge: a blotch of the felt"
     # the stones' colour against the felt (log ratios per channel): a patch of light scales it,
     # another thing (a hand, a glare) points elsewhere; a stone where a glare was taken off may
     # still be paler, but it is a stone's shape (elsewhere such a blob is a piece of a hand), and
@@ -636,6 +645,25 @@ def _not_stones(b: _Blob, radius: float, colour: npt.NDArray[np.float32], glared
                                                    and _under_glare(b, glared)):
         return "not the stones' colour"
     return None
+
+
+def _soft_edge(b: _Blob) -> float:
+    """How much of the blob's contrast is left just outside it (a stone's edge: about none).
+
+    A stone is a disc with a sharp edge: 2-3 px outside it lies felt. A lighter
+    blotch of a mottled felt rises slowly from the felt; cut where it passes
+    the threshold, it is still nearly as unlike the felt just outside the cut
+    as inside it. The contrast is taken along the blob's own colour.
+    """
+    norm = float(np.linalg.norm(b.colour))
+    if norm < 1e-6:
+        return 0.0
+    s = b.signed @ (b.colour / norm)
+    ring = (cv2.dilate(b.mask, np.ones((7, 7), np.uint8)) > 0) & ~(cv2.dilate(b.mask, np.ones((3, 3), np.uint8)) > 0)
+    inside = b.mask > 0
+    if not ring.any() or not inside.any():
+        return 0.0
+    return float(np.median(s[ring])) / max(float(np.median(s[inside])), 1e-6)
 
 
 def _under_glare(b: _Blob, glared: Image) -> bool:
