@@ -11,10 +11,12 @@ wrong shape is reported, never read.
 A blob that is a card and a glare together is cut at rising lightness, by
 openings, and by a top-hat (what a square wider than a card leaves of the
 light), until every card in it stands alone. When a seat then shows fewer
-than the four cards of a hand, the finder looks again: for faint cards (under
-a glare on dark felt, where the first cut, set by the frame's brightest paper,
-is too high) and for cards of nearly the felt's colour (cream paper on beige
-felt, which the felt model takes for felt), by their sharp outlines.
+than the four cards of a hand, the finder looks again: first for cards of
+nearly the felt's colour (cream paper on beige felt, which the felt model
+takes for felt) by their sharp outlines, fitted to their edges at full
+resolution; then, if a seat is still short, for faint cards (under a glare on
+dark felt, where the first cut, set by the frame's brightest paper, is too
+high).
 
 Quads are in mat millimetres; the reader maps them back to the camera frame
 and warps each card from the original frame (more pixels than the rectified
@@ -425,7 +427,7 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     else:
         card = CARD_MM
     for cnt in pending:
-        parts = _split(cnt, mask, k, card)
+        parts = _split(cnt, k, card)
         if len(parts) == 1 and parts[0].why is not None:
             parts = _rescue(cnt, light, k) or parts
         else:  # a card split off a blob with a glare: the glare's part may still hold a card
@@ -533,7 +535,7 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
     small = np.asarray(cv2.resize(rectified, None, fx=f, fy=f, interpolation=cv2.INTER_AREA), np.uint8)
     ks = k * f
     log = cv2.GaussianBlur(_log_grey(small), (0, 0), 1.0)
-    mag = cv2.magnitude(cv2.Sobel(log, cv2.CV_32F, 1, 0), cv2.Sobel(log, cv2.CV_32F, 0, 1))
+    mag = _gradient(log)
     free = cv2.resize(felt.free, (mag.shape[1], mag.shape[0]), interpolation=cv2.INTER_NEAREST) > 0
     if not free.any():
         return []
@@ -549,8 +551,7 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
     grey = np.asarray(cv2.GaussianBlur(cv2.transform(small, np.full((1, 3), 1.0 / 3.0, np.float32)),
                                        (0, 0), 1.0), np.uint8)
     if float(np.median(grey[free])) < DARK_FELT:
-        gmag = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
-        looks.append((grey, float(np.median(gmag[free]))))
+        looks.append((grey, float(np.median(_gradient(grey)[free]))))
     out: list[CardObject] = []
     for img8, noise in looks:
         edges = cv2.Canny(img8, 4.0 * noise, 8.0 * noise, L2gradient=True) & search
@@ -570,6 +571,12 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
                 break
             variant, lines_cut = edges & ~outline_band(mat, ks, edges.shape[:2], 4.0), True
     return out
+
+
+def _gradient(image: npt.NDArray[Any]) -> FloatImage:
+    """Sobel's gradient magnitude, in the units Canny thresholds the same image in."""
+    return np.asarray(cv2.magnitude(cv2.Sobel(image, cv2.CV_32F, 1, 0), cv2.Sobel(image, cv2.CV_32F, 0, 1)),
+                      np.float32)
 
 
 def _fit_edges(quad: QuadMM, rectified: Image, k: float, reach_mm: float = 5.0,
@@ -655,7 +662,7 @@ def _card_outlines(edges: Image, k: float, card: tuple[float, float]) -> tuple[l
         parts = []
         if 1.6 * one < area <= 5.0 * one:  # cards a few mm apart, their edges joined: cut at the necks
             parts = [np.round(p.quad * k).astype(np.int32).reshape(-1, 1, 2)
-                     for p in _split(cnt, edges, k, card) if p.why is None]
+                     for p in _split(cnt, k, card) if p.why is None]
         out += parts
         ragged = ragged or not parts
     return out, ragged
@@ -832,7 +839,7 @@ def _quad_on_blob_edges(part: Contour, inside: npt.NDArray[Any], offset: npt.NDA
     return _rect_quad(fit + offset, k)[0]
 
 
-def _split(cnt: Contour, mask: Image, k: float,
+def _split(cnt: Contour, k: float,
            card: tuple[float, float]) -> list[CardObject]:
     """A blob that is not one card: touching cards, or something else."""
     area_mm = float(cv2.contourArea(cnt)) / (k * k)
