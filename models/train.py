@@ -25,6 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 MODEL_PATH = ROOT / "models" / "cards.onnx"
 CACHE = ROOT / "out"
 CHANNELS = (24, 32, 48, 64, 96)
+FEATURES = "features"
+"""The model's second output: what its last (linear) layer sees, one row per crop."""
 
 
 def build_model() -> Any:
@@ -152,7 +154,8 @@ def evaluate_torch(model: Any, crops: np.ndarray, labels: np.ndarray, batch: int
 
 
 def export_onnx(model: Any, path: Path) -> None:
-    """Write the model as ONNX: input ``crops`` [N,3,112,72], output ``logits`` [N,40], opset 17."""
+    """Write the model as ONNX: input ``crops`` [N,3,112,72], outputs ``logits`` [N,40] and
+    ``features`` (what the last layer sees, for learnt decks), opset 17."""
     import torch
 
     model.eval()
@@ -161,6 +164,32 @@ def export_onnx(model: Any, path: Path) -> None:
     torch.onnx.export(model, (dummy,), str(path), input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17,
                       dynamo=False)
+    add_features_output(path)
+
+
+def add_features_output(path: Path) -> None:
+    """Give the ONNX model a second output, ``features`` [N, F]: the input of its last layer.
+
+    A learnt deck (:mod:`vision.learnt`) classifies these features against the
+    deck's own cards; ``logits`` and the input are left exactly as they were.
+    Needs the ``onnx`` package (training only); a model that has the output
+    already is left alone.
+    """
+    import onnx
+    from onnx import TensorProto, helper
+
+    model = onnx.load(str(path))
+    graph = model.graph
+    if any(o.name == FEATURES for o in graph.output):
+        return
+    last = next(n for n in reversed(graph.node) if n.output[0] == "logits")
+    if last.op_type != "Gemm":
+        raise ValueError(f"{path}: the logits do not come from a linear layer ({last.op_type})")
+    weight = next(t for t in graph.initializer if t.name == last.input[1])
+    graph.node.append(helper.make_node("Identity", [last.input[0]], [FEATURES], name="features"))
+    graph.output.append(helper.make_tensor_value_info(FEATURES, TensorProto.FLOAT, ["n", int(weight.dims[1])]))
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
 
 
 def train(scenes: int = 4000, epochs: int = 12, seed: int = 1, threads: int = 2, workers: int = 2,
