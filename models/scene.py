@@ -758,3 +758,38 @@ def _light(img: Image, spec: SceneSpec, rng: np.random.Generator, h_img: npt.NDA
         if ok:
             out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     return np.asarray(out, np.uint8)
+
+
+# ---------------------------------------------------------------- learning a deck
+
+def learning_cards(frame: int) -> tuple[tuple[Card, ...], ...]:
+    """The cards frame ``frame`` (0, 1, 2) of a deck's learning holds, per seat, left to right.
+
+    ``docs/mat.md`` "Learning a deck": deck order, four to a card zone, seats
+    0 to 3; frame 2 holds the last eight in seats 0 and 1.
+
+    >>> [" ".join(map(str, seat)) for seat in learning_cards(2)]
+    ['3b 4b 5b 6b', '7b 10b 11b 12b', '', '']
+    """
+    if frame not in (0, 1, 2):
+        raise ValueError(f"a deck is learnt from frames 0, 1 and 2, not {frame}")
+    first = 16 * frame
+    return tuple(tuple(DECK[first + 4 * s:first + 4 * s + 4]) if first + 4 * s < len(DECK) else ()
+                 for s in range(4))
+
+
+def learning_scene(rng: np.random.Generator, frame: int, **overrides: Any) -> SceneSpec:
+    """A random scene of frame ``frame`` of a deck's learning: its cards in order, upright or upside down.
+
+    The light, felt and camera vary as in :func:`random_scene` (no hand, no
+    hidden marker, no objects); any field may be fixed by keyword (``deck=``).
+    """
+    cards = learning_cards(frame)
+    fixed = {"hand_over_pool": False, "hidden_markers": (), "extras": (), "across_prob": 1.0,
+             "max_turn_deg": 6.0}
+    spec = random_scene(rng, cards=cards, **{**fixed, **overrides})
+    placements = tuple(
+        tuple(place_row([spec.card_mm] * len(seat), s, spec.mat, rng, 1.0, spec.max_turn_deg,
+                        spec.upside_down_prob)) if seat else ()
+        for s, seat in enumerate(cards))
+    return replace(spec, placements=placements)
