@@ -1,10 +1,10 @@
 """Regenerate the parts of hardware/ that come from the code.
 
-    python hardware/make_docs.py
+    python -m hardware.make_docs
 
 rewrites the blocks of hardware/README.md between ``<!-- BEGIN name -->`` and
 ``<!-- END name -->`` (the camera table from ``mus-table camera-check``, the
-wiring table from firmware/panel.py's pins) and hardware/wiring.svg. The tests
+wiring table from firmware/panel.py's pins, through hardware/wiring.py) and hardware/wiring.svg. The tests
 fail when these files and the code disagree.
 """
 
@@ -14,10 +14,9 @@ import re
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+from hardware import camera_geometry, wiring
 
-from firmware import camera_geometry, wiring  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 
 def blocks() -> dict[str, str]:

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware import camera_geometry as cg
 from firmware.cli import main
+from hardware import camera_geometry as cg
 from table.errors import InvalidInput
 
 README = Path(__file__).resolve().parents[1] / "hardware" / "README.md"
@@ -139,4 +139,4 @@ def test_readme_holds_the_commands_table(capsys: pytest.CaptureFixture[str]) -> 
     block = re.search(r"<!-- BEGIN camera-check -->\n(.*?)<!-- END camera-check -->",
                       README.read_text(encoding="utf-8"), re.S)
     assert block is not None, "hardware/README.md lost its camera-check block"
-    assert block.group(1) == printed, "README table is stale: run python hardware/make_docs.py"
+    assert block.group(1) == printed, "README table is stale: run python -m hardware.make_docs"

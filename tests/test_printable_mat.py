@@ -20,8 +20,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware import printable_mat as pm
 from firmware.cli import main
+from hardware import printable_mat as pm
 from vision.mat import MARKER_IDS, MARKER_MM, Mat
 
 TOL_MM = 1.0

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory
 
-from firmware import wiring
 from firmware.panel import PanelPins
+from hardware import wiring
 
 HARDWARE = Path(__file__).resolve().parents[1] / "hardware"
 ROWS = {"confirm": "Confirm button", "correct": "Correct button", "undo": "Undo button",
@@ -35,7 +35,7 @@ def test_readme_table_gives_the_panels_default_pins() -> None:
     text = (HARDWARE / "README.md").read_text(encoding="utf-8")
     block = re.search(r"<!-- BEGIN wiring -->\n(.*?)<!-- END wiring -->", text, re.S)
     assert block is not None
-    assert block.group(1) == wiring.markdown_table(), "stale: run python hardware/make_docs.py"
+    assert block.group(1) == wiring.markdown_table(), "stale: run python -m hardware.make_docs"
     rows = [[c.strip() for c in line.strip("|").split("|")]
             for line in block.group(1).splitlines()[2:]]
     defaults = PanelPins()
@@ -50,7 +50,7 @@ def test_readme_table_gives_the_panels_default_pins() -> None:
 
 def test_wiring_svg_draws_each_part_from_its_pin() -> None:
     svg = (HARDWARE / "wiring.svg").read_text(encoding="utf-8")
-    assert svg == wiring.svg_document(), "stale: run python hardware/make_docs.py"
+    assert svg == wiring.svg_document(), "stale: run python -m hardware.make_docs"
     root = ET.fromstring(svg)
     ns = {"s": "http://www.w3.org/2000/svg"}
     wires = {el.attrib["data-what"]: el for el in root.iterfind(".//s:polyline[@data-what]", ns)}

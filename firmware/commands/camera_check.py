@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from firmware import camera_geometry as cg
+from hardware import camera_geometry as cg
 from table.errors import InvalidInput
 
 HELP = "heights at which each camera sees the mat well enough"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from firmware import printable_mat as pm
+from hardware import printable_mat as pm
 from table.errors import InvalidInput
 from vision.mat import Mat
 

@@ -1,7 +1,7 @@
 """The panel's wiring, described once from :class:`firmware.panel.PanelPins`.
 
 hardware/README.md's wiring table (:func:`markdown_table`) and hardware/wiring.svg
-(:func:`svg_document`) are generated from here by ``python hardware/make_docs.py``,
+(:func:`svg_document`) are generated from here by ``python -m hardware.make_docs``,
 and the tests check both against the code, so the docs cannot drift from the pins.
 """
 
