@@ -1,0 +1,183 @@
+"""The table's journal: every entry the table accepted, in SQLite, so a pulled plug loses nothing.
+
+One row per entry (a word, a reading, a correction, a confirmed hand with its
+``mus-hand/1`` record and answer, an undo, a new partida), written in its own
+transaction with ``journal_mode=WAL`` and ``synchronous=FULL``: once
+:meth:`Journal.append` returns, the entry survives a power cut, and a kill in
+the middle of a write leaves no half-written entry. Nothing is ever updated or
+deleted: an undo or a correction is an entry of its own. The table's state is
+what replaying the entries gives (:class:`firmware.table_loop.TableLoop` does
+that on start).
+
+>>> j = Journal(":memory:")
+>>> j.append(1, 1, "new_partida", {"kind": "new_partida", "mano": 0})
+>>> [(seq, kind) for seq, _, kind, _, _ in j.entries()]
+[(1, 'new_partida')]
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from firmware.events import now_iso
+from table.errors import InvalidInput
+from table.match import Partida
+from table.record import HandRecord
+from table.rules import Rules
+from table.tanteo import score
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS entries (
+    seq     INTEGER PRIMARY KEY,
+    partida INTEGER NOT NULL,
+    kind    TEXT NOT NULL,
+    at      TEXT NOT NULL,
+    body    TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS entries_partida ON entries (partida);
+"""
+
+Entry = tuple[int, int, str, str, dict[str, Any]]
+"""``(seq, partida, kind, at, body)``."""
+
+
+class JournalError(OSError):
+    """The journal could not be written (a full or failing disk); the entry was not kept."""
+
+
+class JournalUnreadable(InvalidInput):
+    """A file that is not a table's journal, or a partida it does not hold."""
+
+
+@dataclass(frozen=True)
+class PartidaSummary:
+    """One partida of a journal, as ``mus-table journal list`` prints it."""
+
+    id: int
+    hands: int
+    juegos: tuple[int, int]
+    """Juegos won by each pair in the whole partida."""
+    vacas: tuple[int, int]
+    score: tuple[int, int]
+    winner: int | None
+    started: str
+    format: dict[str, int]
+
+    @property
+    def result(self) -> str:
+        return (f"ganada por la pareja {self.winner}" if self.winner is not None
+                else f"sin terminar ({self.score[0]}-{self.score[1]})")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "hands": self.hands, "juegos": list(self.juegos), "vacas": list(self.vacas),
+                "score": list(self.score), "winner": self.winner, "result": self.result,
+                "started": self.started, "format": self.format}
+
+
+class Journal:
+    """An append-only SQLite journal at ``path`` (``":memory:"`` for tests)."""
+
+    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+        self.path = str(path)
+        if not create and self.path != ":memory:" and not Path(self.path).is_file():
+            raise JournalUnreadable(f"no journal at {self.path}")
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            if create:
+                self._db.executescript(SCHEMA)
+            else:
+                self._db.execute("SELECT seq, partida, kind, at, body FROM entries LIMIT 1")
+        except sqlite3.DatabaseError as exc:
+            raise JournalUnreadable(f"{self.path} is not a table journal: {exc}") from None
+        self._lock = threading.Lock()
+
+    def append(self, seq: int, partida: int, kind: str, body: dict[str, Any]) -> None:
+        """Write one entry durably (one transaction); :class:`JournalError` if it could not be."""
+        text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute("INSERT INTO entries (seq, partida, kind, at, body) VALUES (?, ?, ?, ?, ?)",
+                                 (seq, partida, kind, now_iso(), text))
+                self._db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                try:
+                    self._db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+                raise JournalError(f"journal not written: {exc}") from None
+
+    def entries(self, partida: int | None = None) -> list[Entry]:
+        """Every entry in order (of one partida when given)."""
+        with self._lock:
+            if partida is None:
+                rows = self._db.execute("SELECT seq, partida, kind, at, body FROM entries ORDER BY seq")
+            else:
+                rows = self._db.execute("SELECT seq, partida, kind, at, body FROM entries WHERE partida = ? "
+                                        "ORDER BY seq", (partida,))
+            return [(seq, p, kind, at, json.loads(body)) for seq, p, kind, at, body in rows.fetchall()]
+
+    def last_seq(self) -> int:
+        with self._lock:
+            row = self._db.execute("SELECT MAX(seq) FROM entries").fetchone()
+            return int(row[0] or 0)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # ---------------------------------------------------------------------------- reading back
+
+    def hands(self, partida: int) -> list[tuple[HandRecord, dict[str, Any]]]:
+        """The confirmed hands of a partida that count (undone ones left out), in order:
+        each record and the answer kept with it."""
+        out: list[tuple[HandRecord, dict[str, Any]]] = []
+        for _, _, kind, _, body in self.entries(partida):
+            if kind == "confirm":
+                out.append((HandRecord.from_json(body["record"]), body["answer"]))
+            elif kind == "undo_hand" and out:
+                out.pop()
+        return out
+
+    def partidas(self) -> list[PartidaSummary]:
+        """Every partida of the journal, in order."""
+        starts: dict[int, tuple[str, dict[str, Any]]] = {}
+        for _, p, kind, at, body in self.entries():
+            if kind == "new_partida" and p not in starts:
+                starts[p] = (at, body)
+        out = []
+        for p, (at, body) in sorted(starts.items()):
+            partida = Partida(Rules.from_json(body.get("rules")), int(body.get("mano", 0)),
+                              int(body.get("juegos", 3)), int(body.get("vacas", 1)))
+            juegos = [0, 0]
+            hands = self.hands(p)
+            for record, _ in hands:
+                answer = score(record)
+                if answer.winner is not None:
+                    juegos[answer.winner] += 1
+                if not partida.over:
+                    partida.apply(answer)
+            out.append(PartidaSummary(p, len(hands), (juegos[0], juegos[1]),
+                                      (partida.won_vacas[0], partida.won_vacas[1]),
+                                      (partida.score[0], partida.score[1]), partida.winner, at,
+                                      {"juegos": partida.juegos, "vacas": partida.vacas}))
+        return out
+
+    def export(self, partida: int | None = None) -> list[dict[str, Any]]:
+        """The ``mus-hand/1`` records of a partida (None: the last one), as ``mus-table replay`` reads them."""
+        ids = [s.id for s in self.partidas()]
+        if not ids:
+            raise JournalUnreadable(f"{self.path} holds no partida")
+        if partida is None:
+            partida = ids[-1]
+        if partida not in ids:
+            raise JournalUnreadable(f"{self.path} has no partida {partida} (partidas: "
+                                    f"{', '.join(str(i) for i in ids)})")
+        return [record.to_json() for record, _ in self.hands(partida)]
