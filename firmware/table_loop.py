@@ -653,6 +653,7 @@ class TableLoop:
             self._confirmed.append(ConfirmedHand(self.partida.hands, self.partida_id, view.record,
                                                  view.answer, at, body.get("seat")))
             self._hand = _Hand(self.partida.mano, (self.partida.score[0], self.partida.score[1]))
+            self._reading = None  # the reading belonged to the hand that was confirmed
             self._view = None
             return bool(won)
         elif kind == "undo_hand":
@@ -719,7 +720,9 @@ class TableLoop:
             asked.append("juego")
         problems = [] if h.cards is None else list(h.read_problems) + _card_problems(h.cards)
         record = answer = None
-        if h.cards is not None and not problems and bets.over:
+        betting = bets.betting
+        if h.cards is not None and not problems and (betting is None or not betting.words):
+            # lances nobody spoke in are en paso (docs/hand-record.md: a missing lance or [])
             obj: dict[str, Any] = {"format": FORMAT, "rules": self.partida.rules.to_json(), "mano": h.mano,
                                    "score": list(h.score), "cards": [[str(c) for c in s] for s in h.cards],
                                    "bets": bets.words()}

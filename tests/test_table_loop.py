@@ -1,0 +1,325 @@
+"""The table's state machine, driven by commands and by a reader that returns chosen cards."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from firmware.events import EventKind
+from firmware.journal import Journal, JournalError
+from firmware.table_commands import (
+    CommandRefused,
+    Confirm,
+    Correct,
+    Declare,
+    LanceOutcome,
+    NewPartida,
+    Say,
+    UndoHand,
+    Unsay,
+    parse_command,
+)
+from firmware.table_loop import FaultKind, LoopSettings, TableLoop, expected_stones
+from table.cards import Card
+from table.generate import random_record
+from table.record import HandRecord
+from table.rules import Rules
+from table.tanteo import score
+from vision.reading import Reading
+from vision.stones import StoneCount
+
+FRAME = np.zeros((8, 8, 3), np.uint8)
+HAND = [["12o", "3c", "1e", "4b"], ["11o", "11c", "7e", "7b"],
+        ["5o", "6c", "2b", "10e"], ["10o", "10c", "1o", "12b"]]
+
+
+class FakeReader:
+    """Reads whatever cards and stones the test lays on the «table»."""
+
+    def __init__(self) -> None:
+        self.cards: list[list[str]] = [[], [], [], []]
+        self.stones = StoneCount()
+        self.impossible: tuple[str, ...] = ()
+        self.reads = 0
+
+    def read(self, frame: Any) -> Reading:
+        self.reads += 1
+        return Reading(tuple(tuple(Card.parse(c) for c in seat) for seat in self.cards), self.stones,
+                       impossible=self.impossible)
+
+
+def new_loop(journal: Journal | None = None, **kw: Any) -> tuple[TableLoop, FakeReader]:
+    reader = FakeReader()
+    return TableLoop(LoopSettings(**kw), reader=reader, journal=journal), reader
+
+
+def lay(loop: TableLoop, reader: FakeReader, cards: list[list[str]], stones: StoneCount | None = None
+        ) -> dict[str, Any]:
+    reader.cards = [list(s) for s in cards]
+    reader.stones = stones or StoneCount(22 - sum(expected_stones(loop.snapshot()["score"], 40)),
+                                         tuple(expected_stones(loop.snapshot()["score"], 40)))  # type: ignore[arg-type]
+    return loop.read_now([FRAME])
+
+
+def play(loop: TableLoop, reader: FakeReader, obj: dict[str, Any]) -> dict[str, Any]:
+    """Lay a record's cards, then say its words one by one, as the table would get them."""
+    state = lay(loop, reader, obj["cards"])
+    rec = HandRecord.from_json(obj)
+    for lance in rec.lances:
+        for w in rec.bets.get(lance, ()):
+            state = loop.submit(Say(w.seat, w.word, w.n))
+    return state
+
+
+def confirm(loop: TableLoop) -> dict[str, Any]:
+    s = loop.snapshot()
+    return loop.submit(Confirm(s["confirm_by"][0]))
+
+
+def test_a_hand_from_the_first_word_to_the_confirmed_score() -> None:
+    loop, reader = new_loop()
+    s = loop.snapshot()
+    assert (s["phase"], s["mano"], s["score"], s["bets"]["lance"], s["bets"]["speaker"]) == (
+        "playing", 0, [0, 0], "grande", 0)
+    loop.submit(Say(0, "envido", 2))
+    loop.submit(Say(1, "no quiero"))
+    loop.submit(Say(3, "quiero"))
+    loop.submit(LanceOutcome("chica", "en paso"))
+    s = loop.snapshot()
+    assert s["bets"]["asked"] == ["pares"] and s["bets"]["legal"] == []  # ¿pares? before the cards
+    s = lay(loop, reader, HAND)
+    assert s["phase"] == "scored" and s["bets"]["lance"] == "pares"  # nobody spoke in pares: en paso
+    want = score(HandRecord.from_json({"format": "mus-hand/1", "mano": 0, "score": [0, 0], "cards": HAND,
+                                       "bets": {"grande": [[0, "envido", 2], [1, "no quiero"], [3, "quiero"]]}}))
+    assert s["answer"] == want.to_json() and s["answer"]["score"] == [3, 9]
+    assert s["confirm_by"] == [0, 2]  # the hand went against pair 0: pair 0 confirms
+    with pytest.raises(CommandRefused, match="otra pareja"):
+        loop.submit(Confirm(1))
+    s = loop.submit(Confirm(2))
+    assert (s["phase"], s["score"], s["mano"], s["hand_no"], s["cards"]) == ("playing", [3, 9], 1, 2, None)
+    [hand] = loop.hands()
+    assert hand.n == 1 and hand.answer.score == (3, 9) and hand.by == 2
+
+
+def test_a_refused_word_changes_nothing() -> None:
+    loop, _ = new_loop()
+    before = loop.snapshot()
+    with pytest.raises(CommandRefused, match="turn"):
+        loop.submit(Say(2, "paso"))
+    with pytest.raises(CommandRefused):
+        loop.submit(Unsay())
+    with pytest.raises(CommandRefused, match="tanteada"):
+        loop.submit(Confirm(1))
+    assert loop.snapshot() == before and loop.bus.last_seq == before["seq"]
+
+
+@pytest.mark.parametrize(("outcome", "n", "by", "how", "pair", "stones"), [
+    ("en paso", None, None, "paso", None, 0),
+    ("querido", 5, 1, "querido", None, 5),
+    ("no querido", 1, 2, "no querido", 0, 1),
+    ("no querido", 7, 3, "no querido", 1, 7),
+    ("ordago", None, 2, "ordago", None, 0),
+])
+def test_a_lance_ends_in_one_step(outcome: str, n: int | None, by: int | None, how: str,
+                                  pair: int | None, stones: int) -> None:
+    loop, _ = new_loop()
+    s = loop.submit(LanceOutcome("grande", outcome, n, by))
+    o = s["bets"]["outcomes"]["grande"]
+    assert o["how"] == how and o["pair"] == pair
+    assert (o["stake"] if how == "querido" else o["deje"]) == stones
+    if by is not None and how != "no querido":
+        assert o["bettor"] == by
+    with pytest.raises(CommandRefused):
+        loop.submit(LanceOutcome("grande", "en paso"))  # grande is decided
+
+
+def test_an_impossible_table_waits_for_a_fix_and_never_scores_a_guess() -> None:
+    loop, reader = new_loop()
+    for lance in ("grande", "chica"):
+        loop.submit(LanceOutcome(lance, "en paso"))
+    short = [list(s) for s in HAND]
+    short[2] = short[2][:3]
+    short[1][0] = "12o"  # the rey de oros seen at seats 0 and 1
+    s = lay(loop, reader, short)
+    assert s["phase"] == "impossible" and s["answer"] is None
+    assert any("12o" in p and "0 y 1" in p for p in s["problems"])
+    assert any("asiento 2" in p for p in s["problems"])
+    with pytest.raises(CommandRefused, match="no es posible"):
+        loop.submit(Confirm(0))
+    loop.submit(Correct(1, 0, Card.parse("11o")))
+    s = loop.submit(Correct(2, 3, Card.parse("10e")))
+    assert s["phase"] == "scored" and s["problems"] == [] and s["corrected"]
+    assert s["cards"] == HAND
+
+
+def test_a_reread_after_a_fix_on_the_felt() -> None:
+    loop, reader = new_loop()
+    reader.impossible = ("5 cards at seat 3",)
+    assert lay(loop, reader, HAND)["phase"] == "impossible"
+    reader.impossible = ()
+    assert loop.read_now([FRAME])["phase"] != "impossible"
+
+
+def test_a_misread_card_corrected_scores_the_true_hand() -> None:
+    loop, reader = new_loop()
+    rng = random.Random(4)
+    obj = random_record(rng, Rules(), mano=0, score=[0, 0])
+    wrong = [list(s) for s in obj["cards"]]
+    free = next(c for c in ("1o", "2o", "3o", "4o", "5o", "6o", "7o")
+                if all(c not in seat for seat in obj["cards"]))
+    true_card, wrong[3][1] = wrong[3][1], free
+    lay(loop, reader, wrong)
+    rec = HandRecord.from_json(obj)
+    for lance in rec.lances:
+        for w in rec.bets.get(lance, ()):
+            try:
+                loop.submit(Say(w.seat, w.word, w.n))
+            except CommandRefused:  # the misread changed who has pares or juego: declare as said
+                break
+    s = loop.submit(Correct(3, 1, Card.parse(true_card)))
+    assert s["cards"] == obj["cards"]
+
+
+def test_undo_brings_the_last_hand_back_and_deletes_nothing(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "j.sqlite")
+    loop, reader = new_loop(journal)
+    play(loop, reader, random_record(random.Random(1), Rules(), mano=0, score=[0, 0]))
+    after_one = confirm(loop)
+    s = loop.submit(UndoHand())
+    assert s["phase"] == "scored" and s["score"] == [0, 0] and s["mano"] == 0 and loop.hands() == []
+    assert s["answer"]["score"] == after_one["score"]
+    s = loop.submit(Correct(0, 0, Card.parse(s["cards"][0][0])))  # e.g. a correction, then confirm again
+    s = confirm(loop)
+    assert s["score"] == after_one["score"] and len(loop.hands()) == 1
+    kinds = [k for _, _, k, _, _ in journal.entries()]
+    assert kinds.count("confirm") == 2 and kinds.count("undo_hand") == 1
+    with pytest.raises(CommandRefused):
+        TableLoop(reader=FakeReader()).submit(UndoHand())
+
+
+def test_a_restart_in_the_middle_of_a_hand_resumes_exactly(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    loop, reader = new_loop(Journal(path))
+    play(loop, reader, random_record(random.Random(2), Rules(), mano=0, score=[0, 0]))
+    confirm(loop)
+    loop.submit(LanceOutcome("grande", "querido", 3, 1))
+    loop.submit(Say(1, "envido", 2))
+    before = loop.snapshot()
+    again = TableLoop(LoopSettings(), reader=FakeReader(), journal=Journal(path))
+    after = again.snapshot()
+    assert after["seq"] == before["seq"] + 1  # the resume publishes the whole state once
+    del before["seq"], after["seq"]
+    assert after == before
+    assert again.bus.latest is not None and again.bus.latest.kind is EventKind.STATE
+    assert [h.record.to_json() for h in again.hands()] == [h.record.to_json() for h in loop.hands()]
+
+
+def test_a_partida_is_won_and_a_new_one_starts() -> None:
+    loop, reader = new_loop(juegos=1, rules=Rules(target=30))
+    rng = random.Random(7)
+    for _ in range(200):
+        s = loop.snapshot()
+        if s["phase"] == "over":
+            break
+        play(loop, reader, random_record(rng, Rules(target=30), mano=s["mano"], score=s["score"]))
+        confirm(loop)
+    s = loop.snapshot()
+    assert s["phase"] == "over" and s["partida"]["over"] and s["partida"]["winner"] in (0, 1)
+    assert s["partida"]["vacas"][s["partida"]["winner"]] == 1  # one juego, one vaca: the partida
+    with pytest.raises(CommandRefused, match="terminado"):
+        loop.submit(Say(s["mano"], "paso"))
+    s = loop.submit(NewPartida())
+    assert (s["phase"], s["partida"]["id"], s["score"], s["mano"], s["hands"]) == ("playing", 2, [0, 0], 0, 0)
+    assert loop.hands(1) and loop.hands() == []
+
+
+def test_the_stones_are_checked_seat_by_seat() -> None:
+    loop, reader = new_loop()
+    play(loop, reader, random_record(random.Random(3), Rules(), mano=0, score=[0, 0]))
+    s = confirm(loop)
+    want = expected_stones(s["score"], 40)
+    seen = list(want)
+    seen[3] += 2
+    seen[0] = max(0, seen[0] - 1)
+    s = lay(loop, reader, HAND, StoneCount(5, tuple(seen)))  # type: ignore[arg-type]
+    checks = {c["seat"]: c for c in s["stones_check"]}
+    assert checks[3]["diff"] == 2 and "Asiento 3" in checks[3]["text"] and "sobran 2" in checks[3]["text"]
+    if want[0]:
+        assert checks[0]["diff"] == -1
+    assert set(checks) <= {0, 3}
+
+
+def test_declarations_decide_who_bets_pares() -> None:
+    loop, _ = new_loop()
+    for lance in ("grande", "chica"):
+        loop.submit(LanceOutcome(lance, "en paso"))
+    with pytest.raises(CommandRefused, match="pares"):
+        loop.submit(Say(0, "paso"))
+    for seat, says in enumerate((True, False, False, True)):
+        s = loop.submit(Declare(seat, "pares", says))
+    assert s["bets"]["speaker"] == 0 and s["bets"]["asked"] == []
+    with pytest.raises(CommandRefused):
+        loop.submit(Say(1, "paso"))  # seat 1 said it has no pares
+
+
+class BrokenDisk(Journal):
+    def __init__(self) -> None:
+        super().__init__(":memory:")
+        self.full = False
+
+    def append(self, seq: int, partida: int, kind: str, body: dict[str, Any]) -> None:
+        if self.full:
+            raise JournalError("database or disk is full")
+        super().append(seq, partida, kind, body)
+
+
+def test_a_full_disk_is_a_fault_and_nothing_is_lost_when_it_goes() -> None:
+    disk = BrokenDisk()
+    loop, _ = new_loop(disk)
+    disk.full = True
+    s = loop.submit(Say(0, "paso"))
+    assert [f["kind"] for f in s["faults"]] == ["disk"] and s["pending_entries"] == 1
+    s = loop.submit(Say(1, "paso"))  # the table goes on
+    assert s["bets"]["speaker"] == 2
+    disk.full = False
+    assert loop.flush()
+    s = loop.snapshot()
+    assert s["faults"] == [] and s["pending_entries"] == 0
+    assert [b["word"] for _, _, k, _, b in disk.entries() if k == "say"] == ["paso", "paso"]
+    assert loop.bus.latest is not None and loop.bus.latest.kind is EventKind.RECOVERED
+    assert FaultKind.DISK not in {f.kind for f in loop.faults}
+
+
+def test_every_change_is_one_numbered_event_with_the_whole_state() -> None:
+    loop, reader = new_loop()
+    seen = []
+    loop.bus.subscribe(seen.append)
+    loop.submit(parse_command({"kind": "lance", "lance": "grande", "outcome": "en paso"}))
+    lay(loop, reader, HAND)
+    assert [e.kind for e in seen] == [EventKind.LANCE, EventKind.READING, EventKind.READ]
+    assert [e.seq for e in seen] == list(range(seen[0].seq, seen[0].seq + 3))
+    assert all(e.state["seq"] == e.seq for e in seen)
+    assert seen[-1].state == loop.snapshot()
+
+
+def test_nothing_read_is_not_an_impossible_table() -> None:
+    loop, reader = new_loop()
+    s = lay(loop, reader, [[], [], [], []])
+    assert s["phase"] == "playing" and s["cards"] is None and reader.reads == 1
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6))
+def test_any_legal_hand_played_word_by_word_scores_as_the_engine(seed: int) -> None:
+    loop, reader = new_loop()
+    obj = random_record(random.Random(seed), Rules(), mano=0, score=[0, 0])
+    s = play(loop, reader, obj)
+    assert s["phase"] == "scored"
+    assert s["answer"] == score(HandRecord.from_json(obj)).to_json()
+    assert s["record"]["bets"] == {k: v for k, v in HandRecord.from_json(obj).to_json()["bets"].items()}
