@@ -1,4 +1,4 @@
-"""``mus-table mat``: draw the printable mat of shared/spec/mat.md (PDF, SVG or PNG), whole or tiled."""
+"""``mus-table mat``: draw the printable mat of docs/mat.md (PDF, SVG or PNG), whole or tiled."""
 
 from __future__ import annotations
 
