@@ -1,7 +1,7 @@
 """At what height each supported camera sees the whole mat sharply enough to read it.
 
 A pinhole model of each camera (focal length, sensor size, the capture mode the
-product uses) looks at the mat of ``shared/spec/mat.md`` from a height ``h``
+product uses) looks at the mat of ``docs/mat.md`` from a height ``h``
 (lens above the table top), tilted up to 15° off vertical with its optical axis
 through the mat centre. Two conditions bound the height:
 
