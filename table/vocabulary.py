@@ -1,4 +1,4 @@
-"""The names players give to hands, scores and results (seeds 000 and 001).
+"""The names players give to hands, scores and results (from the rule texts of docs/sources.md).
 
 The scorer can name them; the display says them. Each function returns the
 names that fit, in Spanish, possibly none.
