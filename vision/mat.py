@@ -1,4 +1,4 @@
-"""The mat of ``shared/spec/mat.md``: markers, zones and the pool, in mat millimetres.
+"""The mat of ``docs/mat.md``: markers, zones and the pool, in mat millimetres.
 
 Origin at the top-left of the play area, x right, y down, seat 0 at the bottom.
 The reference side is 800 mm; a mat of another side scales every position
