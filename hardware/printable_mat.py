@@ -1,4 +1,4 @@
-"""The printable mat of ``shared/spec/mat.md``: one drawing, three writers (SVG, PDF, PNG).
+"""The printable mat of docs/mat.md: one drawing, three writers (SVG, PDF through fpdf2, PNG through OpenCV).
 
 The drawing is a list of shapes in mat millimetres (origin at the play area's
 top-left, y down, seat 0 at the bottom), taken from :class:`vision.mat.Mat` so
@@ -24,6 +24,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from fpdf import FPDF
+from fpdf.fonts import CORE_FONTS_CHARWIDTHS
 
 from table.errors import InvalidInput
 from vision.mat import MARKER_IDS, MARKER_MM, Mat, quarter_turn
@@ -177,21 +179,14 @@ class Tile:
     crosshairs: tuple[Point, ...] = field(default=())
 
 
-# --- Helvetica metrics (for centring text in the PDF; AFM widths per 1000 em) ---------------
+# --- text metrics (Helvetica, the PDF's built-in font; widths per 1000 em) -------------------
 
-_HELV = dict(zip(
-    " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~",
-    (278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278,
-     556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556, 1015,
-     667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778, 667, 778, 722,
-     667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556, 333,
-     556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, 556, 556, 333,
-     500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584), strict=True))
 CAP_HEIGHT_EM = 0.718
+_HELVETICA = CORE_FONTS_CHARWIDTHS["helvetica"]
 
 
 def text_width_mm(text: str, size: float) -> float:
-    return sum(_HELV.get(ch, 556) for ch in text) * size / 1000
+    return sum(_HELVETICA.get(ch, 556) for ch in text) * size / 1000
 
 
 # --- geometry helpers ------------------------------------------------------------------------
@@ -562,117 +557,74 @@ def _visible(s: Shape, layer: Layer) -> bool:
     return x < cx + cw and x + w > cx and y < cy + ch and y + h > cy
 
 
-# --- PDF ---------------------------------------------------------------------------------------
+# --- PDF (fpdf2) -------------------------------------------------------------------------------
+
+def _pdf_shape(pdf: FPDF, s: Shape) -> None:
+    """Draw one shape on the current page; ``pdf`` works in page millimetres, y down."""
+    if isinstance(s, Rect):
+        if s.fill is not None:
+            pdf.set_fill_color(*s.fill)
+            pdf.rect(s.x, s.y, s.w, s.h, style="F")
+        if s.stroke is not None:
+            pdf.set_draw_color(*s.stroke)
+            pdf.set_line_width(s.width)
+            pdf.rect(s.x, s.y, s.w, s.h, style="D")
+    elif isinstance(s, RectUnion):
+        # One path for all the runs, so that no seam shows where two cells touch.
+        with pdf.new_path() as path:
+            path.style.fill_color = "#{:02x}{:02x}{:02x}".format(*s.fill)
+            path.style.stroke_color = None
+            for x, y, w, h in s.rects:
+                path.rectangle(x, y, w, h)
+    elif isinstance(s, Line):
+        pdf.set_draw_color(*s.colour)
+        pdf.set_line_width(s.width)
+        if s.dash is not None:
+            pdf.set_dash_pattern(*s.dash)
+        pdf.line(s.x0, s.y0, s.x1, s.y1)
+        if s.dash is not None:
+            pdf.set_dash_pattern()
+    elif isinstance(s, Circle):
+        pdf.set_draw_color(*s.stroke)
+        pdf.set_line_width(s.width)
+        pdf.circle(s.cx, s.cy, s.r, style="D")
+    elif isinstance(s, Polygon):
+        pdf.set_fill_color(*s.fill)
+        pdf.polygon(s.points, style="F")
+    else:
+        pdf.set_text_color(*s.colour)
+        pdf.set_font_size(s.size * PT_PER_MM)
+        # fpdf2 turns counterclockwise as seen on the page, like Text.turns.
+        with pdf.rotation(90 * (s.turns % 4), s.x, s.y):
+            pdf.text(s.x - text_width_mm(s.text, s.size) / 2, s.y, s.text)
+
 
 PT_PER_MM = 72 / 25.4
 
 
-def _pdf_text(text: str) -> str:
-    raw = text.encode("cp1252", errors="replace").decode("latin-1")
-    return raw.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
-
-
-def _pdf_colour(c: RGB, op: str) -> str:
-    return f"{_n(c[0] / 255)} {_n(c[1] / 255)} {_n(c[2] / 255)} {op}"
-
-
-def _pdf_shape(s: Shape) -> list[str]:
-    if isinstance(s, Rect):
-        ops = []
-        if s.fill is not None:
-            ops += [_pdf_colour(s.fill, "rg"), f"{_n(s.x)} {_n(s.y)} {_n(s.w)} {_n(s.h)} re f"]
-        if s.stroke is not None:
-            ops += [_pdf_colour(s.stroke, "RG"), f"{_n(s.width)} w",
-                    f"{_n(s.x)} {_n(s.y)} {_n(s.w)} {_n(s.h)} re S"]
-        return ops
-    if isinstance(s, RectUnion):
-        return [_pdf_colour(s.fill, "rg")] + [
-            f"{_n(x)} {_n(y)} {_n(w)} {_n(h)} re" for x, y, w, h in s.rects] + ["f"]
-    if isinstance(s, Line):
-        dash = "[] 0 d" if s.dash is None else f"[{_n(s.dash[0])} {_n(s.dash[1])}] 0 d"
-        return [_pdf_colour(s.colour, "RG"), f"{_n(s.width)} w", dash,
-                f"{_n(s.x0)} {_n(s.y0)} m {_n(s.x1)} {_n(s.y1)} l S", "[] 0 d"]
-    if isinstance(s, Circle):
-        k = 0.5522847498 * s.r
-        x, y, r = s.cx, s.cy, s.r
-        return [_pdf_colour(s.stroke, "RG"), f"{_n(s.width)} w",
-                f"{_n(x + r)} {_n(y)} m",
-                f"{_n(x + r)} {_n(y + k)} {_n(x + k)} {_n(y + r)} {_n(x)} {_n(y + r)} c",
-                f"{_n(x - k)} {_n(y + r)} {_n(x - r)} {_n(y + k)} {_n(x - r)} {_n(y)} c",
-                f"{_n(x - r)} {_n(y - k)} {_n(x - k)} {_n(y - r)} {_n(x)} {_n(y - r)} c",
-                f"{_n(x + k)} {_n(y - r)} {_n(x + r)} {_n(y - k)} {_n(x + r)} {_n(y)} c", "h S"]
-    if isinstance(s, Polygon):
-        (x0, y0), *rest = s.points
-        return [_pdf_colour(s.fill, "rg"), f"{_n(x0)} {_n(y0)} m"] + [
-            f"{_n(x)} {_n(y)} l" for x, y in rest] + ["h f"]
-    # Text: baseline direction u and glyph-up v in the page's y-down millimetres.
-    u = _TEXT_DIRECTIONS[s.turns % 4]
-    v = (u[1], -u[0])
-    w = text_width_mm(s.text, s.size)
-    ex, ey = s.x - u[0] * w / 2, s.y - u[1] * w / 2
-    m = [u[0] * s.size, u[1] * s.size, v[0] * s.size, v[1] * s.size, ex, ey]
-    return [_pdf_colour(s.colour, "rg"),
-            f"BT /F1 1 Tf {' '.join(_n(a) for a in m)} Tm ({_pdf_text(s.text)}) Tj ET"]
-
-
-def _pdf_content(page: Page) -> bytes:
-    k = f"{PT_PER_MM:.8f}"  # 3 decimals would scale the print by 1e-4 (0.1 mm a metre)
-    ops = [f"{k} 0 0 -{k} 0 {page.height_mm * PT_PER_MM:.4f} cm",
-           "0 J 0 j"]
-    for layer in page.layers:
-        ops.append("q")
-        if layer.clip is not None:
-            cx, cy, cw, ch = layer.clip
-            ops.append(f"{_n(cx)} {_n(cy)} {_n(cw)} {_n(ch)} re W n")
-        ops.append(f"1 0 0 1 {_n(layer.offset[0])} {_n(layer.offset[1])} cm")
-        for s in layer.shapes:
-            if _visible(s, layer):
-                ops.extend(_pdf_shape(s))
-        ops.append("Q")
-    return ("\n".join(ops) + "\n").encode("latin-1")
-
-
 def pdf_document(pages: Sequence[Page], title: str = "mus-table mat") -> bytes:
-    """A vector PDF, one page per :class:`Page`, in millimetres at true scale.
-
-    Written by hand (a catalog, a page tree, Helvetica, one content stream per
-    page) so the project needs no PDF library.
-    """
+    """A vector PDF, one page per :class:`Page`, each its own size in millimetres at true scale."""
     if not pages:
         raise InvalidInput("a PDF needs at least one page")
-    objects: list[bytes] = []  # object i + 1
-
-    def add(body: bytes) -> int:
-        objects.append(body)
-        return len(objects)
-
-    catalog = add(b"")  # filled in below
-    tree = add(b"")
-    font = add(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
-    info = add(f"<< /Title ({_pdf_text(title)}) /Producer (mus-table) >>".encode("latin-1"))
-    kids = []
+    pdf = FPDF(unit="mm", format=(pages[0].width_mm, pages[0].height_mm))
+    pdf.set_title(title)
+    pdf.set_producer("mus-table")
+    pdf.set_auto_page_break(False)
+    pdf.set_margin(0)
+    pdf.set_font("Helvetica")
     for page in pages:
-        content = _pdf_content(page)
-        stream = add(b"<< /Length %d >>\nstream\n" % len(content) + content + b"endstream")
-        box = f"[0 0 {_n(page.width_mm * PT_PER_MM)} {_n(page.height_mm * PT_PER_MM)}]"
-        kids.append(add(
-            f"<< /Type /Page /Parent {tree} 0 R /MediaBox {box} "
-            f"/Resources << /Font << /F1 {font} 0 R >> >> /Contents {stream} 0 R >>".encode()))
-    objects[catalog - 1] = f"<< /Type /Catalog /Pages {tree} 0 R >>".encode()
-    objects[tree - 1] = (f"<< /Type /Pages /Kids [{' '.join(f'{k} 0 R' for k in kids)}] "
-                         f"/Count {len(kids)} >>").encode()
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for i, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % i + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    for off in offsets:
-        out += b"%010d 00000 n \n" % off
-    out += (b"trailer\n<< /Size %d /Root %d 0 R /Info %d 0 R >>\nstartxref\n%d\n%%%%EOF\n"
-            % (len(objects) + 1, catalog, info, xref))
-    return bytes(out)
+        pdf.add_page(format=(page.width_mm, page.height_mm))
+        for layer in page.layers:
+            dx, dy = layer.offset
+            shapes = [_moved(s, dx, dy) for s in layer.shapes if _visible(s, layer)]
+            if layer.clip is None:
+                for s in shapes:
+                    _pdf_shape(pdf, s)
+            else:
+                with pdf.rect_clip(*layer.clip):
+                    for s in shapes:
+                        _pdf_shape(pdf, s)
+    return bytes(pdf.output())
 
 
 # --- PNG (raster, through OpenCV) -------------------------------------------------------------

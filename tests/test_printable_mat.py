@@ -1,8 +1,8 @@
-"""The printed mat must be the mat of shared/spec/mat.md: measured, not trusted.
+"""The printed mat must be the mat of docs/mat.md: measured, not trusted.
 
 Each test renders the mat, finds what a camera or a ruler would find (ArUco
 markers with cv2.aruco, zone outlines by their colour, crosshairs on tiles) and
-compares it with vision.mat.Mat to within 1 mm.
+compares it with vision.mat.Mat to within 1 mm. The PDF is read back with pypdf.
 """
 
 from __future__ import annotations
@@ -13,12 +13,14 @@ import struct
 import xml.etree.ElementTree as ET
 import zlib
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pypdf import PageObject, PdfReader
 
 from firmware.cli import main
 from hardware import printable_mat as pm
@@ -265,120 +267,122 @@ def test_svg_is_true_scale_and_its_markers_and_zones_are_the_spec(tmp_path: Path
     assert {f"ASIENTO {s}" for s in range(4)} <= set(texts)
 
 
-class PdfPage:
-    """What a minimal reading of one of our PDF pages gives: size and filled/stroked rects."""
+class PdfDrawing:
+    """One page of a PDF as pypdf reads it: its size and what it fills, strokes and writes,
+    in page millimetres with y down (pypdf tracks the transformation matrix)."""
 
-    def __init__(self, media_box: list[float], content: bytes) -> None:
-        self.width_mm, self.height_mm = (v / pm.PT_PER_MM for v in media_box[2:])
-        self.fills: list[tuple[tuple[float, ...], tuple[float, float, float, float]]] = []
-        self.strokes: list[tuple[tuple[float, ...], tuple[float, float, float, float]]] = []
-        self._run(content.decode("latin-1"))
+    def __init__(self, page: PageObject) -> None:
+        self.width_mm = float(page.mediabox.width) / pm.PT_PER_MM
+        self.height_mm = float(page.mediabox.height) / pm.PT_PER_MM
+        self.fills: list[tuple[tuple[int, ...], tuple[float, float, float, float]]] = []
+        self.strokes: list[tuple[tuple[int, ...], tuple[float, float, float, float]]] = []
+        self.curves: list[tuple[tuple[int, ...], list[tuple[float, float]]]] = []
+        self.texts: list[tuple[str, tuple[float, float], tuple[float, float]]] = []
+        """(text, baseline start in mm, baseline direction in y-down mm)."""
+        self.clips = 0
+        self._fill: tuple[int, ...] = (0, 0, 0)
+        self._stroke: tuple[int, ...] = (0, 0, 0)
+        self._saved: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+        self._rects: list[tuple[float, float, float, float]] = []
+        self._points: list[tuple[float, float]] = []
+        page.extract_text(visitor_operand_before=self._op, visitor_text=self._text)
 
-    def _run(self, text: str) -> None:
-        text = re.sub(r"BT.*?ET", " ", text, flags=re.S)
-        ctm = np.eye(3)
-        saved: list[np.ndarray] = []
-        stack: list[float] = []
-        path: list[tuple[float, float, float, float]] = []
-        fill: tuple[float, ...] = (0, 0, 0)
-        stroke: tuple[float, ...] = (0, 0, 0)
-        for tok in re.findall(r"\[[^\]]*\]|[-\d.]+|[A-Za-z*]+", text):
-            if re.fullmatch(r"-?[\d.]+", tok):
-                stack.append(float(tok))
-                continue
-            if tok == "cm":
-                a, b, c, d, e, f = stack[-6:]
-                ctm = np.array([[a, b, 0], [c, d, 0], [e, f, 1]]) @ ctm
-            elif tok == "q":
-                saved.append(ctm.copy())
-            elif tok == "Q":
-                ctm = saved.pop()
-            elif tok == "rg":
-                fill = tuple(stack[-3:])
-            elif tok == "RG":
-                stroke = tuple(stack[-3:])
-            elif tok == "re":
-                x, y, w, h = stack[-4:]
-                p0 = np.array([x, y, 1]) @ ctm
-                p1 = np.array([x + w, y + h, 1]) @ ctm
-                # back to page mm, y down
-                xs = sorted([p0[0] / pm.PT_PER_MM, p1[0] / pm.PT_PER_MM])
-                ys = sorted([self.height_mm - p0[1] / pm.PT_PER_MM,
-                             self.height_mm - p1[1] / pm.PT_PER_MM])
-                path.append((xs[0], ys[0], xs[1], ys[1]))
-            elif tok == "f":
-                self.fills += [(fill, r) for r in path]
-                path = []
-            elif tok == "S":
-                self.strokes += [(stroke, r) for r in path]
-                path = []
-            elif tok == "n":
-                path = []
-            stack = []
+    def _mm(self, cm: list[float], x: float, y: float) -> tuple[float, float]:
+        a, b, c, d, e, f = cm
+        px, py = a * x + c * y + e, b * x + d * y + f
+        return px / pm.PT_PER_MM, self.height_mm - py / pm.PT_PER_MM
+
+    def _op(self, op: bytes, args: list[Any], cm: list[float], tm: list[float]) -> None:
+        v = [float(a) for a in args if isinstance(a, int | float)]
+        if op == b"q":
+            self._saved.append((self._fill, self._stroke))
+        elif op == b"Q":
+            self._fill, self._stroke = self._saved.pop()
+        elif op in (b"rg", b"g"):
+            self._fill = tuple(round(c * 255) for c in (v * 3 if op == b"g" else v))
+        elif op in (b"RG", b"G"):
+            self._stroke = tuple(round(c * 255) for c in (v * 3 if op == b"G" else v))
+        elif op == b"re":
+            (x0, y0), (x1, y1) = self._mm(cm, v[0], v[1]), self._mm(cm, v[0] + v[2], v[1] + v[3])
+            self._rects.append((min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)))
+        elif op in (b"m", b"l", b"c"):
+            self._points.append(self._mm(cm, v[-2], v[-1]))
+        elif op in (b"f", b"f*", b"S", b"n", b"W"):
+            if op == b"W":
+                self.clips += 1
+                return
+            if op.startswith(b"f"):
+                self.fills += [(self._fill, r) for r in self._rects]
+            elif op == b"S":
+                self.strokes += [(self._stroke, r) for r in self._rects]
+                if self._points:
+                    self.curves.append((self._stroke, self._points))
+            self._rects, self._points = [], []
+
+    def _text(self, text: str, cm: list[float], tm: list[float], font: Any, size: float) -> None:
+        if text.strip():
+            m = [cm[0] * tm[0] + cm[2] * tm[1], cm[1] * tm[0] + cm[3] * tm[1]]
+            start = self._mm(cm, tm[4], tm[5])
+            n = math.hypot(*m)
+            self.texts.append((text, start, (m[0] / n, -m[1] / n)))
 
 
-def read_pdf(data: bytes) -> list[PdfPage]:
-    """Check the file's structure (header, xref offsets, trailer, page tree) and read its pages."""
-    assert data.startswith(b"%PDF-1.") and data.rstrip().endswith(b"%%EOF")
-    startxref = int(re.search(rb"startxref\s+(\d+)", data).group(1))  # type: ignore[union-attr]
-    assert data[startxref:startxref + 4] == b"xref"
-    count = int(re.match(rb"xref\s+0 (\d+)", data[startxref:]).group(1))  # type: ignore[union-attr]
-    entries = re.findall(rb"(\d{10}) (\d{5}) ([nf]) ", data[startxref:])[:count]
-    objects: dict[int, bytes] = {}
-    for i, (off, _, kind) in enumerate(entries):
-        if kind == b"n":
-            at = int(off)
-            assert data[at:].startswith(b"%d 0 obj" % i), f"xref entry {i} points elsewhere"
-            objects[i] = data[at:data.index(b"endobj", at)]
-    trailer = data[data.index(b"trailer", startxref):]
-    assert int(re.search(rb"/Size (\d+)", trailer).group(1)) == count  # type: ignore[union-attr]
-    root = int(re.search(rb"/Root (\d+) 0 R", trailer).group(1))  # type: ignore[union-attr]
-    pages_ref = int(re.search(rb"/Pages (\d+) 0 R", objects[root]).group(1))  # type: ignore[union-attr]
-    tree = objects[pages_ref]
-    kids = [int(k) for k in re.findall(rb"(\d+) 0 R", tree.split(b"/Kids")[1].split(b"]")[0])]
-    assert int(re.search(rb"/Count (\d+)", tree).group(1)) == len(kids)  # type: ignore[union-attr]
-    pages = []
-    for k in kids:
-        obj = objects[k]
-        assert b"/Type /Page" in obj
-        box = [float(v) for v in re.search(rb"/MediaBox \[([^\]]+)\]", obj).group(1).split()]  # type: ignore[union-attr]
-        content_ref = int(re.search(rb"/Contents (\d+) 0 R", obj).group(1))  # type: ignore[union-attr]
-        stream_obj = objects[content_ref]
-        length = int(re.search(rb"/Length (\d+)", stream_obj).group(1))  # type: ignore[union-attr]
-        start = stream_obj.index(b"stream\n") + len(b"stream\n")
-        content = stream_obj[start:start + length]
-        assert stream_obj[start + length:].startswith(b"endstream")
-        pages.append(PdfPage(box, content))
-    return pages
+def read_pdf(path: Path) -> list[PdfDrawing]:
+    return [PdfDrawing(page) for page in PdfReader(path).pages]
 
 
 def test_pdf_is_one_true_scale_page_with_the_spec_geometry(tmp_path: Path) -> None:
     mat = Mat(800)
     out = tmp_path / "mat.pdf"
     pm.write(out, mat)
-    (page,) = read_pdf(out.read_bytes())
+    (page,) = read_pdf(out)
     assert (page.width_mm, page.height_mm) == pytest.approx((840, 840), abs=0.01)
     img = np.full((round(840 * PPM),) * 2, 255, np.uint8)
     for colour, (x0, y0, x1, y1) in page.fills:
         if colour == (0, 0, 0):
             img[round(y0 * PPM):round(y1 * PPM), round(x0 * PPM):round(x1 * PPM)] = 0
     assert marker_errors(find_markers(img), mat, (-pm.MARGIN_MM, -pm.MARGIN_MM)) < TOL_MM
-    zone = tuple(round(v / 255, 3) for v in pm.PALETTES["green"].zone)
-    outlines = sorted(r for c, r in page.strokes if tuple(round(v, 3) for v in c) == zone)
-    want = sorted(
-        (z[0] + pm.MARGIN_MM, z[1] + pm.MARGIN_MM, z[2] + pm.MARGIN_MM, z[3] + pm.MARGIN_MM)
-        for s in range(4) for z in (mat.card_zone(s), mat.stone_zone(s)))
-    assert np.allclose(outlines, want, atol=0.01)
+    zone = pm.PALETTES["green"].zone
+    outlines = sorted(r for c, r in page.strokes if c == zone)
+    m = pm.MARGIN_MM
+    want = sorted((z[0] + m, z[1] + m, z[2] + m, z[3] + m)
+                  for s in range(4) for z in (mat.card_zone(s), mat.stone_zone(s)))
+    assert np.allclose(outlines, want, atol=0.05)
+    (pool,) = [pts for c, pts in page.curves if c == zone]
+    r = [math.dist(p, (mat.centre[0] + m, mat.centre[1] + m)) for p in pool]
+    assert min(r) == pytest.approx(mat.pool_radius, abs=0.05) and max(r) == pytest.approx(
+        mat.pool_radius, abs=0.05)
 
 
-def test_tiled_pdf_has_one_a4_page_per_tile(tmp_path: Path) -> None:
+def test_pdf_labels_face_their_seats_at_their_places(tmp_path: Path) -> None:
+    mat = Mat(800)
+    out = tmp_path / "mat.pdf"
+    pm.write(out, mat)
+    (page,) = read_pdf(out)
+    for seat in range(4):
+        label = next(s for s in pm.mat_shapes(mat) if s.tag == f"label seat {seat}")
+        assert isinstance(label, pm.Text)
+        (start, u), = [(p, u) for t, p, u in page.texts if t == f"ASIENTO {seat}"]
+        assert u == pytest.approx(pm._TEXT_DIRECTIONS[seat], abs=1e-6)
+        w = pm.text_width_mm(label.text, label.size)
+        centre = (start[0] + u[0] * w / 2 - pm.MARGIN_MM, start[1] + u[1] * w / 2 - pm.MARGIN_MM)
+        assert math.dist(centre, (label.x, label.y)) < TOL_MM
+    assert any("must measure 100 mm" in t for t, _, _ in page.texts)
+
+
+def test_tiled_pdf_has_one_clipped_a4_page_per_tile(tmp_path: Path) -> None:
     mat = Mat(800)
     out = tmp_path / "mat.pdf"
     pm.write(out, mat, tile="a4")
-    pages = read_pdf(out.read_bytes())
-    assert len(pages) == len(pm.tiles(mat, paper="a4"))
-    for p in pages:
+    pages = read_pdf(out)
+    sheets = pm.tiles(mat, paper="a4")
+    assert len(pages) == len(sheets)
+    for n, (p, t) in enumerate(zip(pages, sheets, strict=True), start=1):
+        assert (p.width_mm, p.height_mm) == pytest.approx(
+            (t.page.width_mm, t.page.height_mm), abs=0.01)
         assert sorted((p.width_mm, p.height_mm)) == pytest.approx([210, 297], abs=0.01)
+        assert p.clips >= 1
+        assert any(f"sheet {n} of {len(sheets)}" in text for text, _, _ in p.texts)
 
 
 # --- tiles -------------------------------------------------------------------------------------
