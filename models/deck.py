@@ -38,7 +38,7 @@ PX_PER_MM = 4.0
 """Resolution of a rendered face: 246 x 380 px for a 61.5 x 95 mm card."""
 
 FOURNIER1878 = Path(__file__).resolve().parent.parent / "data" / "decks" / "fournier1878"
-"""Where the scanned 1878 Fournier deck lies on the development machine (absent elsewhere)."""
+"""Where the scanned 1878 Fournier deck is looked for: ``data/decks/fournier1878`` in the clone (git-ignored, never committed; absent elsewhere)."""
 
 _SUIT_FILE = {Suit.OROS: "oro", Suit.COPAS: "copa", Suit.ESPADAS: "espada", Suit.BASTOS: "basto"}
 
