@@ -1,0 +1,295 @@
+"""The Flask app: the table display, the spectator pages, the API and the camera stream.
+
+``create_app(loop, pin=...)`` serves one table loop (``firmware.table_loop``):
+it only reads the loop (``snapshot``, ``bus``, ``hands``, ``latest_frame``,
+``latest_reading``) and passes people's commands to ``loop.submit`` — the
+engine decides what is legal, the web only offers it. See ``docs/api.md``.
+
+Pages: ``/`` (the table display), ``/watch`` (spectators), ``/overlay``
+(streaming overlay), ``/hands/<n>`` (replay of a hand). API: ``/api/state``,
+``/api/events`` (SSE), ``/api/hands``, ``/api/hands/<n>``, ``/api/reading``,
+``/stream.mjpg``, ``/frame.jpg``, downloads under ``/download/``, and the
+control endpoints ``/api/unlock``, ``/api/lock``, ``/api/command`` (PIN).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Flask, Response, abort, jsonify, render_template, request, session
+
+from table.errors import InvalidInput
+from table.explain import explain
+from web.camera import BOUNDARY, Picture
+from web.security import UNLOCK_S, PinGuard, Refusal, new_token, same_origin, tokens_match
+from web.sse import Full, Hub, full_frame
+from web.strings import texts
+
+MAX_SPECTATORS = 500
+MAX_CAMERA_STREAMS = 8
+"""Open ``/stream.mjpg`` streams at once (each holds a server thread)."""
+
+
+def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, strings: str = "es",
+               secret_key: bytes | None = None, keepalive: float = 15.0,
+               camera_fps: float = 2.0, parse_command: Any = None) -> Flask:
+    """The web app for ``loop``. ``pin``: the table PIN (digits) for every control action.
+
+    ``max_spectators``: open event streams from visitors that are not the
+    unlocked table display; past it a newcomer is told the table is full.
+    ``strings``: the language of every text (:mod:`web.strings`).
+    ``parse_command``: builds a command from a posted JSON body (default:
+    ``firmware.table_commands.parse_command``).
+    """
+    t = texts(strings)
+    if parse_command is None:
+        from firmware.table_commands import parse_command as parse_command  # noqa: PLC0415
+    guard = PinGuard(pin)
+    hub = Hub(loop.bus, loop.snapshot, cap=max_spectators, keepalive=keepalive)
+    picture = Picture(loop)
+    camera = _Counter()
+    kinds_json = json.dumps(_event_kinds())
+
+    app = Flask(__name__)
+    app.config.update(
+        SECRET_KEY=secret_key or os.urandom(32),
+        SESSION_COOKIE_SAMESITE="Strict",
+        SESSION_COOKIE_HTTPONLY=True,
+        JSON_SORT_KEYS=False,
+        MAX_CONTENT_LENGTH=64 * 1024,
+    )
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    app.extensions["mus_table"] = {"loop": loop, "hub": hub, "guard": guard, "picture": picture}
+
+    def unlocked() -> bool:
+        return float(session.get("until", 0)) > time.time()
+
+    def csrf_token() -> str:
+        token = session.get("csrf")
+        if not isinstance(token, str):
+            token = new_token()
+            session["csrf"] = token
+        return token
+
+    def tr(key: str, **kw: Any) -> str:
+        text = t.get(key, key)
+        return text.format(**kw) if kw else text
+
+    @app.context_processor
+    def _texts() -> dict[str, Any]:
+        return {"t": tr, "T_json": json.dumps(t, ensure_ascii=False), "csrf": csrf_token(),
+                "lang": strings, "cap": max_spectators, "kinds_json": kinds_json}
+
+    @app.after_request
+    def _headers(resp: Response) -> Response:
+        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        resp.headers.setdefault("Referrer-Policy", "same-origin")
+        if resp.mimetype == "text/html":
+            resp.headers.setdefault("X-Frame-Options", "SAMEORIGIN")
+            resp.headers.setdefault("Cache-Control", "no-store")
+        return resp
+
+    def refuse(r: Refusal) -> tuple[Response, int]:
+        return jsonify(error=tr(r.key, s=r.seconds), code=r.key), r.status
+
+    def control_check() -> tuple[Response, int] | None:
+        """None when this request may change the table; else the refusal to answer."""
+        if not same_origin(request.headers.get("Origin"), request.headers.get("Referer"),
+                           request.host):
+            return refuse(Refusal(403, "pin_needed"))
+        if not request.is_json:
+            return jsonify(error="JSON body required", code="json"), 415
+        given_pin = request.headers.get("X-Table-PIN")
+        if given_pin is not None:
+            r = guard.check(given_pin)
+            return refuse(r) if r else None
+        if not unlocked() or not tokens_match(request.headers.get("X-CSRF-Token"),
+                                              session.get("csrf")):
+            return refuse(Refusal(403, "pin_needed"))
+        return None
+
+    # -- pages -------------------------------------------------------------------------
+
+    @app.get("/")
+    def display() -> str:
+        return render_template("display.html", unlocked=unlocked())
+
+    @app.get("/watch")
+    def watch() -> str:
+        return render_template("watch.html", full=hub.spectators >= max_spectators)
+
+    @app.get("/overlay")
+    def overlay() -> str:
+        return render_template("overlay.html")
+
+    @app.get("/hands/<int:n>")
+    def replay(n: int) -> str:
+        h = _hand(loop, n)
+        return render_template("replay.html", n=n, lines=explain(h.record, h.answer),
+                               record=h.record.to_json(), answer=h.answer.to_json())
+
+    # -- read-only API -----------------------------------------------------------------
+
+    @app.get("/api/state")
+    def state() -> Response:
+        return jsonify(loop.snapshot())
+
+    @app.get("/api/events")
+    def events() -> Response:
+        raw = request.headers.get("Last-Event-ID") or request.args.get("last_id")
+        try:
+            last_id = int(raw) if raw not in (None, "") else None
+        except ValueError:
+            last_id = None
+        try:
+            listener = hub.join(last_id, counted=not unlocked())
+        except Full:
+            body: Iterator[bytes] | list[bytes] = [full_frame(tr("spectators_full", cap=max_spectators))]
+        else:
+            body = listener.stream()
+        resp = Response(body, mimetype="text/event-stream")
+        resp.headers["Cache-Control"] = "no-cache"
+        resp.headers["X-Accel-Buffering"] = "no"
+        return resp
+
+    @app.get("/api/hands")
+    def hands() -> Response:
+        partida = request.args.get("partida", type=int)
+        return jsonify([_hand_json(h) for h in loop.hands(partida)])
+
+    @app.get("/api/hands/<int:n>")
+    def hand(n: int) -> Response:
+        h = _hand(loop, n)
+        out = _hand_json(h)
+        out["explain"] = explain(h.record, h.answer)
+        return jsonify(out)
+
+    @app.get("/api/reading")
+    def reading() -> Response:
+        r = loop.latest_reading()
+        if r is None:
+            return Response(json.dumps({"error": tr("no_reading")}, ensure_ascii=False),
+                            status=404, mimetype="application/json")
+        return jsonify(r.to_json())
+
+    @app.get("/download/partida.jsonl")
+    def download_partida() -> Response:
+        partida = request.args.get("partida", type=int)
+        lines = "".join(json.dumps(h.record.to_json(), ensure_ascii=False) + "\n"
+                        for h in loop.hands(partida))
+        resp = Response(lines, mimetype="application/x-ndjson")
+        resp.headers["Content-Disposition"] = 'attachment; filename="partida.jsonl"'
+        return resp
+
+    @app.get("/download/hand/<int:n>.json")
+    def download_hand(n: int) -> Response:
+        h = _hand(loop, n)
+        resp = Response(json.dumps(h.record.to_json(), ensure_ascii=False, indent=1) + "\n",
+                        mimetype="application/json")
+        resp.headers["Content-Disposition"] = f'attachment; filename="mano-{n}.json"'
+        return resp
+
+    @app.get("/frame.jpg")
+    def frame() -> Response:
+        jpeg = picture.jpeg()
+        if jpeg is None:
+            return Response(tr("no_frame"), status=404, mimetype="text/plain")
+        return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    @app.get("/stream.mjpg")
+    def stream() -> Response:
+        if camera.n >= MAX_CAMERA_STREAMS:
+            return Response(tr("spectators_full", cap=MAX_CAMERA_STREAMS), status=503,
+                            mimetype="text/plain")
+        limit = request.args.get("frames", type=int)
+
+        def parts() -> Iterator[bytes]:
+            if not camera.enter(MAX_CAMERA_STREAMS):
+                return
+            try:
+                yield from picture.mjpeg(camera_fps, limit)
+            finally:
+                camera.leave()
+
+        return Response(parts(), mimetype=f"multipart/x-mixed-replace; boundary={BOUNDARY}",
+                        headers={"Cache-Control": "no-store"})
+
+    # -- control -----------------------------------------------------------------------
+
+    @app.post("/api/unlock")
+    def unlock() -> tuple[Response, int] | Response:
+        if not same_origin(request.headers.get("Origin"), request.headers.get("Referer"),
+                           request.host):
+            return refuse(Refusal(403, "pin_needed"))
+        body = request.get_json(silent=True) or {}
+        r = guard.check(body.get("pin"))
+        if r is not None:
+            return refuse(r)
+        session["until"] = time.time() + UNLOCK_S
+        return jsonify(ok=True, csrf=csrf_token())
+
+    @app.post("/api/lock")
+    def lock() -> Response:
+        session.pop("until", None)
+        return jsonify(ok=True)
+
+    @app.post("/api/command")
+    def command() -> tuple[Response, int] | Response:
+        refusal = control_check()
+        if refusal is not None:
+            return refusal
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict):
+            return jsonify(error="JSON object required", code="json"), 400
+        try:
+            snap = loop.submit(parse_command(body))
+        except InvalidInput as e:
+            return jsonify(error=str(e), code="refused"), 409
+        return jsonify(ok=True, state=snap)
+
+    return app
+
+
+class _Counter:
+    """Open streams of one kind, with a cap (thread-safe)."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self._lock = threading.Lock()
+
+    def enter(self, cap: int) -> bool:
+        with self._lock:
+            if self.n >= cap:
+                return False
+            self.n += 1
+            return True
+
+    def leave(self) -> None:
+        with self._lock:
+            self.n -= 1
+
+
+def _event_kinds() -> list[str]:
+    """The names of the loop's events (the pages listen to each by name)."""
+    try:
+        from firmware.events import EventKind  # noqa: PLC0415
+    except ImportError:
+        return []
+    return [str(k) for k in EventKind]
+
+
+def _hand(loop: Any, n: int) -> Any:
+    for h in loop.hands(None):
+        if h.n == n:
+            return h
+    abort(404)
+
+
+def _hand_json(h: Any) -> dict[str, Any]:
+    return {"n": h.n, "record": h.record.to_json(), "answer": h.answer.to_json()}

@@ -1,0 +1,142 @@
+/* Shared by every page: texts, the live connection, and drawing the score and cards. */
+"use strict";
+
+function tr(key, vars) {
+  let s = (window.T && window.T[key]) || key;
+  if (vars) for (const k of Object.keys(vars)) s = s.split("{" + k + "}").join(vars[k]);
+  return s;
+}
+
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  if (attrs) for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(e.dataset, v);
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    e.append(c.nodeType ? c : document.createTextNode(String(c)));
+  }
+  return e;
+}
+
+const SUITS = {o: "oros", c: "copas", e: "espadas", b: "bastos"};
+const SUIT_MARK = {o: "\u25CF", c: "\u2665", e: "\u2660", b: "\u2663"};
+
+/* A card "12o" as a small element: the index big, the suit under it. */
+function cardEl(card, extra) {
+  if (!card) return el("span", {class: "card unknown " + (extra || "")}, tr("unknown_card"));
+  const rank = card.slice(0, -1), suit = card.slice(-1);
+  return el("span", {class: "card suit-" + suit + " " + (extra || ""), title: rank + " " + SUITS[suit]},
+    el("b", null, rank), el("small", null, SUIT_MARK[suit] + " " + SUITS[suit]));
+}
+
+function seatName(s) { return tr("seat_n", {n: s}); }
+function lanceName(l) { return l ? tr("lance_" + l) : tr("no_lance"); }
+
+/* The score of both pairs as the table shows it. */
+function renderScore(root, st) {
+  if (!root || !st) return;
+  root.replaceChildren();
+  const part = st.partida || {};
+  for (const p of [0, 1]) {
+    const sc = (st.score || [0, 0])[p];
+    const stn = (st.stones || [])[p] || {};
+    const box = el("div", {class: "pair pair" + p + (st.winner === p ? " won" : "")},
+      el("div", {class: "pairname"}, tr("pair") + " " + p,
+        el("small", null, " " + tr("seats_of_pair", {a: p, b: p + 2}))),
+      el("div", {class: "points", "data-pair": p}, String(sc)),
+      el("div", {class: "stones"},
+        stn.dentro ? el("span", {class: "dentro"}, tr("dentro") + " ")
+                   : el("span", null, (stn.amarracos ?? 0) + " " + tr((stn.amarracos === 1) ? "amarraco" : "amarracos") + " · "),
+        el("span", null, (stn.piedras ?? 0) + " " + tr((stn.piedras === 1) ? "piedra" : "piedras"))),
+      el("div", {class: "jv"},
+        ((part.juegos || [0, 0])[p]) + " " + tr("juegos") + " · " + ((part.vacas || [0, 0])[p]) + " " + tr("vacas")));
+    root.append(box);
+    if (p === 0) {
+      const bets = st.bets || {};
+      root.append(el("div", {class: "mid"},
+        el("div", {class: "mano"}, tr("mano") + ": " + seatName(st.mano)),
+        el("div", {class: "lance"}, lanceName(bets.lance)),
+        el("div", {class: "handno"}, tr("hand_no", {n: st.hand_no ?? "?"}) + " · " + tr("target", {n: st.target ?? 40}))));
+    }
+  }
+}
+
+/* The live state: an EventSource that resumes by itself (Last-Event-ID) and ignores repeats. */
+function live(onState, onStatus) {
+  let last = -1;
+  const es = new EventSource("/api/events");
+  const handle = (ev) => {
+    let msg;
+    try { msg = JSON.parse(ev.data); } catch (e) { return; }
+    if (typeof msg.seq === "number" && msg.seq <= last && msg.kind !== "state") return;
+    if (typeof msg.seq === "number") last = msg.seq;
+    window.lastSeq = last;
+    window.lastKind = msg.kind;
+    onState(msg.state || msg, msg);
+  };
+  for (const k of ["state", "message"].concat(window.KINDS || [])) es.addEventListener(k, handle);
+  es.addEventListener("full", (ev) => {
+    let m = {};
+    try { m = JSON.parse(ev.data); } catch (e) { /* nothing */ }
+    if (onStatus) onStatus("full", m.message);
+  });
+  es.onopen = () => onStatus && onStatus("online");
+  es.onerror = () => onStatus && onStatus("offline");
+  window.liveSource = es;
+  return es;
+}
+
+function showConn(state) {
+  const c = document.getElementById("conn");
+  if (!c) return;
+  c.className = "conn " + state;
+  c.textContent = state === "online" ? "\u25CF " + tr("online") : state === "offline" ? tr("offline") : "";
+}
+
+/* The tanteo as a list: each event with the running score; the winning one unmistakable. */
+function renderTanteo(root, st, opts) {
+  root.replaceChildren();
+  const lines = st.tanteo || [];
+  if (!lines.length) return;
+  root.append(el("h2", null, tr("tanteo")));
+  const ol = el("ol", {class: "tanteo-list"});
+  lines.forEach((ln, i) => {
+    const sc = ln.score || [];
+    const li = el("li", {class: "tev" + (ln.counted === false ? " uncounted" : "") + (ln.wins ? " wins" : ""),
+                         style: opts && opts.animate ? "animation-delay:" + (i * 0.35) + "s" : null},
+      el("span", {class: "why"}, ln.text),
+      sc.length ? el("span", {class: "run"}, tr("running", {a: sc[0], b: sc[1]})) : null);
+    ol.append(li);
+  });
+  root.append(ol);
+  const won = st.won_at;
+  if (won && won.pair !== undefined && won.pair !== null) {
+    root.append(el("div", {class: "winbanner"}, tr("wins_juego", {p: won.pair}),
+      won.text ? el("small", null, won.text) : null));
+  }
+  const nc = st.not_counted || [];
+  if (nc.length) {
+    root.append(el("div", {class: "notcounted"}, el("b", null, tr("not_counted")),
+      el("ul", null, nc.map((x) => el("li", null, typeof x === "string" ? x : (x.text || x.why || JSON.stringify(x)))))));
+  }
+}
+
+function renderLances(root, st) {
+  const lances = (st.answer && st.answer.lances) || {};
+  const names = Object.keys(lances);
+  if (!names.length) return;
+  const tbl = el("table", {class: "lances"});
+  for (const l of names) {
+    const r = lances[l];
+    tbl.append(el("tr", null, el("th", null, lanceName(l)),
+      el("td", null, r.winner === null || r.winner === undefined ? tr("won_by_nobody") : tr("won_by", {p: r.winner})),
+      el("td", {class: "how"}, tr("how_" + r.how)),
+      el("td", {class: "num"}, String(r.stones))));
+  }
+  root.append(tbl);
+}

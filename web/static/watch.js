@@ -1,0 +1,53 @@
+/* The spectator page: the same table live; the hands of the partida with downloads and replays. */
+"use strict";
+
+let handsSeen = -1;
+
+async function loadHands() {
+  const r = await fetch("/api/hands");
+  if (!r.ok) return;
+  const hs = await r.json();
+  const ol = document.getElementById("hands");
+  ol.replaceChildren();
+  if (!hs.length) ol.append(el("li", {class: "muted"}, tr("no_hands")));
+  for (const h of hs) {
+    const after = (h.answer && h.answer.score) || h.record.score;
+    ol.append(el("li", null,
+      el("a", {href: "/hands/" + h.n}, tr("hand_row", {n: h.n, mano: seatName(h.record.mano), a: after[0], b: after[1]})),
+      " · ", el("a", {href: "/download/hand/" + h.n + ".json", download: true}, "JSON")));
+  }
+}
+
+function renderWatch(st) {
+  renderScore(document.getElementById("score"), st);
+  const b = st.bets || {};
+  const lance = document.getElementById("lance");
+  lance.textContent = tr("phase_" + st.phase) + (b.lance ? " · " + tr("lance") + ": " + lanceName(b.lance) : "") +
+    (b.lance && b.speaker !== null && b.speaker !== undefined ? " · " + tr("speaks", {seat: seatName(b.speaker)}) : "");
+  const cards = document.getElementById("cards");
+  cards.replaceChildren();
+  if (st.cards) {
+    for (let s = 0; s < 4; s++) {
+      cards.append(el("div", {class: "seatrow"}, el("span", {class: "seatname"}, tr("seat") + " " + s),
+        (st.cards[s] || []).map((c) => cardEl(c))));
+    }
+  } else {
+    cards.append(el("p", {class: "muted"}, tr("waiting_cards")));
+  }
+  const tan = document.getElementById("tanteo");
+  renderTanteo(tan, st, {animate: false});
+  const side = el("div");
+  renderLances(side, st);
+  tan.prepend(...side.childNodes);
+  if (st.hands !== handsSeen) { handsSeen = st.hands; loadHands(); }
+}
+
+live(renderWatch, (s, message) => {
+  if (s === "full") {
+    const f = document.getElementById("full");
+    f.textContent = message || tr("spectators_full");
+    f.hidden = false;
+    return;
+  }
+  showConn(s);
+});
