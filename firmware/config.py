@@ -1,0 +1,216 @@
+"""The table's configuration: one TOML file (``mus-table run --config table.toml``) read into frozen values.
+
+Every section and key is optional (the defaults are a table with the Pi camera,
+the panel, the display on port 8000 and no broker); an unknown section or key,
+or a value of the wrong kind, is refused with one line naming it, so a
+misspelt setting never silently changes how the table scores.
+``firmware/table.example.toml`` is the commented example.
+
+>>> cfg = parse_config('[rules]\\ntarget = 30\\n[camera]\\nsource = "folder"\\npath = "frames"')
+>>> cfg.rules.target, cfg.camera.source, cfg.web.port
+(30, 'folder', 8000)
+>>> parse_config('[rules]\\ntarget = 35')
+Traceback (most recent call last):
+...
+table.errors.InvalidInput: config: rules.target must be 40 or 30, not 35
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, get_type_hints
+
+from firmware.panel import PanelPins
+from firmware.table_loop import LoopSettings
+from firmware.watcher import WatchSettings
+from table.errors import InvalidInput, InvalidRecord
+from table.rules import Rules
+
+SOURCES = ("picamera2", "opencv", "folder", "synthetic")
+
+
+@dataclass(frozen=True)
+class TableSection:
+    name: str = "mesa-1"
+    pin: str = "0000"
+    """The PIN the display asks before anyone may enter or confirm from a phone."""
+    journal: str = "~/.local/share/mus-table/journal.sqlite"
+
+
+@dataclass(frozen=True)
+class PartidaSection:
+    juegos: int = 3
+    vacas: int = 1
+    first_mano: int = 0
+    panel_confirms: bool = True
+
+
+@dataclass(frozen=True)
+class SeatsSection:
+    piedras: tuple[int, int] = (0, 1)
+
+
+@dataclass(frozen=True)
+class CameraSection:
+    source: str = "picamera2"
+    device: int = 0
+    path: str = ""
+    """opencv: a video file instead of ``device``; folder: the folder of frames."""
+    still_width: int = 2304
+    still_height: int = 1296
+    watch_width: int = 768
+    watch_height: int = 432
+    fps: float = 8.0
+    seed: int = 1
+    """synthetic: the seed of its cards and scenes."""
+
+
+@dataclass(frozen=True)
+class MatSection:
+    side_mm: float = 800.0
+
+
+@dataclass(frozen=True)
+class DeckSection:
+    name: str = ""
+    """A deck learnt with ``mus-table deck learn NAME`` (empty: the model alone)."""
+
+
+@dataclass(frozen=True)
+class PanelSection:
+    enabled: bool = True
+    confirm: int = 17
+    correct: int = 27
+    undo: int = 22
+    green_led: int = 23
+    red_led: int = 24
+    buzzer: int = 25
+    long_press_s: float = 1.5
+
+    @property
+    def pins(self) -> PanelPins:
+        return PanelPins(self.confirm, self.correct, self.undo, self.green_led, self.red_led, self.buzzer)
+
+
+@dataclass(frozen=True)
+class WebSection:
+    enabled: bool = True
+    host: str = "0.0.0.0"  # noqa: S104 - the display is for the phones at the table
+    port: int = 8000
+    max_spectators: int = 500
+
+
+@dataclass(frozen=True)
+class MqttSection:
+    host: str = ""
+    """Empty: no broker (nothing needs one)."""
+    port: int = 1883
+    prefix: str = "mus-table"
+    username: str = ""
+    password: str = ""
+
+
+@dataclass(frozen=True)
+class WatchSection:
+    still_frames: int = 4
+    motion: float = 3.0
+    zones: int = 4
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    table: TableSection = field(default_factory=TableSection)
+    rules: Rules = field(default_factory=Rules)
+    partida: PartidaSection = field(default_factory=PartidaSection)
+    seats: SeatsSection = field(default_factory=SeatsSection)
+    camera: CameraSection = field(default_factory=CameraSection)
+    mat: MatSection = field(default_factory=MatSection)
+    deck: DeckSection = field(default_factory=DeckSection)
+    panel: PanelSection = field(default_factory=PanelSection)
+    web: WebSection = field(default_factory=WebSection)
+    mqtt: MqttSection = field(default_factory=MqttSection)
+    watch: WatchSection = field(default_factory=WatchSection)
+
+    def loop_settings(self) -> LoopSettings:
+        return LoopSettings(table=self.table.name, rules=self.rules, juegos=self.partida.juegos,
+                            vacas=self.partida.vacas, first_mano=self.partida.first_mano,
+                            piedras=self.seats.piedras, panel_confirms=self.partida.panel_confirms)
+
+    def watch_settings(self) -> WatchSettings:
+        return WatchSettings(still_frames=self.watch.still_frames, motion=self.watch.motion, zones=self.watch.zones)
+
+    @property
+    def journal_path(self) -> Path:
+        return Path(self.table.journal).expanduser()
+
+
+def _section(cls: type, name: str, raw: Any) -> Any:
+    if not isinstance(raw, dict):
+        raise InvalidInput(f"config: [{name}] must be a table of keys")
+    hints = get_type_hints(cls)
+    known = {f.name for f in fields(cls)}
+    values: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key not in known:
+            raise InvalidInput(f"config: unknown key {name}.{key} (known: {', '.join(sorted(known))})")
+        want = hints[key]
+        if want is float and type(value) is int:
+            value = float(value)
+        elif want == tuple[int, int]:
+            if (not isinstance(value, list) or len(value) != 2 or any(type(v) is not int for v in value)):
+                raise InvalidInput(f"config: {name}.{key} must be two seats, like [0, 1], not {value!r}")
+            value = (value[0], value[1])
+        elif type(value) is not want:
+            raise InvalidInput(f"config: {name}.{key} must be {getattr(want, '__name__', want)}, not {value!r}")
+        values[key] = value
+    return cls(**values)
+
+
+def parse_config(text: str) -> TableConfig:
+    """Read the TOML text of a configuration; one-line :class:`InvalidInput` for any fault."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidInput(f"config: not TOML: {exc}") from None
+    sections = {f.name: f for f in fields(TableConfig)}
+    values: dict[str, Any] = {}
+    for name, body in raw.items():
+        if name not in sections:
+            raise InvalidInput(f"config: unknown section [{name}] (sections: {', '.join(sections)})")
+        if name == "rules":
+            try:
+                values[name] = Rules.from_json(body)
+            except InvalidRecord as exc:
+                raise InvalidInput(f"config: {exc}") from None
+        else:
+            values[name] = _section(get_type_hints(TableConfig)[name], name, body)
+    cfg = TableConfig(**values)
+    if cfg.camera.source not in SOURCES:
+        raise InvalidInput(f"config: camera.source must be one of {', '.join(SOURCES)}, not {cfg.camera.source!r}")
+    if cfg.camera.source == "folder" and not cfg.camera.path:
+        raise InvalidInput("config: camera.source = \"folder\" needs camera.path (the folder of frames)")
+    if not 1 <= cfg.web.port <= 65535 or not 1 <= cfg.mqtt.port <= 65535:
+        raise InvalidInput("config: ports are 1-65535")
+    from hardware.printable_mat import (  # the one definition of the mat sizes
+        MAX_SIDE_MM,
+        MIN_SIDE_MM,
+    )
+
+    if not (MIN_SIDE_MM <= cfg.mat.side_mm <= MAX_SIDE_MM):
+        raise InvalidInput(f"config: mat.side_mm must be {MIN_SIDE_MM:g}-{MAX_SIDE_MM:g}, not {cfg.mat.side_mm:g}")
+    cfg.loop_settings()  # checks the partida, the seats and the name
+    cfg.watch_settings()
+    cfg.panel.pins  # noqa: B018 - checks the pins
+    return cfg
+
+
+def load_config(path: str | Path) -> TableConfig:
+    """Read a configuration file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InvalidInput(f"config: cannot read {p}: {exc.strerror}") from None
+    return parse_config(text)

@@ -1,0 +1,275 @@
+"""The table running by itself: frames in, readings when the table is still, the panel, the faults.
+
+:class:`TableRunner` is the loop's engine room: it takes frames from the
+camera source, gives them to the :class:`~firmware.watcher.Watcher`, asks the
+:class:`~firmware.table_loop.TableLoop` to read when the table lies still with
+cards on it, and turns what goes wrong with the camera into faults that go
+away by themselves when the camera is back. :class:`PanelDriver` makes the
+GPIO panel's buttons into commands and shows the table's state on its LEDs and
+buzzer.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import zlib
+from collections.abc import Callable
+from typing import Any
+
+import cv2
+import numpy as np
+
+from firmware.camera import CameraError, CameraSource, Frame
+from firmware.events import EventKind, TableEvent
+from firmware.panel import (
+    BEEP_ATTENTION,
+    BEEP_ERROR,
+    BEEP_OK,
+    Light,
+    Panel,
+    PanelButton,
+    PanelEvent,
+)
+from firmware.table_commands import Command, CommandRefused, Confirm, NewPartida, Read, UndoHand
+from firmware.table_loop import FaultKind, Phase, TableLoop
+from firmware.watcher import Watch, Watcher
+from table.errors import InvalidInput
+from vision.calibration import Calibration, calibrate
+
+log = logging.getLogger(__name__)
+
+
+class TableRunner:
+    """Drives a loop from a camera source. :meth:`step` does one frame; :meth:`start` runs a thread.
+
+    ``reopen`` (optional) opens the camera again after it was lost.
+    """
+
+    def __init__(self, loop: TableLoop, source: CameraSource | None, *, watcher: Watcher | None = None,
+                 reopen: Callable[[], CameraSource] | None = None, camera_timeout_s: float = 3.0,
+                 frozen_s: float = 10.0, retry_s: float = 2.0, calibrate_every: int = 30,
+                 fps: float = 8.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.loop = loop
+        self.source = source
+        self.watcher = watcher or Watcher(mat=loop.mat)
+        self.reopen = reopen
+        self.camera_timeout_s = camera_timeout_s
+        self.frozen_s = frozen_s
+        self.retry_s = retry_s
+        self.calibrate_every = calibrate_every
+        self.period = 1.0 / fps if fps > 0 else 0.0
+        self._clock = clock
+        self._last_frame_at = clock()
+        self._last_retry = clock()
+        self._digest: int | None = None
+        self._same_since: float | None = None
+        self._calibration: Calibration | None = None
+        self._frames = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.last_watch: Watch | None = None
+        loop.attach_camera(self._still)
+
+    def _still(self) -> Any:
+        src = self.source
+        return src.still() if src is not None else None
+
+    # ------------------------------------------------------------------ one frame
+
+    def step(self) -> Watch | None:
+        """Take one frame and act on it; None when there was no usable frame."""
+        now = self._clock()
+        frame = self._grab(now)
+        if frame is None:
+            if now - self._last_frame_at >= self.camera_timeout_s:
+                self.loop.set_fault(FaultKind.CAMERA, "Cámara perdida: no llegan imágenes",
+                                    "Mirad el cable de la cámara; la mesa sigue sola cuando vuelva")
+                self._try_reopen(now)
+            self.loop.flush()
+            return None
+        self._last_frame_at = now
+        self.loop.clear_fault(FaultKind.CAMERA)
+        image = frame.image
+        if not _usable(image):
+            self.loop.set_fault(FaultKind.FRAMES, "La cámara da imágenes que no se pueden leer",
+                                f"Mirad la cámara (imagen {getattr(image, 'shape', None)})")
+            return None
+        self.loop.clear_fault(FaultKind.FRAMES)
+        self._check_frozen(image, now)
+        self.loop.show_frame(image)
+        self._frames += 1
+        if self._calibration is None or self._frames % self.calibrate_every == 0:
+            cal = calibrate(image, self.loop.mat)
+            if cal is not None:
+                self._calibration = cal
+        watch = self.watcher.feed(image, self._calibration)
+        self.last_watch = watch
+        if watch.read and self.loop.wants_reading() and FaultKind.FROZEN not in {f.kind for f in self.loop.faults}:
+            try:
+                self.loop.read_now()
+            except CommandRefused as exc:
+                log.info("not read: %s", exc)
+        self.loop.flush()
+        return watch
+
+    def _grab(self, now: float) -> Frame | None:
+        if self.source is None:
+            return None
+        try:
+            return self.source.grab()
+        except CameraError as exc:
+            self.loop.set_fault(FaultKind.CAMERA, "Cámara perdida", str(exc))
+            self._drop_source()
+        except InvalidInput as exc:
+            self.loop.set_fault(FaultKind.FRAMES, "Una imagen de la cámara no se puede leer", str(exc))
+            self._last_frame_at = now  # the camera is there; its frames are the fault
+        except Exception as exc:  # noqa: BLE001 - a driver failing in any way is a lost camera
+            self.loop.set_fault(FaultKind.CAMERA, "Cámara perdida", f"{type(exc).__name__}: {exc}")
+            self._drop_source()
+        return None
+
+    def _drop_source(self) -> None:
+        if self.source is not None and self.reopen is not None:
+            try:
+                self.source.close()
+            except Exception:  # noqa: BLE001, S110
+                pass
+            self.source = None
+
+    def _try_reopen(self, now: float) -> None:
+        if self.reopen is None or now - self._last_retry < self.retry_s:
+            return
+        self._last_retry = now
+        self._drop_source()
+        try:
+            self.source = self.reopen()
+            self._last_frame_at = now
+        except (CameraError, OSError) as exc:
+            log.info("camera not back yet: %s", exc)
+
+    def _check_frozen(self, image: Any, now: float) -> None:
+        small = cv2.resize(image, (64, 36), interpolation=cv2.INTER_AREA)
+        digest = zlib.crc32(small.tobytes())
+        if digest != self._digest:
+            self._digest = digest
+            self._same_since = now
+            self.loop.clear_fault(FaultKind.FROZEN)
+        elif self._same_since is not None and now - self._same_since >= self.frozen_s:
+            self.loop.set_fault(FaultKind.FROZEN, "La imagen de la cámara está congelada",
+                                "Desenchufad y enchufad la cámara; la mesa no lee hasta que vuelva")
+
+    # ------------------------------------------------------------------ the thread
+
+    def start(self) -> None:
+        self._stop.clear()
+        self._thread = threading.Thread(target=self.run, name="table-runner", daemon=True)
+        self._thread.start()
+
+    def run(self) -> None:
+        while not self._stop.is_set():
+            t0 = self._clock()
+            try:
+                self.step()
+            except Exception:  # noqa: BLE001 - the table must go on; the log says what broke
+                log.exception("runner step failed")
+            rest = self.period - (self._clock() - t0)
+            if rest > 0:
+                self._stop.wait(rest)
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+        if self.source is not None:
+            self.source.close()
+
+
+def _usable(image: Any) -> bool:
+    return (isinstance(image, np.ndarray) and image.dtype == np.uint8 and image.ndim == 3
+            and image.shape[2] == 3 and min(image.shape[:2]) >= 64)
+
+
+class PanelDriver:
+    """The panel drives the loop, and shows it.
+
+    Buttons: **confirm** is «leer» while the hand is played or the table is
+    impossible, «confirmar» once it is scored, «nueva partida» once it is over;
+    a long press of confirm starts a new partida at any time. **correct** reads
+    again («no, look again»). **undo** takes back the last confirmed hand; its
+    long press calls ``on_shutdown`` (the Pi's safe shutdown, when given).
+    LEDs: green on (ready), blinking (waiting for confirmation); red on (a
+    fault), blinking (look at the display: an impossible table, stones that
+    disagree). Buzzer: one short beep when a hand counts, two for attention,
+    one long for a fault.
+    """
+
+    def __init__(self, loop: TableLoop, panel: Panel, *, on_shutdown: Callable[[], None] | None = None) -> None:
+        self.loop = loop
+        self.panel = panel
+        self.on_shutdown = on_shutdown
+        self.refused: list[str] = []
+        self._faults = 0
+        self._phase: str | None = None
+        self._stop = loop.bus.subscribe(self.show)
+        latest = loop.bus.latest
+        self.show_state(latest.state if latest is not None else loop.snapshot())
+
+    def command_for(self, event: PanelEvent) -> Command | None:
+        phase = self.loop.phase
+        if event.button is PanelButton.CONFIRM:
+            if event.long or phase is Phase.OVER:
+                return NewPartida()
+            if phase is Phase.SCORED:
+                return Confirm(None)
+            if phase in (Phase.PLAYING, Phase.IMPOSSIBLE):
+                return Read()
+            return None
+        if event.button is PanelButton.CORRECT:
+            return Read() if phase in (Phase.IMPOSSIBLE, Phase.SCORED, Phase.PLAYING) else None
+        if event.long:
+            if self.on_shutdown is not None:
+                self.on_shutdown()
+            return None
+        return UndoHand()
+
+    def handle(self, event: PanelEvent) -> None:
+        """Act on one press: the command it means, or an error beep with the reason kept."""
+        cmd = self.command_for(event)
+        if cmd is None:
+            return
+        try:
+            self.loop.submit(cmd)
+        except CommandRefused as exc:
+            self.refused.append(str(exc))
+            self.panel.beep(BEEP_ERROR)
+
+    def poll(self) -> int:
+        """Handle every press waiting; how many."""
+        events = self.panel.events()
+        for e in events:
+            self.handle(e)
+        return len(events)
+
+    def show(self, event: TableEvent) -> None:
+        self.show_state(event.state, event.kind)
+
+    def show_state(self, state: dict[str, Any], kind: EventKind | None = None) -> None:
+        phase = state["phase"]
+        faults = len(state["faults"])
+        attention = phase == "impossible" or bool(state["stones_check"])
+        red = Light.ON if faults else Light.BLINK if attention else Light.OFF
+        green = Light.BLINK if phase in ("scored", "reading") else Light.ON
+        self.panel.light(green=green, red=red)
+        if faults > self._faults:
+            self.panel.beep(BEEP_ERROR)
+        elif kind is EventKind.CONFIRMED:
+            self.panel.beep(BEEP_OK)
+        elif phase == "impossible" and self._phase != "impossible":
+            self.panel.beep(BEEP_ATTENTION)
+        self._faults = faults
+        self._phase = phase
+
+    def close(self) -> None:
+        self._stop()

@@ -1,0 +1,272 @@
+"""The synthetic table: the scene renderer playing whole hands, as a camera source.
+
+A :class:`SyntheticTable` is what an overhead camera would see of a table
+where four people play (``models.scene`` draws it): the cards dealt face down,
+picked up (hands passing over the felt), laid face up at the end of the hand,
+the stones moved by the tanteo. It is a :class:`~firmware.camera.CameraSource`
+(small frames to watch, full-resolution stills to read), and the
+:class:`SyntheticPlayers` move it along and speak for the four seats through
+the same commands people use, so ``mus-table demo`` runs the real loop.
+
+Card backs are drawn here (``models.scene`` draws faces): a deck whose every
+card shows the back is how face-down cards are rendered.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from firmware.camera import Frame
+from firmware.table_commands import CommandRefused, Confirm, Correct, Declare, Say
+from firmware.table_loop import TableLoop, expected_stones
+from models.deck import HELD_OUT_STYLES, DeckStyle
+from models.scene import SceneSpec, max_stones, render_scene
+from table.cards import DECK, Card
+from table.generate import random_record
+from table.jugadas import Jugadas
+from table.record import HandRecord
+from table.rules import Rules
+
+Image = npt.NDArray[np.uint8]
+STONES = 40
+"""Stones in the game (two pairs can each hold up to the target)."""
+
+
+def card_back(width_px: int = 123, height_px: int = 190, colour: tuple[int, int, int] = (40, 40, 150)) -> Image:
+    """A card's back: a white margin, a coloured field with a lattice, as most Spanish decks.
+
+    >>> card_back(62, 95).shape
+    (95, 62, 3)
+    """
+    img = np.full((height_px, width_px, 3), 235, np.uint8)
+    m = max(2, width_px // 12)
+    cv2.rectangle(img, (m, m), (width_px - 1 - m, height_px - 1 - m), colour, -1)
+    step = max(4, width_px // 8)
+    light = tuple(min(255, c + 60) for c in colour)
+    for k in range(-height_px, width_px + height_px, step):
+        cv2.line(img, (k, m), (k + height_px, m + height_px), light, 1, cv2.LINE_AA)
+        cv2.line(img, (k, m + height_px), (k + height_px, m), light, 1, cv2.LINE_AA)
+    img[:m] = 235
+    img[-m:] = 235
+    img[:, :m] = 235
+    img[:, -m:] = 235
+    return img
+
+
+def backs(style: DeckStyle) -> Mapping[Card, Image]:
+    """A «deck» whose every card shows its back (to draw cards lying face down)."""
+    w, h = style.card_mm
+    back = card_back(int(round(w * 2)), int(round(h * 2)))
+    return {card: back for card in DECK}
+
+
+class Scene:
+    """What lies on the table now (one of the hand's moments)."""
+
+    DEALT, PLAYING, SHOWN, EMPTY = "dealt", "playing", "shown", "empty"
+
+
+class SyntheticTable:
+    """A rendered table, frame by frame, moved on by :meth:`deal`, :meth:`pick_up`, :meth:`show`
+    and :meth:`set_score`.
+
+    After each change a few frames show hands passing over the felt (motion);
+    then the picture is still. Stills are rendered at ``still_px_per_mm``
+    (the reader wants at least 1.2), watch frames at ``watch_px_per_mm``.
+    """
+
+    def __init__(self, seed: int = 1, *, style: DeckStyle | None = None, target: int = 40,
+                 piedras: tuple[int, int] = (0, 1), watch_px_per_mm: float = 0.45,
+                 still_px_per_mm: float = 1.5, moving_frames: int = 3, tilt_deg: float = 4.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.style = style or HELD_OUT_STYLES["clasica"]
+        self.target = target
+        self.piedras = piedras
+        self.watch_px_per_mm = watch_px_per_mm
+        self.still_px_per_mm = still_px_per_mm
+        self.moving_frames = moving_frames
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._base = SceneSpec(deck=self.style, tilt_deg=tilt_deg, tilt_dir_deg=float(self.rng.uniform(0, 360)),
+                               rotation_deg=float(self.rng.uniform(-8, 8)), kelvin=4200.0, noise=1.5,
+                               jpeg_quality=90, stone_colour=(30, 30, 200), stone_mm=20.0)
+        self.cards: tuple[tuple[Card, ...], ...] = ((), (), (), ())
+        self.scene = Scene.EMPTY
+        self.score = (0, 0)
+        self.unplugged = False
+        self._n = 0
+        self._version = 0
+        self._moving = 0
+        self._scene_seed = 0
+        self._cache: dict[tuple[int, float, bool], Image] = {}
+        self.renders = 0
+
+    # ------------------------------------------------------------------ what lies on the table
+
+    def deal(self, cards: tuple[tuple[Card, ...], ...] | list[list[Card]]) -> None:
+        """Four cards face down before each seat."""
+        self._change(Scene.DEALT, cards)
+
+    def pick_up(self) -> None:
+        """The players take their cards in hand: the zones are empty, hands move."""
+        self._change(Scene.PLAYING, self.cards)
+
+    def show(self, cards: tuple[tuple[Card, ...], ...] | list[list[Card]] | None = None) -> None:
+        """The cards laid face up in the zones (the end of the hand)."""
+        self._change(Scene.SHOWN, self.cards if cards is None else cards)
+
+    def gather(self) -> None:
+        """The cards taken away for the next deal."""
+        self._change(Scene.EMPTY, ((), (), (), ()))
+
+    def set_score(self, score: tuple[int, int] | list[int]) -> None:
+        """The stones moved to show ``score`` (piedras, amarracos, «dentro»)."""
+        with self._lock:
+            self.score = (int(score[0]), int(score[1]))
+            self._bump()
+
+    def _change(self, scene: str, cards: Any) -> None:
+        with self._lock:
+            self.scene = scene
+            self.cards = tuple(tuple(seat) for seat in cards)
+            self._bump()
+
+    def _bump(self) -> None:
+        self._version += 1
+        self._moving = self.moving_frames
+        self._scene_seed = int(self.rng.integers(1 << 30))
+        self._cache.clear()
+
+    # ------------------------------------------------------------------ the camera
+
+    def spec(self, px_per_mm: float, hand: bool = False) -> SceneSpec:
+        seats = expected_stones(self.score, self.target, self.piedras)
+        cap = max_stones("seat", self._base.stone_mm)
+        seats = [min(cap, n) for n in seats]
+        pool = min(max_stones("pool", self._base.stone_mm), max(0, STONES - sum(seats)), 16)
+        shown = self.scene in (Scene.DEALT, Scene.SHOWN)
+        deck: DeckStyle | Mapping[Card, Image] = self.style if self.scene == Scene.SHOWN else backs(self.style)
+        return replace(self._base, cards=self.cards if shown else ((), (), (), ()), deck=deck,
+                       px_per_mm=px_per_mm, pool_stones=pool, seat_stones=tuple(seats), hand_over_pool=hand,
+                       card_width_mm=self.style.card_mm[0])
+
+    def _render(self, px_per_mm: float, hand: bool) -> Image:
+        key = (self._version, px_per_mm, hand)
+        image = self._cache.get(key)
+        if image is None:
+            image = render_scene(self.spec(px_per_mm, hand), np.random.default_rng(self._scene_seed)).image
+            self.renders += 1
+            self._cache[key] = image
+        return image
+
+    def grab(self) -> Frame | None:
+        with self._lock:
+            if self.unplugged:
+                return None
+            hand = self._moving > 0
+            if hand:
+                self._moving -= 1
+            image = self._render(self.watch_px_per_mm, hand and self._moving % 2 == 0).copy()
+            self._n += 1
+            image[0, 0] = self._n % 256  # a live sensor never gives two identical frames
+            return Frame(image, self._n, self._clock())
+
+    def still(self) -> Image | None:
+        with self._lock:
+            if self.unplugged:
+                return None
+            return self._render(self.still_px_per_mm, False)
+
+    def close(self) -> None:
+        with self._lock:
+            self._cache.clear()
+
+
+@dataclass
+class PlayedHand:
+    """What the synthetic players dealt and said in one hand, and how the table took it."""
+
+    record: HandRecord
+    corrected: int
+    """Cards the players had to correct (the camera misread or missed them)."""
+    answer: dict[str, Any] | None = None
+
+
+class SyntheticPlayers:
+    """Four players at the synthetic table: they deal, bet, show their cards, fix what the
+    camera got wrong and confirm, through the same commands as people at a real table."""
+
+    def __init__(self, loop: TableLoop, table: SyntheticTable, seed: int = 1, *,
+                 pause: Callable[[float], None] = time.sleep, word_s: float = 0.0) -> None:
+        self.loop = loop
+        self.table = table
+        self.rng = random.Random(seed)
+        self._pause = pause
+        self.word_s = word_s
+
+    def _truth(self, rec: HandRecord, lance: str) -> list[bool]:
+        j = Jugadas([[Card.parse(c).rank for c in seat] for seat in rec.cards], rec.rules, rec.mano)
+        return [(s.pares_kind > 0) if lance == "pares" else (s.juego > 0) for s in j.seats]
+
+    def play_hand(self, wait_scored: Callable[[], dict[str, Any]]) -> PlayedHand:
+        """Deal, bet, show; ``wait_scored`` returns the state once the table has read the cards
+        (the runner does it when the picture is still); then fix and confirm."""
+        s = self.loop.snapshot()
+        rules = Rules.from_json(s["rules"])
+        rec = HandRecord.from_json(random_record(self.rng, rules, mano=s["mano"], score=s["score"]))
+        cards = [[Card.parse(c) for c in seat] for seat in rec.cards]
+        self.table.deal(cards)
+        self._pause(self.word_s)
+        self.table.pick_up()
+        for lance in rec.lances:
+            for w in rec.bets.get(lance, ()):
+                asked = self.loop.snapshot()["bets"]["asked"]
+                for what in asked:
+                    for seat, says in enumerate(self._truth(rec, what)):
+                        self.loop.submit(Declare(seat, what, says))
+                self.loop.submit(Say(w.seat, w.word, w.n))
+                self._pause(self.word_s)
+        self.table.show(cards)
+        state = wait_scored()
+        corrected = 0
+        for _ in range(20):  # the players fix what the camera got wrong, card by card
+            if state["phase"] == "scored" and state["cards"] == [list(seat) for seat in rec.cards]:
+                break
+            fix = _first_fix(state.get("cards") or [[], [], [], []], [list(seat) for seat in rec.cards])
+            if fix is None:
+                break
+            try:
+                state = self.loop.submit(Correct(fix[0], fix[1], Card.parse(fix[2])))
+            except CommandRefused:
+                break
+            corrected += 1
+        played = PlayedHand(rec, corrected, state.get("answer"))
+        if state["phase"] == "scored":
+            by = state["confirm_by"][self.rng.randrange(len(state["confirm_by"]))]
+            after = self.loop.submit(Confirm(by))
+            self.table.gather()
+            self.table.set_score(after["score"])
+        return played
+
+
+def _first_fix(seen: list[list[str]], truth: list[list[str]]) -> tuple[int, int, str] | None:
+    """The first correction that brings ``seen`` closer to ``truth``: (seat, index, card)."""
+    for seat in range(4):
+        have, want = seen[seat], truth[seat]
+        missing = [c for c in want if c not in have]
+        for i, c in enumerate(have):
+            if c not in want and missing:
+                return seat, i, missing[0]
+        if missing and len(have) < 4:
+            return seat, len(have), missing[0]
+    return None
