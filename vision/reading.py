@@ -25,12 +25,12 @@ import numpy as np
 import numpy.typing as npt
 
 from table.cards import Card
-from table.errors import InvalidInput
 from vision.calibration import Calibration, Calibrator
 from vision.cardcrop import warp_card
 from vision.cards import CardObject, card_area_share, find_cards
 from vision.classifier import DEFAULT_THRESHOLD, CardClassifier, Classifier, Prediction
 from vision.felt import estimate_felt
+from vision.frames import as_frame
 from vision.mat import Mat
 from vision.stones import StoneCount, StoneReading, count_stones
 
@@ -207,10 +207,14 @@ class TableReader:
         return self._classifier
 
     def read(self, frame: Image) -> Reading:
-        """Read one BGR frame. The calibrator remembers the last good calibration across calls."""
+        """Read one BGR frame. The calibrator remembers the last good calibration across calls.
+
+        Grey, alpha, 16-bit and float frames are converted; an array that is
+        no frame raises :class:`vision.frames.InvalidFrame`.
+        """
         clock = self._clock
         t0 = clock()
-        frame = _as_bgr(frame)
+        frame = as_frame(frame)
         state = self.calibrator.update(frame)
         t1 = clock()
         self.detail = Detail(state.calibration)
@@ -281,16 +285,3 @@ def _along_seat(obj: CardObject, mat: Mat) -> float:
     c = mat.side / 2
     seat = obj.seat or 0
     return [x - c, -(y - c), -(x - c), y - c][seat]
-
-
-def _as_bgr(frame: Image) -> Image:
-    img = np.asarray(frame)
-    if img.dtype != np.uint8:
-        raise InvalidInput("frames must be 8-bit images")
-    if img.ndim == 2:
-        return np.asarray(cv2.cvtColor(img, cv2.COLOR_GRAY2BGR), np.uint8)
-    if img.ndim == 3 and img.shape[2] == 4:
-        return np.asarray(cv2.cvtColor(img, cv2.COLOR_BGRA2BGR), np.uint8)
-    if img.ndim != 3 or img.shape[2] != 3:
-        raise InvalidInput(f"not an image: shape {img.shape}")
-    return img

@@ -25,12 +25,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from firmware.commands.read import load_image
     from vision.classifier import CardClassifier, ModelNotFound
+    from vision.frames import load_frame
     from vision.overlay import draw_view
     from vision.reading import TableReader
 
-    frame = load_image(args.image)
+    frame = load_frame(args.image)
     classifier = None
     if not args.no_cards:
         try:

@@ -3,7 +3,8 @@
 With ``--json``, one line per image, in the order given, each one JSON object
 as ``shared/spec/mat.md`` says; an image that cannot be read gets
 ``{"error": "..."}`` on its line, the others are still read, and the exit
-status is 2. Each image is read on its own (a lone image with fewer than three
+status is 2 (whatever the file holds: :func:`vision.frames.load_frame` checks
+it before decoding). Each image is read on its own (a lone image with fewer than three
 markers is stale, with no cards); ``--sequence`` reads them as successive
 frames of one camera, so a frame with hidden markers uses the last good
 calibration.
@@ -14,10 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
-
-import cv2
-import numpy as np
 
 from table.errors import MusTableError
 
@@ -35,22 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", default=None, help="card model (default: models/cards.onnx)")
 
 
-def load_image(path: str) -> np.ndarray:
-    """A BGR image from a file; MusTableError with a one-line reason otherwise."""
-    p = Path(path)
-    if not p.is_file():
-        raise MusTableError(f"{path}: no such file")
-    data = np.fromfile(str(p), dtype=np.uint8)
-    if data.size == 0:
-        raise MusTableError(f"{path}: empty file")
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
-    if image is None or image.size == 0:
-        raise MusTableError(f"{path}: not an image (or a damaged one)")
-    return np.asarray(image, np.uint8)
-
-
 def run(args: argparse.Namespace) -> int:
     from vision.classifier import DEFAULT_THRESHOLD, CardClassifier
+    from vision.frames import load_frame
     from vision.reading import TableReader
 
     classifier = CardClassifier(args.model, threads=args.threads)
@@ -65,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         if not args.sequence:
             reader = new_reader()
         try:
-            reading = reader.read(load_image(path))
+            reading = reader.read(load_frame(path))
         except MusTableError as exc:
             failed = True
             if args.json:
