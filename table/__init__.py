@@ -8,4 +8,8 @@ or :meth:`table.record.HandRecord.from_json`, then :func:`table.tanteo.score`
 :class:`table.betting.Betting` / :class:`table.betting.HandBets` for the live table;
 :class:`table.match.Partida` for juegos, vacas and the partida. Decisions on the
 spec's gaps: ``docs/decisions-engine.md``.
+
+The contract it implements is ``docs/hand-record.md`` (the record, the rules as
+applied, the answer). May import (of the project): nothing; every other package
+imports it, and its errors (:mod:`table.errors`) are the root of all of theirs.
 """
