@@ -54,6 +54,7 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
     picture = Picture(loop)
     camera = _Counter()
     kinds_json = json.dumps(_event_kinds())
+    learn_json = json.dumps(_learning_layout())
 
     app = Flask(__name__)
     app.config.update(
@@ -118,7 +119,7 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
 
     @app.get("/")
     def display() -> str:
-        return render_template("display.html", unlocked=unlocked())
+        return render_template("display.html", unlocked=unlocked(), learn_json=learn_json)
 
     @app.get("/watch")
     def watch() -> str:
@@ -282,6 +283,13 @@ def _event_kinds() -> list[str]:
     except ImportError:
         return []
     return [str(k) for k in EventKind]
+
+
+def _learning_layout() -> list[list[list[str]]]:
+    """Where each card goes in each deck-learning frame (``vision.learnt``), for the drawing."""
+    from vision.learnt import FRAMES, learning_cards  # noqa: PLC0415
+
+    return [[[str(c) for c in seat] for seat in learning_cards(k)] for k in range(FRAMES)]
 
 
 def _hand(loop: Any, n: int) -> Any:

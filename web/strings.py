@@ -85,6 +85,8 @@ ES: dict[str, str] = {
     "declare_yes": "Sí",
     "declare_no": "No",
     "read_cards": "Leer las cartas",
+    "to_bets": "Apuestas",
+    "to_cards": "Ver las cartas",
     "bets_done": "Apuestas cerradas: enseñad las cartas",
     # end of hand
     "cards_as_read": "Cartas leídas",

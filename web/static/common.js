@@ -98,31 +98,35 @@ function showConn(state) {
   c.textContent = state === "online" ? "\u25CF " + tr("online") : state === "offline" ? tr("offline") : "";
 }
 
-/* The tanteo as a list: each event with the running score; the winning one unmistakable. */
+/* The tanteo as a list: each event with the running score; the event that wins the juego
+   unmistakable, and what was not counted because of it struck through under it. */
 function renderTanteo(root, st, opts) {
   root.replaceChildren();
   const lines = st.tanteo || [];
-  if (!lines.length) return;
+  if (!st.answer) return;
   root.append(el("h2", null, tr("tanteo")));
-  const ol = el("ol", {class: "tanteo-list"});
-  lines.forEach((ln, i) => {
-    const sc = ln.score || [];
-    const li = el("li", {class: "tev" + (ln.counted === false ? " uncounted" : "") + (ln.wins ? " wins" : ""),
-                         style: opts && opts.animate ? "animation-delay:" + (i * 0.35) + "s" : null},
-      el("span", {class: "why"}, ln.text),
-      sc.length ? el("span", {class: "run"}, tr("running", {a: sc[0], b: sc[1]})) : null);
-    ol.append(li);
-  });
-  root.append(ol);
+  const counted = lines.filter((ln) => ln.counted !== false);
+  const uncounted = lines.filter((ln) => ln.counted === false);
   const won = st.won_at;
+  const ol = el("ol", {class: "tanteo-list"});
+  counted.forEach((ln, i) => {
+    const sc = ln.score || [];
+    const wins = won && i === counted.length - 1;
+    ol.append(el("li", {class: "tev" + (wins ? " wins" : ""),
+                        style: opts && opts.animate ? "animation-delay:" + (i * 0.35) + "s" : null},
+      el("span", {class: "why"}, ln.text + " (" + tr("pair") + " " + ln.pair + ")"),
+      sc.length ? el("span", {class: "run"}, tr("running", {a: sc[0], b: sc[1]})) : null));
+  });
+  if (!counted.length) ol.append(el("li", {class: "muted"}, tr("no_tanteo")));
+  root.append(ol);
   if (won && won.pair !== undefined && won.pair !== null) {
-    root.append(el("div", {class: "winbanner"}, tr("wins_juego", {p: won.pair}),
-      won.text ? el("small", null, won.text) : null));
+    root.append(el("div", {class: "winbanner", id: "winbanner",
+                           style: opts && opts.animate ? "animation-delay:" + (counted.length * 0.35) + "s" : null},
+      tr("wins_juego", {p: won.pair}), won.why ? el("small", null, "«" + won.why + "»") : null));
   }
-  const nc = st.not_counted || [];
-  if (nc.length) {
+  if (uncounted.length) {
     root.append(el("div", {class: "notcounted"}, el("b", null, tr("not_counted")),
-      el("ul", null, nc.map((x) => el("li", null, typeof x === "string" ? x : (x.text || x.why || JSON.stringify(x)))))));
+      el("ul", null, uncounted.map((x) => el("li", null, x.text + " (" + tr("pair") + " " + x.pair + ")")))));
   }
 }
 

@@ -6,6 +6,8 @@ let unlocked = document.getElementById("lockstate").dataset.unlocked === "yes";
 let state = null;
 let envidoN = 2;
 let shownTanteo = "";
+let view = null;     /* "bets" or "learn": what the display shows besides the phase's own view */
+let learnK = null;   /* the learning frame shown */
 
 function toast(text, bad) {
   const t = document.getElementById("toast");
@@ -119,7 +121,6 @@ function renderBets(main, st) {
       }
     }
     col.append(row);
-    for (const q of b.asked || []) col.append(renderDeclare(q, st));
     // the whole lance in one tap
     const quick = el("div", {class: "quick"}, el("span", {class: "label"}, tr("one_tap")));
     const L = b.lance;
@@ -131,6 +132,8 @@ function renderBets(main, st) {
     }
     quick.append(el("button", {class: "mid q-ordago", onclick: () => command({kind: "lance", lance: L, outcome: "ordago"})}, tr("out_ordago")));
     col.append(quick);
+  } else if ((b.asked || []).length) {
+    for (const q of b.asked) col.append(renderDeclare(q, st));
   } else {
     col.append(el("div", {class: "speaker"}, tr("bets_done")));
   }
@@ -144,19 +147,23 @@ function renderBets(main, st) {
       ws.map((w) => w[0] + " " + w[1] + (w.length > 2 ? " " + w[2] : "")).join(", ")));
   }
   if (!any) said.append(el("div", {class: "muted"}, tr("nothing_said")));
+  if (st.cards) side.append(el("button", {class: "mid", id: "btn-cards", onclick: () => { view = null; render(state); }}, tr("to_cards")));
   side.append(said,
     el("button", {class: "big undo", id: "btn-unsay", onclick: () => command({kind: "unsay"})}, "\u21B6 " + tr("undo_word")),
     el("button", {class: "big read", id: "btn-read", onclick: () => command({kind: "read"})}, tr("read_cards")));
   main.append(col, side);
 }
 
+/* «¿Pares?», «¿Juego?» before the cards are shown: each seat says sí or no, in speaking order. */
 function renderDeclare(lance, st) {
-  const box = el("div", {class: "declare"}, el("span", {class: "label"}, tr("declare_q", {lance: lanceName(lance)})));
+  const said = ((st.bets || {}).declared || {})[lance] || [null, null, null, null];
+  const box = el("div", {class: "declare"}, el("span", {class: "speaker"}, tr("declare_q", {lance: lanceName(lance)})));
   for (let i = 0; i < 4; i++) {
     const s = (st.mano + i) % 4;
-    box.append(el("span", {class: "decl"}, seatName(s) + " ",
-      el("button", {class: "mid", onclick: () => command({kind: "declare", seat: s, lance, says: true})}, tr("declare_yes")),
-      el("button", {class: "mid", onclick: () => command({kind: "declare", seat: s, lance, says: false})}, tr("declare_no"))));
+    const mk = (says) => el("button", {class: "mid decl-btn" + (said[s] === says ? " chosen" : ""),
+      "data-seat": s, "data-says": says ? "yes" : "no",
+      onclick: () => command({kind: "declare", seat: s, lance, says})}, tr(says ? "declare_yes" : "declare_no"));
+    box.append(el("span", {class: "decl"}, el("b", null, String(s)), mk(true), mk(false)));
   }
   return box;
 }
@@ -213,31 +220,48 @@ function renderEnd(main, st) {
       by.map((s) => el("button", {class: "big confirm-btn", "data-seat": s,
         onclick: () => command({kind: "confirm", seat: s})}, tr("confirm_seat", {seat: seatName(s)})))));
   }
-  if (st.phase !== "scored") side.append(el("button", {class: "big read", onclick: () => command({kind: "read"})}, tr("read_cards")));
+  const row = el("div", {class: "endbtns"});
+  if (st.phase !== "scored") row.append(el("button", {class: "mid read", onclick: () => command({kind: "read"})}, tr("read_cards")));
+  const b = st.bets || {};
+  if (b.lance && !b.over && ((b.legal || []).length || (b.asked || []).length)) {
+    row.append(el("button", {class: "mid", id: "btn-bets", onclick: () => { view = "bets"; render(state); }}, tr("to_bets")));
+  }
+  side.append(row);
   main.append(side);
 }
 
-/* Deck learning: where each card of this frame goes, on a drawing of the mat. */
+/* Deck learning: frame by frame, where each of the frame's cards goes, on a drawing of the mat. */
 function renderLearning(main, st) {
   const L = st.learning || {};
-  const total = L.frames || 3;
-  const k = L.frame ?? 0;
+  const done = L.done || [];
+  const frames = (window.LEARN || []).length || 3;
+  if (learnK === null || learnK >= frames) learnK = [...Array(frames).keys()].find((k) => !done.includes(k)) ?? 0;
+  const k = learnK;
   const mat = el("section", {class: "learnmat"});
-  const exp = L.expected || [[], [], [], []];
+  const exp = (window.LEARN || [])[k] || [[], [], [], []];
   for (let s = 0; s < 4; s++) {
     mat.append(el("div", {class: "seatcards seat" + s}, el("span", {class: "seatname"}, String(s)),
       (exp[s] || []).map((c) => cardEl(c, "big"))));
   }
+  const tabs = el("div", {class: "learntabs"});
+  for (let i = 0; i < frames; i++) {
+    tabs.append(el("button", {class: "mid" + (i === k ? " chosen" : "") + (done.includes(i) ? " done" : ""),
+      onclick: () => { learnK = i; render(state); }}, (done.includes(i) ? "\u2713 " : "") + (i + 1)));
+  }
   const side = el("section", {class: "side"},
-    el("h2", null, tr("learn_deck") + (L.name ? " «" + L.name + "»" : "")),
-    el("p", {class: "learnstep"}, tr("learn_frame", {k: k + 1, total})),
+    el("h2", null, tr("learn_deck")), tabs,
+    el("p", {class: "learnstep"}, tr("learn_frame", {k: k + 1, total: frames})),
     el("p", null, tr("learn_where")),
-    el("p", {class: "muted"}, tr("learn_done", {done: (L.done || []).map((d) => d + 1).join(", ") || "—"})),
-    el("button", {class: "big", id: "btn-capture", onclick: () => command({kind: "learn_frame", k})}, tr("learn_capture")),
-    el("div", {class: "learnsave"},
+    el("button", {class: "big", id: "btn-capture", onclick: () => { learnK = null; command({kind: "learn_frame", k}); }}, tr("learn_capture")));
+  if (done.length === frames) {
+    side.append(el("div", {class: "learnsave"},
       el("input", {id: "deckname", placeholder: tr("learn_name"), value: L.name || ""}),
-      el("button", {class: "mid", onclick: () => command({kind: "learn_deck", name: document.getElementById("deckname").value})}, tr("learn_save"))),
-    el("button", {class: "mid", onclick: () => command({kind: "learn_cancel"})}, tr("learn_cancel")));
+      el("button", {class: "mid", onclick: () => command({kind: "learn_deck", name: document.getElementById("deckname").value})}, tr("learn_save"))));
+  }
+  side.append(el("button", {class: "mid", onclick: () => {
+    learnK = null; view = null;
+    if (st.phase === "learning") command({kind: "learn_cancel"}); else render(state);
+  }}, tr("learn_cancel")));
   main.append(mat, side);
 }
 
@@ -260,8 +284,8 @@ function render(st) {
   const main = document.getElementById("main");
   main.replaceChildren();
   main.dataset.phase = st.phase;
-  if (st.phase === "playing") renderBets(main, st);
-  else if (st.phase === "learning") renderLearning(main, st);
+  if (st.phase === "learning" || view === "learn") renderLearning(main, st);
+  else if (st.phase === "playing" || (view === "bets" && st.bets && st.bets.lance && !st.bets.over)) renderBets(main, st);
   else if (st.phase === "over") renderOver(main, st);
   else renderEnd(main, st);
 }
@@ -275,7 +299,7 @@ document.getElementById("btn-new").addEventListener("click", () => {
 document.getElementById("btn-undo-hand").addEventListener("click", () => {
   if (confirm(tr("undo_hand") + " " + tr("sure_q"))) command({kind: "undo_hand"});
 });
-document.getElementById("btn-learn").addEventListener("click", () => command({kind: "learn_frame", k: 0}));
+document.getElementById("btn-learn").addEventListener("click", () => { view = "learn"; learnK = null; render(state); });
 
 setUnlocked(unlocked);
 live(render, showConn);
