@@ -1,7 +1,7 @@
 """``mus-table read IMAGE... [--json]``: read the cards and stones of overhead images.
 
 With ``--json``, one line per image, in the order given, each one JSON object
-as ``shared/spec/mat.md`` says; an image that cannot be read gets
+as ``docs/mat.md`` says; an image that cannot be read gets
 ``{"error": "..."}`` on its line, the others are still read, and the exit
 status is 2 (whatever the file holds: :func:`vision.frames.load_frame` checks
 it before decoding). Each image is read on its own (a lone image with fewer than three
