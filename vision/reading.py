@@ -4,7 +4,7 @@
 model the felt (:mod:`vision.felt`), find the cards (:mod:`vision.cards`), read
 them all in one model call (:mod:`vision.classifier`), count the stones
 (:mod:`vision.stones`). :class:`Reading` is what it says, and
-:meth:`Reading.to_json` is the object of ``shared/spec/mat.md``.
+:meth:`Reading.to_json` is the object of ``docs/mat.md``.
 
 A card is put in ``cards`` only when the model is sure of it in both views and
 the table is possible; everything else seen in a card zone goes to
