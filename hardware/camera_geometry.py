@@ -45,7 +45,7 @@ Fournier 1878 deck (22–23 px on a 330 px-wide scan of a 61.5 mm card). Modern
 decks print it a little larger, so this is the hard case."""
 
 QUIET_ZONE_MM = 10.0
-"""White border a marker needs around its black square (mat.md), part of which lies outside the play area."""
+"""White border a marker needs around its black square (docs/mat.md), part of which lies outside the play area."""
 
 AIM_SLACK_MM = 25.0
 """Room left on each side for aiming off by 25 mm, or turning the camera by ~3°."""
