@@ -38,7 +38,7 @@ Box = tuple[float, float, float, float]
 MARGIN_MM = 20.0
 """White paper around the play area: holds the markers' outer quiet zone and the caption."""
 QUIET_MM = 12.0
-"""White around each marker's black square (mat.md asks ≥ 10 mm; 2 more for trimming)."""
+"""White around each marker's black square (docs/mat.md asks ≥ 10 mm; 2 more for trimming)."""
 ZONE_LINE_MM = 2.0
 """Zone outlines, centred on the zone's edge: visible to players and in the calibration view."""
 MIN_SIDE_MM = 640.0
