@@ -84,7 +84,7 @@ class Reading:
         return self.calibrated and not self.stale and not self.impossible
 
     def to_json(self) -> dict[str, object]:
-        """The object of ``mat.md``, plus ``impossible``, ``ignored`` and ``markers``."""
+        """The object of ``docs/mat.md``, plus ``impossible``, ``ignored`` and ``markers``."""
         return {
             "cards": [[str(c) for c in seat] for seat in self.cards],
             "stones": self.stones.to_json(),
