@@ -70,6 +70,8 @@ class TableRunner:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.last_watch: Watch | None = None
+        self.panel_driver: PanelDriver | None = None
+        """Its presses are handled at every step, when set."""
         loop.attach_camera(self._still)
 
     def _still(self) -> Any:
@@ -80,6 +82,8 @@ class TableRunner:
 
     def step(self) -> Watch | None:
         """Take one frame and act on it; None when there was no usable frame."""
+        if self.panel_driver is not None:
+            self.panel_driver.poll()
         now = self._clock()
         frame = self._grab(now)
         if frame is None:

@@ -65,7 +65,7 @@ from table.record import FORMAT, HandRecord
 from table.rules import Rules
 from table.tanteo import score as score_hand
 from vision.mat import Mat
-from vision.reading import Reading
+from vision.reading import Reading, TableReader
 from vision.stones import StoneCount
 
 Image = npt.NDArray[np.uint8]
@@ -92,8 +92,6 @@ class FaultKind(StrEnum):
     """Frames that cannot be read (wrong size, broken)."""
     DISK = "disk"
     """The journal cannot be written (a full or failing disk): entries wait in memory."""
-    BROKER = "broker"
-    """The MQTT broker cannot be reached (the table goes on; events are sent when it is back)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -767,7 +765,9 @@ class TableLoop:
         else:
             if sorted(self._learn_frames) != [0, 1, 2]:
                 raise CommandRefused("faltan fotos del mazo: hacen falta las tres (0, 1 y 2)")
-            learn_deck(cmd.name, [self._learn_frames[k] for k in (0, 1, 2)])
+            classifier = learn_deck(cmd.name, [self._learn_frames[k] for k in (0, 1, 2)], self.mat)
+            if isinstance(self.reader, TableReader):  # read with the deck just learnt from now on
+                self.reader = TableReader(self.mat, classifier=classifier)
             self._learning = None
             self._learn_frames = {}
         self.bus.publish(EventKind.LEARNING, self._snapshot())
@@ -895,16 +895,14 @@ def expected_stones(score: Sequence[int], target: int, piedras: tuple[int, int] 
     return out
 
 
-def learn_deck(name: str, frames: list[Image]) -> None:
-    """Learn a deck from the three frames (the deck learner of ``vision``, when there is one)."""
+def learn_deck(name: str, frames: list[Image], mat: Mat | None = None) -> Any:
+    """Learn a deck from its three frames and keep it as ``name`` (:mod:`vision.learnt`);
+    the classifier that reads it."""
+    from vision import learnt
+
     try:
-        from vision import learnt  # type: ignore[attr-defined]
-    except ImportError:
-        raise CommandRefused("esta versión aún no sabe aprender mazos") from None
-    learner = getattr(learnt, "learn_deck", None)
-    if learner is None:
-        raise CommandRefused("esta versión aún no sabe aprender mazos")
-    try:
-        learner(name, frames)
+        deck = learnt.learn_deck(frames, mat)
+        learnt.save_deck(learnt.check_name(name), deck)
+        return deck.classifier()
     except InvalidInput as exc:
         raise CommandRefused(str(exc)) from None

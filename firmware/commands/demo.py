@@ -1,31 +1,65 @@
-"""``mus-table demo``: a partida on the synthetic table, from the rendered frame to the tanteo."""
+"""``mus-table demo``: the whole product on a laptop — the synthetic table plays hands by itself."""
 
 from __future__ import annotations
 
 import argparse
+import threading
 from pathlib import Path
 
 from table.rules import Rules
 
-HELP = "play a partida on the synthetic table: render, read and score hand after hand"
+HELP = "the whole table on a laptop: the synthetic table plays hands through the real loop, shown on localhost"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--hands", type=int, default=3, help="hands to play (stops when the partida is won)")
+    parser.add_argument("--hands", type=int, default=None,
+                        help="hands to play (stops sooner when the partida is won; default: 3 with --no-web, "
+                             "a whole partida with the display)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the cards, bets and scenes")
     parser.add_argument("--reyes", type=int, choices=(8, 4), default=8)
     parser.add_argument("--target", type=int, choices=(40, 30), default=40)
-    parser.add_argument("--frames", type=Path, default=None,
-                        help="save each rendered frame here (JPEG) to look at or to 'mus-table read'")
+    parser.add_argument("--journal", type=Path, default=None, help="keep the partida in this journal (resumes it)")
+    parser.add_argument("--no-web", action="store_true", help="no display: narrate each hand on the terminal")
+    parser.add_argument("--port", type=int, default=8000, help="port of the display on localhost")
+    parser.add_argument("--pace", type=float, default=None,
+                        help="seconds between two words (default 0 with --no-web, 0.8 with the display)")
 
 
 def run(args: argparse.Namespace) -> int:
-    from firmware.demo import narrate, play
+    from firmware.demo import make_demo, narrate
+    from table.errors import InvalidInput
 
-    read_ok = played = 0
-    for hand in play(args.hands, args.seed, Rules(reyes=args.reyes, target=args.target), args.frames):
-        played += 1
-        read_ok += hand.read_ok
-        print("\n".join(narrate(hand)), end="\n\n", flush=True)
-    print(f"{played} manos; la cámara leyó sola todas las cartas en {read_ok} de {played}.")
+    if args.hands is not None and args.hands < 1:
+        raise InvalidInput("--hands must be at least 1")
+    pace = args.pace if args.pace is not None else (0.0 if args.no_web else 0.8)
+    demo = make_demo(seed=args.seed, rules=Rules(reyes=args.reyes, target=args.target), journal=args.journal,
+                     port=args.port, word_s=pace)
+    hands = args.hands if args.hands is not None else (3 if args.no_web else 1000)
+    count = [demo.table.loop.snapshot()["hands"]]
+
+    def on_hand(hand, state):  # type: ignore[no-untyped-def]
+        count[0] += 1
+        confirmed = demo.table.loop.hands()
+        print("\n".join(narrate(hand, confirmed[-1] if confirmed else None, state, count[0])), end="\n\n",
+              flush=True)
+
+    demo.table.start()
+    try:
+        if args.no_web:
+            played = demo.play(hands, on_hand)
+        else:
+            stop = threading.Event()
+            players = threading.Thread(target=demo.play, args=(hands, on_hand, stop), daemon=True)
+            print(f"La mesa de demostración: http://127.0.0.1:{args.port}/  (PIN 0000; Ctrl-C para salir)",
+                  flush=True)
+            players.start()
+            try:
+                demo.table.serve_web()
+            finally:
+                stop.set()
+            played = demo.played
+    finally:
+        demo.table.stop()
+    fixed = sum(1 for h in played if h.corrected)
+    print(f"{len(played)} manos; la cámara leyó sola todas las cartas en {len(played) - fixed} de {len(played)}.")
     return 0

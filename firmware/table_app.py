@@ -1,0 +1,135 @@
+"""The whole table put together from a configuration: camera, reader, loop, journal, panel, MQTT, display.
+
+``mus-table run`` and ``mus-table demo`` both build a :class:`Table` with
+:func:`build_table` and differ only in the source (the real camera, or the
+synthetic table with its players). The web display comes from ``web/``
+(imported only when it is served), so ``--no-web`` needs none of it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from firmware.camera import CameraError, CameraSource, FolderCamera, OpenCVCamera, PiCamera
+from firmware.config import TableConfig
+from firmware.journal import Journal
+from firmware.mqtt import MqttPublisher
+from firmware.panel import Panel
+from firmware.runner import PanelDriver, TableRunner
+from firmware.table_loop import Reader, TableLoop
+from firmware.watcher import Watcher
+from table.errors import InvalidInput
+from vision.mat import Mat
+
+log = logging.getLogger(__name__)
+
+
+def open_source(config: TableConfig) -> CameraSource:
+    """The camera the configuration names (the synthetic table is opened by the demo)."""
+    cam = config.camera
+    if cam.source == "picamera2":
+        return PiCamera(still_size=(cam.still_width, cam.still_height),
+                        watch_size=(cam.watch_width, cam.watch_height))
+    if cam.source == "opencv":
+        return OpenCVCamera(cam.path or cam.device, width=cam.still_width, height=cam.still_height)
+    if cam.source == "folder":
+        return FolderCamera(Path(cam.path).expanduser())
+    if cam.source == "synthetic":
+        from firmware.synthetic import SyntheticTable
+
+        return SyntheticTable(cam.seed, target=config.rules.target, piedras=config.seats.piedras)
+    raise CameraError(f"unknown camera source {cam.source!r}")
+
+
+def make_reader(config: TableConfig, mat: Mat) -> Reader:
+    """The table reader, with the learnt deck of the configuration when it names one."""
+    from vision.reading import TableReader
+
+    if not config.deck.name:
+        return TableReader(mat)
+    from vision.learnt import load_deck
+
+    return TableReader(mat, classifier=load_deck(config.deck.name).classifier())
+
+
+@dataclass
+class Table:
+    """A running table: call :meth:`start`, then :meth:`stop` (or use ``with``)."""
+
+    config: TableConfig
+    loop: TableLoop
+    runner: TableRunner
+    journal: Journal | None = None
+    panel: Panel | None = None
+    panel_driver: PanelDriver | None = None
+    mqtt: MqttPublisher | None = None
+    _closers: list[Callable[[], None]] = field(default_factory=list)
+
+    def start(self) -> None:
+        self.runner.start()
+
+    def stop(self) -> None:
+        self.runner.stop()
+        for close in reversed(self._closers):
+            try:
+                close()
+            except Exception:  # noqa: BLE001 - every part gets its chance to close
+                log.exception("closing")
+
+    def __enter__(self) -> Table:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def serve_web(self) -> None:
+        """Serve the display (blocks until interrupted); the web app is imported here only."""
+        try:
+            from web.app import create_app
+            from web.server import serve
+        except ImportError as exc:
+            raise InvalidInput(f"the web display is not available ({exc}); run with --no-web") from None
+        app = create_app(self.loop, pin=self.config.table.pin, max_spectators=self.config.web.max_spectators)
+        serve(app, self.config.web.host, self.config.web.port)
+
+
+def build_table(config: TableConfig, *, source: CameraSource | None = None, reader: Reader | None = None,
+                journal_path: Path | str | None = None, panel: bool | None = None, pin_factory: Any = None,
+                on_shutdown: Callable[[], None] | None = None, fps: float | None = None) -> Table:
+    """Put a table together; ``source``/``reader``/``pin_factory`` replace the configured ones."""
+    mat = Mat(config.mat.side_mm)
+    path = Path(journal_path) if journal_path is not None else config.journal_path
+    journal = None
+    closers: list[Callable[[], None]] = []
+    if str(path) != ":none:":
+        if str(path) != ":memory:":
+            path.parent.mkdir(parents=True, exist_ok=True)
+        journal = Journal(path)
+        closers.append(journal.close)
+    loop = TableLoop(config.loop_settings(), reader=reader if reader is not None else make_reader(config, mat),
+                     journal=journal, mat=mat)
+    reopen = None if source is not None else (lambda: open_source(config))
+    if source is None:
+        try:
+            source = open_source(config)
+        except CameraError as exc:  # the table starts anyway, says so, and keeps trying
+            log.warning("camera: %s", exc)
+    runner = TableRunner(loop, source, watcher=Watcher(config.watch_settings(), mat), reopen=reopen,
+                         fps=config.camera.fps if fps is None else fps)
+    table = Table(config, loop, runner, journal, _closers=closers)
+    if panel if panel is not None else config.panel.enabled:
+        table.panel = Panel(config.panel.pins, pin_factory=pin_factory, long_press_s=config.panel.long_press_s)
+        table.panel_driver = runner.panel_driver = PanelDriver(loop, table.panel, on_shutdown=on_shutdown)
+        closers.append(table.panel.close)
+        closers.append(table.panel_driver.close)
+    if config.mqtt.host:
+        table.mqtt = MqttPublisher(loop.bus, config.table.name, config.mqtt.host, config.mqtt.port,
+                                   prefix=config.mqtt.prefix, username=config.mqtt.username,
+                                   password=config.mqtt.password)
+        closers.append(table.mqtt.close)
+    return table
