@@ -15,7 +15,7 @@ from table.errors import MusTableError
 
 # name -> (module under firmware.commands, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "demo": ("demo", "play a partida on the synthetic table: render, read and score hand after hand"),
+    "demo": ("demo", "the whole table on a laptop: the synthetic table plays hands through the real loop"),
     "score": ("score", "score mus-hand/1 records and print the answer as JSON"),
     "explain": ("explain", "say a hand's tanteo step by step, as a juez de mesa would"),
     "bench": ("bench", "measure speed: 'bench score' (hands/s) or 'bench read' (ms per frame)"),
@@ -24,6 +24,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "camera-check": ("camera_check", "heights at which each camera sees the mat well enough"),
     "calibrate": ("calibrate", "draw the detected mat and zones over a camera frame, to aim it"),
     "train": ("train", "train the card model on rendered scenes and export models/cards.onnx"),
+    "run": ("run", "run the table: camera, reader, score, journal, panel, display and MQTT, as table.toml says"),
+    "journal": ("journal", "list the partidas of a table's journal, or export one as mus-hand/1 JSON lines"),
 }
 
 
