@@ -1,0 +1,46 @@
+"""``mus-table run --config table.toml``: the real table, from the camera to the confirmed score."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import threading
+from pathlib import Path
+from typing import Any
+
+HELP = "run the table: camera, reader, score, journal, panel, display and MQTT, as table.toml says"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, required=True, help="the table's TOML configuration")
+    parser.add_argument("--no-web", action="store_true", help="no display (the panel and MQTT only)")
+    parser.add_argument("--verbose", action="store_true", help="log what the table does")
+
+
+def run(args: argparse.Namespace) -> int:
+    from firmware.config import load_config
+    from firmware.table_app import build_table
+
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    config = load_config(args.config)
+    table = build_table(config)
+    stop = threading.Event()
+
+    def on_term(signum: int, frame: Any) -> None:  # systemd stops the service with SIGTERM
+        stop.set()
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_term)
+    table.start()
+    try:
+        if config.web.enabled and not args.no_web:
+            table.serve_web()
+        else:
+            stop.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        table.stop()
+    return 0
