@@ -1,4 +1,9 @@
-from vision.mat import Mat
+import json
+
+import pytest
+
+from table.errors import InvalidInput
+from vision.mat import MAX_SIDE_MM, MIN_SIDE_MM, Mat, Zone, ZoneKind
 
 
 def test_zones_match_the_spec_table() -> None:
@@ -24,3 +29,19 @@ def test_markers_sit_in_the_corners_and_scale() -> None:
     assert mat.marker_corners(0)[0] == (0, 950)
     assert mat.marker_corners(2)[2] == (1000, 50)
     assert mat.card_zone(0) == (275, 775, 725, 925)
+
+
+def test_zones_are_typed_values_that_keep_the_readings_spelling() -> None:
+    zones = list(Zone)
+    assert len(zones) == 9 and all(Zone.parse(str(z)) is z for z in zones)
+    assert {z.kind for z in zones} == set(ZoneKind)
+    assert [Zone.cards(s).seat for s in range(4)] == [0, 1, 2, 3] and Zone.POOL.seat is None
+    assert Zone.stones(2).kind is ZoneKind.STONES and json.dumps(Zone.stones(2)) == '"seat 2 stones"'
+    with pytest.raises(InvalidInput, match="not a zone"):
+        Zone.parse("seat 4 cards")
+
+
+@pytest.mark.parametrize("side", [MIN_SIDE_MM - 1, MAX_SIDE_MM + 1, 0.0])
+def test_a_mat_outside_the_allowed_sides_is_refused(side: float) -> None:
+    with pytest.raises(InvalidInput, match="a play area between 640 and 1500 mm"):
+        Mat(side)

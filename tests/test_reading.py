@@ -18,6 +18,7 @@ from table.cards import DECK, Card
 from vision.cardcrop import warp_card
 from vision.cards import CardObject
 from vision.classifier import Prediction
+from vision.mat import Zone
 from vision.reading import Item, Reading, TableReader, check_table
 from vision.stones import StoneCount
 
@@ -59,7 +60,7 @@ def read(scene: RenderedScene) -> Reading:
 def test_json_has_the_spec_shape() -> None:
     r = Reading(cards=((Card.parse("12o"), Card.parse("3c")), (), (Card.parse("5o"),), ()),
                 stones=StoneCount(14, (3, 1, 2, 0)),
-                unknown=(Item("seat 2 cards", (231, 80, 292, 178), "low confidence"),))
+                unknown=(Item(Zone.cards(2), (231, 80, 292, 178), "low confidence"),))
     obj = json.loads(r.to_line())
     assert obj["cards"] == [["12o", "3c"], [], ["5o"], []]
     assert obj["stones"] == {"pool": 14, "seats": [3, 1, 2, 0]}
@@ -71,7 +72,7 @@ def test_json_has_the_spec_shape() -> None:
 
 def obj_at(seat: int) -> CardObject:
     q = np.array([[0, 0], [60, 0], [60, 95], [0, 95]], np.float64) + [200 + 70 * seat, 630]
-    return CardObject(q, f"seat {seat} cards")
+    return CardObject(q, Zone.cards(seat))
 
 
 def test_a_card_seen_twice_is_refused_in_both_places() -> None:

@@ -1,6 +1,6 @@
 """Placing the mat in a camera frame from its four ArUco markers.
 
-The markers (``DICT_4X4_50``, ids 0-3, geometry in :meth:`vision.mat.Mat.marker_corners`)
+The markers (:data:`vision.mat.ARUCO_DICTIONARY`, ids 0-3, geometry in :meth:`vision.mat.Mat.marker_corners`)
 give sixteen known mat points; any three markers (twelve points) fix the
 homography from image pixels to mat millimetres, whatever the camera's height,
 turn or tilt. With fewer than three the mat is not placed: a :class:`Calibrator`
@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.mat import MARKER_IDS, Mat
+from vision.mat import MARKER_IDS, Mat, aruco_dictionary
 
 FloatArray = npt.NDArray[np.float64]
 Image = npt.NDArray[np.uint8]
@@ -40,8 +40,7 @@ def _detector() -> cv2.aruco.ArucoDetector:
     params.cornerRefinementWinSize = 3
     params.cornerRefinementMaxIterations = 40
     params.cornerRefinementMinAccuracy = 0.01
-    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-    return cv2.aruco.ArucoDetector(dictionary, params)
+    return cv2.aruco.ArucoDetector(aruco_dictionary(), params)
 
 
 _DETECTOR: cv2.aruco.ArucoDetector | None = None

@@ -34,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.felt import Felt, log_image
-from vision.mat import CARD_MM, Mat
+from vision.mat import CARD_MM, Mat, Zone, ZoneKind
 
 Image = npt.NDArray[np.uint8]
 FloatImage = npt.NDArray[np.float32]
@@ -79,7 +79,7 @@ class CardObject:
     """
 
     quad: QuadMM
-    zone: str | None
+    zone: Zone | None
     why: str | None = None
 
     @property
@@ -90,8 +90,8 @@ class CardObject:
     @property
     def seat(self) -> int | None:
         """The seat whose card zone holds the object's centre."""
-        if self.zone is not None and self.zone.endswith(" cards"):
-            return int(self.zone.split()[1])
+        if self.zone is not None and self.zone.kind is ZoneKind.CARDS:
+            return self.zone.seat
         return None
 
     @property

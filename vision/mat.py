@@ -2,21 +2,42 @@
 
 Origin at the top-left of the play area, x right, y down, seat 0 at the bottom.
 The reference side is 800 mm; a mat of another side scales every position
-(but not the card and stone sizes).
+(but not the card and stone sizes). The values every part of the project
+shares are defined here once: the marker dictionary (:data:`ARUCO_DICTIONARY`),
+the least resolution (:data:`MIN_PX_PER_MM`) and the sides a mat may have
+(:data:`MIN_SIDE_MM`, :data:`MAX_SIDE_MM`).
 
 >>> mat = Mat()
 >>> mat.zone_at(400, 400)
-'pool'
->>> mat.zone_at(400, 680)
-'seat 0 cards'
+<Zone.POOL: 'pool'>
+>>> zone = mat.zone_at(400, 680)
+>>> str(zone), zone.kind, zone.seat
+('seat 0 cards', <ZoneKind.CARDS: 'cards'>, 0)
+>>> Zone.parse("seat 3 stones") is Zone.stones(3)
+True
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from enum import StrEnum
+
+import cv2
+
+from table.errors import InvalidInput
 
 REFERENCE_SIDE_MM = 800.0
+MIN_SIDE_MM = 640.0
+"""Smallest play area: below it a seat's stone zone runs into a corner marker's quiet zone,
+and the card zone (scaled) no longer holds four cards."""
+MAX_SIDE_MM = 1500.0
+"""Largest play area: a camera seeing a wider one gives under :data:`MIN_PX_PER_MM` (and it is no table)."""
+MIN_PX_PER_MM = 1.2
+"""The least resolution the reader needs, px per mm of mat (a card 75 px across); also the
+resolution of the top-down view cards and stones are searched in."""
+ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50
+"""OpenCV's dictionary of the four markers (ids 0-3)."""
 MARKER_MM = 50.0
 """Side of a marker's outer black square, the same at every mat size."""
 MARKER_IDS = (0, 1, 2, 3)
@@ -31,6 +52,62 @@ _SEAT0_STONES = (600.0, 600.0, 720.0, 720.0)
 
 Rect = tuple[float, float, float, float]
 Point = tuple[float, float]
+
+
+def aruco_dictionary() -> cv2.aruco.Dictionary:
+    """The markers' dictionary, as OpenCV's detector and drawing functions take it."""
+    return cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY)
+
+
+class ZoneKind(StrEnum):
+    """What a zone holds."""
+
+    POOL = "pool"
+    CARDS = "cards"
+    STONES = "stones"
+
+
+class Zone(StrEnum):
+    """A zone of the mat; its string is the reading's JSON spelling (``"seat 2 cards"``).
+
+    >>> Zone.cards(1), Zone.POOL.seat
+    (<Zone.SEAT_1_CARDS: 'seat 1 cards'>, None)
+    """
+
+    POOL = "pool"
+    SEAT_0_CARDS = "seat 0 cards"
+    SEAT_0_STONES = "seat 0 stones"
+    SEAT_1_CARDS = "seat 1 cards"
+    SEAT_1_STONES = "seat 1 stones"
+    SEAT_2_CARDS = "seat 2 cards"
+    SEAT_2_STONES = "seat 2 stones"
+    SEAT_3_CARDS = "seat 3 cards"
+    SEAT_3_STONES = "seat 3 stones"
+
+    @property
+    def kind(self) -> ZoneKind:
+        return ZoneKind(self.value.rsplit(" ", 1)[-1])
+
+    @property
+    def seat(self) -> int | None:
+        """The seat a card or stone zone belongs to (None for the pool)."""
+        return None if self is Zone.POOL else int(self.value[5])
+
+    @classmethod
+    def cards(cls, seat: int) -> Zone:
+        return cls(f"seat {seat} cards")
+
+    @classmethod
+    def stones(cls, seat: int) -> Zone:
+        return cls(f"seat {seat} stones")
+
+    @classmethod
+    def parse(cls, text: str) -> Zone:
+        """The zone of its JSON spelling; :class:`InvalidInput` for anything else."""
+        try:
+            return cls(text)
+        except ValueError:
+            raise InvalidInput(f"not a zone: {text!r} (pool, or seat 0-3 cards/stones)") from None
 
 
 def quarter_turn(x: float, y: float, turns: int, centre: float = 400.0) -> Point:
@@ -51,6 +128,11 @@ class Mat:
     """The geometry of one mat, of side ``side`` mm (800 by default)."""
 
     side: float = REFERENCE_SIDE_MM
+
+    def __post_init__(self) -> None:
+        if not MIN_SIDE_MM <= self.side <= MAX_SIDE_MM:
+            raise InvalidInput(f"a mat of side {self.side:g} mm: a play area between "
+                               f"{MIN_SIDE_MM:g} and {MAX_SIDE_MM:g} mm, please")
 
     @property
     def scale(self) -> float:
@@ -80,16 +162,16 @@ class Mat:
     def stone_zone(self, seat: int) -> Rect:
         return _turn_rect(tuple(v * self.scale for v in _SEAT0_STONES), seat, self.side / 2)  # type: ignore[arg-type]
 
-    def zone_at(self, x: float, y: float) -> str | None:
-        """The zone that holds a point: ``"pool"``, ``"seat s cards"``, ``"seat s stones"`` or None."""
+    def zone_at(self, x: float, y: float) -> Zone | None:
+        """The zone that holds a point, or None outside every zone."""
         cx, cy = self.centre
         if math.hypot(x - cx, y - cy) <= self.pool_radius:
-            return "pool"
+            return Zone.POOL
         for seat in range(4):
             x0, y0, x1, y1 = self.card_zone(seat)
             if x0 <= x <= x1 and y0 <= y <= y1:
-                return f"seat {seat} cards"
+                return Zone.cards(seat)
             x0, y0, x1, y1 = self.stone_zone(seat)
             if x0 <= x <= x1 and y0 <= y <= y1:
-                return f"seat {seat} stones"
+                return Zone.stones(seat)
         return None

@@ -31,12 +31,12 @@ from vision.cards import CardObject, card_area_share, find_cards
 from vision.classifier import DEFAULT_THRESHOLD, CardClassifier, Classifier, Prediction
 from vision.felt import estimate_felt
 from vision.frames import as_frame
-from vision.mat import Mat
+from vision.mat import MIN_PX_PER_MM, Mat, Zone
 from vision.stones import StoneCount, StoneReading, count_stones
 
 Image = npt.NDArray[np.uint8]
 
-RECTIFIED_PX_PER_MM = 1.2
+RECTIFIED_PX_PER_MM = MIN_PX_PER_MM
 """Resolution of the top-down view the cards and stones are searched in (cards are read from the frame)."""
 
 
@@ -48,13 +48,13 @@ class Item:
     the item was refused for another reason than doubt (a card seen twice).
     """
 
-    zone: str | None
+    zone: Zone | None
     box: tuple[int, int, int, int]
     why: str
     card: Card | None = None
 
     def to_json(self) -> dict[str, object]:
-        out: dict[str, object] = {"zone": self.zone if self.zone is not None else "outside",
+        out: dict[str, object] = {"zone": str(self.zone) if self.zone is not None else "outside",
                                   "box": list(self.box), "why": self.why}
         if self.card is not None:
             out["card"] = str(self.card)

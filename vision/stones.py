@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.felt import LOG_OFFSET, Felt, channel_max, log_image
-from vision.mat import Mat
+from vision.mat import Mat, Zone
 
 Image = npt.NDArray[np.uint8]
 
@@ -85,14 +85,14 @@ class Stone:
 
     x: float
     y: float
-    zone: str | None
+    zone: Zone | None
 
 
 @dataclass(frozen=True, slots=True)
 class Rejected:
     """A blob near the stones that was not counted, and why."""
 
-    zone: str | None
+    zone: Zone | None
     box: tuple[int, int, int, int]
     why: str
 
@@ -465,8 +465,8 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
         for cx, cy in centres:
             x, y = (b.x0 + cx + 0.5) / k, (b.y0 + cy + 0.5) / k
             stones.append(Stone(x, y, mat.zone_at(x, y)))
-    pool = sum(1 for s in stones if s.zone == "pool")
-    seats = tuple(sum(1 for s in stones if s.zone == f"seat {i} stones") for i in range(4))
+    pool = sum(1 for s in stones if s.zone is Zone.POOL)
+    seats = tuple(sum(1 for s in stones if s.zone is Zone.stones(i)) for i in range(4))
     colour_bgr = tuple(float(c) for c in colour)
     return StoneReading(StoneCount(pool, seats), tuple(stones), tuple(rejected),  # type: ignore[arg-type]
                         2 * radius / k, colour_bgr)  # type: ignore[arg-type]

@@ -27,6 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from vision.classifier import CardClassifier, ModelNotFound
     from vision.frames import load_frame
+    from vision.mat import MIN_PX_PER_MM
     from vision.overlay import draw_view
     from vision.reading import TableReader
 
@@ -55,6 +56,6 @@ def run(args: argparse.Namespace) -> int:
     markers = " ".join(str(m) for m in cal.markers)
     print(f"wrote {out}: markers {markers}, residual {cal.residual_mm:.2f} mm, "
           f"{cal.px_per_mm():.2f} px/mm at the centre")
-    if cal.px_per_mm() < 1.2:
-        print("warning: under 1.2 px/mm, the spec's least resolution: bring the camera closer")
+    if cal.px_per_mm() < MIN_PX_PER_MM:
+        print(f"warning: under {MIN_PX_PER_MM:g} px/mm, the spec's least resolution: bring the camera closer")
     return 0
