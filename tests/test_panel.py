@@ -94,10 +94,10 @@ def test_lights_drive_their_pins(factory: MockFactory) -> None:
         assert panel.lights == (Light.ON, Light.ON)
         panel.light(green=Light.OFF, red=Light.BLINK)
         assert panel.lights == (Light.OFF, Light.BLINK)
+        assert panel.red._blink_thread is not None  # blinking in the background
         panel.light(red=Light.OFF)  # stops the blinking
-        assert red.state is False
-        settled = len(red.states)
-        assert not green.state and len(red.states) == settled
+        assert red.state is False and not green.state
+        assert panel.red._blink_thread is None  # the blinking thread is gone: it stays off
 
 
 def test_beep_pulses_the_buzzer(factory: MockFactory) -> None:
@@ -110,7 +110,11 @@ def test_beep_pulses_the_buzzer(factory: MockFactory) -> None:
         assert rising == 3 and buzzer.state is False
         with pytest.raises(InvalidInput):
             panel.beep(BeepPattern(0.0, 0.1, 1))
-        assert BEEP_ATTENTION.n == 2
+        buzzer.clear_states()
+        panel.beep(BEEP_ATTENTION, wait=True)  # «attention» is heard as two beeps
+        rising = sum(1 for a, b in zip(buzzer.states, buzzer.states[1:], strict=False)
+                     if not a.state and b.state)
+        assert rising == 2
 
 
 def test_close_releases_every_pin(factory: MockFactory) -> None:
