@@ -1,0 +1,69 @@
+"""Camera sources: a folder of frames, OpenCV on a video file, and the Pi camera's absence off the Pi."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from firmware.camera import CameraError, FolderCamera, OpenCVCamera, PiCamera
+from table.errors import InvalidInput
+
+
+def frames(folder: Path, n: int) -> None:
+    folder.mkdir(exist_ok=True)
+    for i in range(n):
+        cv2.imwrite(str(folder / f"f{i:02d}.png"), np.full((70, 90, 3), 10 * (i + 1), np.uint8))
+
+
+def test_a_folder_replays_in_name_order_then_holds_the_last(tmp_path: Path) -> None:
+    frames(tmp_path, 3)
+    cam = FolderCamera(tmp_path)
+    got = [cam.grab() for _ in range(5)]
+    assert [int(f.image[0, 0, 0]) for f in got if f] == [10, 20, 30, 30, 30]
+    assert [f.number for f in got if f] == [1, 2, 3, 4, 5]
+    assert cam.still() is not None and int(cam.still()[0, 0, 0]) == 30  # type: ignore[index]
+    looped = FolderCamera(tmp_path, loop=True)
+    assert [int(looped.grab().image[0, 0, 0]) for _ in range(4)] == [10, 20, 30, 10]  # type: ignore[union-attr]
+
+
+def test_a_broken_frame_is_named(tmp_path: Path) -> None:
+    frames(tmp_path, 1)
+    (tmp_path / "f99.jpg").write_bytes(b"not a jpeg")
+    cam = FolderCamera(tmp_path)
+    cam.grab()
+    with pytest.raises(InvalidInput, match="f99.jpg"):
+        cam.grab()
+
+
+def test_no_folder_or_no_images_is_a_camera_error(tmp_path: Path) -> None:
+    with pytest.raises(CameraError, match="no folder"):
+        FolderCamera(tmp_path / "missing")
+    with pytest.raises(CameraError, match="no images"):
+        FolderCamera(tmp_path)
+
+
+def test_opencv_reads_a_video_file(tmp_path: Path) -> None:
+    path = tmp_path / "v.avi"
+    out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 5, (96, 64))
+    for i in range(4):
+        out.write(np.full((64, 96, 3), 40 * i, np.uint8))
+    out.release()
+    cam = OpenCVCamera(str(path))
+    got = [cam.grab() for _ in range(6)]
+    assert [f is not None for f in got] == [True] * 4 + [False] * 2  # the end of the video: no frame
+    assert got[0] is not None and got[0].image.shape == (64, 96, 3)
+    cam.close()
+    with pytest.raises(CameraError, match="cannot be opened"):
+        OpenCVCamera(str(tmp_path / "nothing.avi"))
+
+
+def test_the_pi_camera_says_what_is_missing_off_the_pi(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "picamera2", None)  # as on a laptop: not importable
+    with pytest.raises(CameraError, match="python3-picamera2"):
+        PiCamera()
+    import firmware.camera as camera
+    assert "picamera2" not in vars(camera)  # never imported at module level
