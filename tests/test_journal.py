@@ -1,0 +1,103 @@
+"""The journal: durable, append-only, read back as partidas and as mus-hand/1 records."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from firmware.cli import main
+from firmware.journal import Journal, JournalError
+from firmware.table_commands import Confirm, NewPartida, Say, UndoHand
+from firmware.table_loop import LoopSettings, TableLoop
+from table.cards import Card
+from table.generate import random_record
+from table.match import read_partida
+from table.record import HandRecord
+from table.rules import Rules
+from vision.reading import Reading
+
+
+class Reader:
+    cards: list[list[str]] = [[], [], [], []]
+
+    def read(self, frame: object) -> Reading:
+        return Reading(tuple(tuple(Card.parse(c) for c in s) for s in self.cards))
+
+
+def play_hands(loop: TableLoop, reader: Reader, n: int, rng: random.Random) -> None:
+    for _ in range(n):
+        s = loop.snapshot()
+        if s["phase"] == "over":
+            return
+        rec = HandRecord.from_json(random_record(rng, loop.partida.rules, mano=s["mano"], score=s["score"]))
+        reader.cards = [list(c) for c in rec.cards]
+        loop.read_now([b"frame"])  # type: ignore[list-item]
+        for lance in rec.lances:
+            for w in rec.bets.get(lance, ()):
+                loop.submit(Say(w.seat, w.word, w.n))
+        loop.submit(Confirm(loop.snapshot()["confirm_by"][0]))
+
+
+def test_the_journal_is_wal_and_full_sync(tmp_path: Path) -> None:
+    j = Journal(tmp_path / "j.sqlite")
+    assert j._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert j._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_nothing_is_deleted_and_partidas_list_and_export(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    reader = Reader()
+    loop = TableLoop(LoopSettings(rules=Rules(target=30), juegos=1), reader=reader, journal=Journal(path))
+    rng = random.Random(5)
+    play_hands(loop, reader, 3, rng)
+    loop.submit(UndoHand())
+    loop.submit(Confirm(loop.snapshot()["confirm_by"][0]))
+    play_hands(loop, reader, 200, rng)
+    assert loop.snapshot()["phase"] == "over"
+    loop.submit(NewPartida())
+    play_hands(loop, reader, 2, rng)
+    j = Journal(path)
+    kinds = [k for _, _, k, _, _ in j.entries()]
+    assert kinds.count("undo_hand") == 1 and kinds.count("confirm") == len(loop.hands(1)) + 2 + 1
+    first, second = j.partidas()
+    assert (first.id, first.hands, first.winner is not None) == (1, len(loop.hands(1)), True)
+    assert sum(first.juegos) == 1 and first.result.startswith("ganada por la pareja")
+    assert (second.id, second.hands, second.winner) == (2, len(loop.hands()), loop.partida.winner)
+    # the export is the partida as JSON lines the engine replays (what mus-table replay reads)
+    lines = "".join(json.dumps(r) + "\n" for r in j.export(1))
+    partida, answers = read_partida(lines, juegos=1)
+    assert partida.winner == first.winner and len(answers) == first.hands
+    assert [r.to_json() for r, _ in j.hands(2)] == j.export()  # the last partida by default
+
+
+def test_the_cli_lists_and_exports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "j.sqlite"
+    reader = Reader()
+    loop = TableLoop(LoopSettings(), reader=reader, journal=Journal(path))
+    play_hands(loop, reader, 2, random.Random(8))
+    assert main(["journal", "list", str(path)]) == 0
+    [line] = capsys.readouterr().out.splitlines()
+    assert json.loads(line)["id"] == 1 and json.loads(line)["hands"] == 2
+    assert main(["journal", "export", str(path), "--partida", "1"]) == 0
+    records = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [HandRecord.from_json(r).to_json() for r in records] == [h.record.to_json() for h in loop.hands()]
+    assert main(["journal", "export", str(path), "--partida", "7"]) == 2
+    assert "no partida 7" in capsys.readouterr().err
+    assert main(["journal", "list", str(tmp_path / "none.sqlite")]) == 2
+    (tmp_path / "junk").write_text("hello")
+    assert main(["journal", "list", str(tmp_path / "junk")]) == 2
+    assert "not a table journal" in capsys.readouterr().err
+
+
+def test_a_failed_write_raises_and_keeps_nothing(tmp_path: Path) -> None:
+    j = Journal(tmp_path / "j.sqlite")
+    j.append(1, 1, "new_partida", {"kind": "new_partida"})
+    with pytest.raises(JournalError):
+        j.append(1, 1, "say", {"kind": "say"})  # the same seq twice: refused by the database
+    assert [seq for seq, *_ in j.entries()] == [1]
+    ro = sqlite3.connect(tmp_path / "j.sqlite")
+    assert ro.execute("SELECT COUNT(*) FROM entries").fetchone()[0] == 1
