@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "mat": ("mat", "draw the printable mat (PDF, SVG or PNG), whole or tiled on sheets"),
     "camera-check": ("camera_check", "heights at which each camera sees the mat well enough"),
     "calibrate": ("calibrate", "draw the detected mat and zones over a camera frame, to aim it"),
+    "deck": ("deck", "learn a deck from three frames of it laid out on the mat; list or remove learnt decks"),
     "train": ("train", "train the card model on rendered scenes and export models/cards.onnx"),
     "run": ("run", "run the table: camera, reader, score, journal, panel, display and MQTT, as table.toml says"),
     "journal": ("journal", "list the partidas of a table's journal, or export one as mus-hand/1 JSON lines"),
