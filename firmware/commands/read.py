@@ -30,6 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threshold", type=float, default=None,
                         help="least model probability to call a card (default: the reader's)")
     parser.add_argument("--model", default=None, help="card model (default: models/cards.onnx)")
+    parser.add_argument("--deck", default=None, metavar="NAME",
+                        help="read with a deck learnt by 'mus-table deck learn NAME ...'")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,6 +40,10 @@ def run(args: argparse.Namespace) -> int:
     from vision.reading import TableReader
 
     classifier = CardClassifier(args.model, threads=args.threads)
+    if getattr(args, "deck", None):
+        from vision.learnt import load_deck
+
+        classifier = load_deck(args.deck).classifier(classifier)  # type: ignore[assignment]
     threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
 
     def new_reader() -> TableReader:
