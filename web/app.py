@@ -37,20 +37,21 @@ MAX_CAMERA_STREAMS = 8
 
 def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, strings: str = "es",
                secret_key: bytes | None = None, keepalive: float = 15.0,
-               camera_fps: float = 2.0, parse_command: Any = None) -> Flask:
+               camera_fps: float = 2.0, retry_ms: int = 2000, parse_command: Any = None) -> Flask:
     """The web app for ``loop``. ``pin``: the table PIN (digits) for every control action.
 
     ``max_spectators``: open event streams from visitors that are not the
     unlocked table display; past it a newcomer is told the table is full.
     ``strings``: the language of every text (:mod:`web.strings`).
-    ``parse_command``: builds a command from a posted JSON body (default:
+    ``keepalive``: seconds between comment lines on an idle stream; ``retry_ms``: how
+    soon a dropped browser reconnects. ``parse_command``: builds a command from a posted JSON body (default:
     ``firmware.table_commands.parse_command``).
     """
     t = texts(strings)
     if parse_command is None:
         from firmware.table_commands import parse_command as parse_command  # noqa: PLC0415
     guard = PinGuard(pin)
-    hub = Hub(loop.bus, loop.snapshot, cap=max_spectators, keepalive=keepalive)
+    hub = Hub(loop.bus, loop.snapshot, cap=max_spectators, keepalive=keepalive, retry_ms=retry_ms)
     picture = Picture(loop)
     camera = _Counter()
     kinds_json = json.dumps(_event_kinds())

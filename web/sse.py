@@ -25,6 +25,8 @@ from typing import Any, Protocol
 QUEUE_SIZE = 64
 KEEPALIVE_S = 15.0
 FULL_RETRY_MS = 30000
+RETRY_MS = 2000
+"""How soon a browser reconnects after its stream drops (the SSE ``retry:`` field)."""
 
 
 class Event(Protocol):
@@ -100,7 +102,7 @@ class Listener:
     def stream(self) -> Iterator[bytes]:
         """The bytes of the stream, until the listener is dropped or its client goes away."""
         try:
-            yield b"retry: 2000\n\n"
+            yield f"retry: {self._hub.retry_ms}\n\n".encode()
             for f in self._backlog:
                 yield f.data
             last = self._after
@@ -123,12 +125,14 @@ class Hub:
     """Fans the bus's events out to every listener (see the module's docstring)."""
 
     def __init__(self, bus: Bus, snapshot: Callable[[], dict[str, Any]], *, cap: int,
-                 queue_size: int = QUEUE_SIZE, keepalive: float = KEEPALIVE_S) -> None:
+                 queue_size: int = QUEUE_SIZE, keepalive: float = KEEPALIVE_S,
+                 retry_ms: int = RETRY_MS) -> None:
         self.bus = bus
         self.snapshot = snapshot
         self.cap = cap
         self.queue_size = queue_size
         self.keepalive = keepalive
+        self.retry_ms = retry_ms
         self._lock = threading.Lock()
         self._listeners: set[Listener] = set()
         self._sent = bus.last_seq
@@ -170,11 +174,15 @@ class Hub:
         with self._lock:
             self._listeners.discard(listener)
 
-    def stop(self) -> None:
-        self._stop.set()
+    def drop_all(self) -> None:
+        """End every open stream (their browsers reconnect and resume from their last event)."""
         with self._lock:
             for x in self._listeners:
                 x.close()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.drop_all()
 
     def _start(self) -> None:
         with self._lock:

@@ -110,6 +110,7 @@ ES: dict[str, str] = {
     "not_counted": "No se cuenta:",
     "confirm_by": "Confirma un jugador de la pareja {p}:",
     "confirm_seat": "Confirma el {seat}",
+    "confirm_any": "Confirma un jugador:",
     "confirmed": "Mano confirmada",
     "no_tanteo": "Nada que contar",
     # faults

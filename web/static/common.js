@@ -107,14 +107,16 @@ function renderTanteo(root, st, opts) {
   root.append(el("h2", null, tr("tanteo")));
   const counted = lines.filter((ln) => ln.counted !== false);
   const uncounted = lines.filter((ln) => ln.counted === false);
-  const won = st.won_at;
+  const answer = st.answer || {};
+  const won = st.won_at || (answer.winner !== null && answer.winner !== undefined
+    ? {pair: answer.winner, why: tr("word_ordago")} : null);
   const ol = el("ol", {class: "tanteo-list"});
   counted.forEach((ln, i) => {
     const sc = ln.score || [];
     const wins = won && i === counted.length - 1;
     ol.append(el("li", {class: "tev" + (wins ? " wins" : ""),
                         style: opts && opts.animate ? "animation-delay:" + (i * 0.35) + "s" : null},
-      el("span", {class: "why"}, ln.text + " (" + tr("pair") + " " + ln.pair + ")"),
+      el("span", {class: "why"}, el("i", {class: "pchip pair" + ln.pair}, String(ln.pair)), ln.text),
       sc.length ? el("span", {class: "run"}, tr("running", {a: sc[0], b: sc[1]})) : null));
   });
   if (!counted.length) ol.append(el("li", {class: "muted"}, tr("no_tanteo")));
@@ -126,7 +128,7 @@ function renderTanteo(root, st, opts) {
   }
   if (uncounted.length) {
     root.append(el("div", {class: "notcounted"}, el("b", null, tr("not_counted")),
-      el("ul", null, uncounted.map((x) => el("li", null, x.text + " (" + tr("pair") + " " + x.pair + ")")))));
+      el("ul", null, uncounted.map((x) => el("li", null, el("i", {class: "pchip pair" + x.pair}, String(x.pair)), x.text)))));
   }
 }
 

@@ -82,9 +82,10 @@ function closeModal() { document.getElementById("modal").hidden = true; }
 function renderFaults(st) {
   const f = document.getElementById("faults");
   const items = [];
-  for (const x of st.faults || []) items.push(el("div", {class: "fault"}, el("b", null, x.text), x.todo ? el("span", null, " — " + x.todo) : null));
-  for (const x of st.stones_check || []) items.push(el("div", {class: "fault warn"},
-    el("b", null, tr("stones_disagree") + ": "), x.text || tr("stones_line", x)));
+  for (const x of st.faults || []) items.push(el("div", {class: "fault"}, el("b", null, "\u26A0 " + x.text), x.todo ? el("span", null, " — " + x.todo) : null));
+  const sc = st.stones_check || [];
+  if (sc.length) items.push(el("div", {class: "fault warn"}, el("b", null, tr("stones_disagree") + ": "),
+    sc.map((x) => x.text || tr("stones_line", x)).join("; ")));
   f.replaceChildren(...items);
   f.hidden = !items.length;
 }
@@ -211,20 +212,25 @@ function renderEnd(main, st) {
   renderLances(side, st);
   const tan = el("div", {class: "tanteo", id: "tanteo"});
   const key = JSON.stringify(st.tanteo || []);
-  renderTanteo(tan, st, {animate: key !== shownTanteo});
+  const animate = key !== shownTanteo;
+  renderTanteo(tan, st, {animate});
   shownTanteo = key;
   side.append(tan);
+  /* keep the end of the count (the winning event, what was not counted) in sight */
+  setTimeout(() => { tan.scrollTop = tan.scrollHeight; }, animate ? 350 * (st.tanteo || []).length : 0);
   const by = st.confirm_by || [];
   if (by.length && st.phase === "scored") {
-    side.append(el("div", {class: "confirm"}, el("span", null, tr("confirm_by", {p: by[0] % 2})),
-      by.map((s) => el("button", {class: "big confirm-btn", "data-seat": s,
-        onclick: () => command({kind: "confirm", seat: s})}, tr("confirm_seat", {seat: seatName(s)})))));
+    const pairs = new Set(by.map((x) => x % 2));
+    side.append(el("div", {class: "confirm"},
+      el("span", null, pairs.size === 1 ? tr("confirm_by", {p: by[0] % 2}) : tr("confirm_any")),
+      by.map((x) => el("button", {class: "mid confirm-btn", "data-seat": x,
+        onclick: () => command({kind: "confirm", seat: x})}, "\u2714 " + tr("seat") + " " + x))));
   }
   const row = el("div", {class: "endbtns"});
-  if (st.phase !== "scored") row.append(el("button", {class: "mid read", onclick: () => command({kind: "read"})}, tr("read_cards")));
+  if (st.phase !== "scored") row.append(el("button", {class: "small read", onclick: () => command({kind: "read"})}, tr("read_cards")));
   const b = st.bets || {};
   if (b.lance && !b.over && ((b.legal || []).length || (b.asked || []).length)) {
-    row.append(el("button", {class: "mid", id: "btn-bets", onclick: () => { view = "bets"; render(state); }}, tr("to_bets")));
+    row.append(el("button", {class: "small", id: "btn-bets", onclick: () => { view = "bets"; render(state); }}, tr("to_bets")));
   }
   side.append(row);
   main.append(side);

@@ -23,7 +23,14 @@ function renderWatch(st) {
   const b = st.bets || {};
   const lance = document.getElementById("lance");
   lance.textContent = tr("phase_" + st.phase) + (b.lance ? " · " + tr("lance") + ": " + lanceName(b.lance) : "") +
-    (b.lance && b.speaker !== null && b.speaker !== undefined ? " · " + tr("speaks", {seat: seatName(b.speaker)}) : "");
+    (b.lance && b.speaker !== null && b.speaker !== undefined
+      ? " · " + tr((b.legal || []).includes("quiero") ? "answers" : "speaks", {seat: seatName(b.speaker)}) : "");
+  const said = document.getElementById("said");
+  said.replaceChildren();
+  for (const [l, ws] of Object.entries(b.words || {})) {
+    if (ws && ws.length) said.append(el("div", null, el("b", null, lanceName(l) + ": "),
+      ws.map((w) => w[0] + " " + w[1] + (w.length > 2 ? " " + w[2] : "")).join(", ")));
+  }
   const cards = document.getElementById("cards");
   cards.replaceChildren();
   if (st.cards) {
