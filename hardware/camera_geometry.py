@@ -29,9 +29,9 @@ import numpy as np
 
 from table.errors import InvalidInput
 from vision.cardcrop import CROP_W
-from vision.mat import CARD_MM
+from vision.mat import CARD_MM, MIN_PX_PER_MM
 
-REQUIRED_PX_PER_MM = 1.2
+REQUIRED_PX_PER_MM = MIN_PX_PER_MM
 """docs/mat.md: «at least 1.2 px per mm of mat». The card model's crop samples a card
 at CROP_W / 61.5 mm = 1.17 px/mm; a camera giving less would make the warp
 upsample, inventing nothing the model could use."""

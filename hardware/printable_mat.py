@@ -28,7 +28,7 @@ from fpdf import FPDF
 from fpdf.fonts import CORE_FONTS_CHARWIDTHS
 
 from table.errors import InvalidInput
-from vision.mat import MARKER_IDS, MARKER_MM, Mat, quarter_turn
+from vision.mat import MARKER_IDS, MARKER_MM, Mat, aruco_dictionary, quarter_turn
 
 RGB = tuple[int, int, int]
 Point = tuple[float, float]
@@ -41,9 +41,6 @@ QUIET_MM = 12.0
 """White around each marker's black square (docs/mat.md asks ≥ 10 mm; 2 more for trimming)."""
 ZONE_LINE_MM = 2.0
 """Zone outlines, centred on the zone's edge: visible to players and in the calibration view."""
-MIN_SIDE_MM = 640.0
-"""Below this the seats' stone zones run into the corner markers' quiet zones."""
-MAX_SIDE_MM = 1500.0
 PAGE_MARGIN_MM = 10.0
 """Unprinted border of a tiled page (most printers cannot print the last 4-6 mm)."""
 LABEL_STRIP_MM = 16.0
@@ -229,9 +226,8 @@ def _box(rect: tuple[float, float, float, float]) -> Box:
 
 
 def marker_bits(marker_id: int) -> np.ndarray:
-    """The 6 × 6 cells of a DICT_4X4_50 marker (border included), True where black."""
-    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-    return np.asarray(cv2.aruco.generateImageMarker(dictionary, marker_id, 6) == 0)
+    """The 6 × 6 cells of a marker (border included, vision.mat's dictionary), True where black."""
+    return np.asarray(cv2.aruco.generateImageMarker(aruco_dictionary(), marker_id, 6) == 0)
 
 
 def _marker_shapes(mat: Mat, marker_id: int) -> list[Shape]:
@@ -292,7 +288,6 @@ def _scale_bar(mat: Mat, palette: Palette) -> list[Shape]:
 
 def mat_shapes(mat: Mat, palette: Palette = PALETTES["green"]) -> list[Shape]:
     """Everything printed on the mat, in mat mm (the play area is 0..side)."""
-    check_side(mat.side)
     s = mat.side
     shapes: list[Shape] = []
     if palette.felt is not None:
@@ -313,12 +308,6 @@ def mat_shapes(mat: Mat, palette: Palette = PALETTES["green"]) -> list[Shape]:
                f"({MARKER_MM:g} mm) - the bar at bottom left must measure 100 mm")
     shapes.append(Text(s / 2, s + 13.0, caption, 4.0, MARGIN_INK, tag="caption"))
     return shapes
-
-
-def check_side(side: float) -> None:
-    if not (MIN_SIDE_MM <= side <= MAX_SIDE_MM) or math.isnan(side):
-        raise InvalidInput(f"mat size {side:g} mm is out of range "
-                           f"({MIN_SIDE_MM:g}-{MAX_SIDE_MM:g} mm)")
 
 
 def bounds(shape: Shape) -> Box:

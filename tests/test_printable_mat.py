@@ -24,7 +24,7 @@ from pypdf import PageObject, PdfReader
 
 from firmware.cli import main
 from hardware import printable_mat as pm
-from vision.mat import MARKER_IDS, MARKER_MM, Mat
+from vision.mat import MARKER_IDS, MARKER_MM, MAX_SIDE_MM, MIN_SIDE_MM, Mat, aruco_dictionary
 
 TOL_MM = 1.0
 PPM = 4.0  # px per mm of the test renders
@@ -38,7 +38,7 @@ def find_markers(img: np.ndarray) -> dict[int, np.ndarray]:
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     detector = cv2.aruco.ArucoDetector(
-        cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
+        aruco_dictionary(), params)
     corners, ids, _ = detector.detectMarkers(gray)
     assert ids is not None, "no marker found"
     return {int(i): c.reshape(4, 2).astype(float) for i, c in zip(ids.ravel(), corners, strict=True)}
@@ -194,7 +194,7 @@ def test_labels_land_in_the_seat_strips_in_the_raster() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.floats(min_value=pm.MIN_SIDE_MM, max_value=pm.MAX_SIDE_MM))
+@given(st.floats(min_value=MIN_SIDE_MM, max_value=MAX_SIDE_MM))
 def test_nothing_printed_collides_at_any_size(side: float) -> None:
     mat = Mat(side)
     shapes = pm.mat_shapes(mat)
@@ -218,10 +218,13 @@ def test_nothing_printed_collides_at_any_size(side: float) -> None:
         assert -pm.MARGIN_MM <= y and y + h <= side + pm.MARGIN_MM
 
 
-def test_sizes_out_of_range_are_refused() -> None:
-    for side in (pm.MIN_SIDE_MM - 1, pm.MAX_SIDE_MM + 1, float("nan")):
+def test_the_mat_prints_every_side_a_mat_may_have_and_no_other() -> None:
+    """The sides come from vision.mat (Mat refuses others); the print fits at both ends."""
+    for side in (MIN_SIDE_MM, MAX_SIDE_MM):
+        assert pm.whole_page(Mat(side)).width_mm == side + 2 * pm.MARGIN_MM
+    for side in (MIN_SIDE_MM - 1, MAX_SIDE_MM + 1, float("nan")):
         with pytest.raises(pm.InvalidInput):
-            pm.mat_shapes(Mat(side))
+            Mat(side)
 
 
 # --- SVG and PDF -------------------------------------------------------------------------------
@@ -498,7 +501,7 @@ def test_mat_command_writes_tiled_svgs(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 @pytest.mark.parametrize("argv, why", [
-    (["--size", "300"], "out of range"),
+    (["--size", "300"], "between 640 and 1500 mm"),
     (["--dpi", "5"], "--dpi"),
 ])
 def test_mat_command_refuses_bad_input_and_writes_nothing(

@@ -7,6 +7,7 @@ import json
 
 from hardware import camera_geometry as cg
 from table.errors import InvalidInput
+from vision.mat import MIN_PX_PER_MM, Mat
 
 HELP = "heights at which each camera sees the mat well enough"
 
@@ -22,15 +23,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 300 <= args.mat <= 3000:
-        raise InvalidInput(f"--mat {args.mat:g}: a play area between 300 and 3000 mm, please")
+    Mat(args.mat)  # refuses a side no mat may have
     if not 0 <= args.tilt <= 30:
         raise InvalidInput(f"--tilt {args.tilt:g}: between 0 and 30 degrees, please")
     checks = cg.check_all(args.mat, args.tilt, full_res=args.full_res)
     if args.json:
         print(json.dumps({
             "mat_mm": args.mat,
-            "required_px_per_mm": cg.REQUIRED_PX_PER_MM,
+            "required_px_per_mm": MIN_PX_PER_MM,
             "model_px_per_mm": round(cg.MODEL_PX_PER_MM, 3),
             "margin_mm": cg.QUIET_ZONE_MM + cg.AIM_SLACK_MM,
             "cameras": [c.as_json() for c in checks],

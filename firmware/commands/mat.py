@@ -7,7 +7,7 @@ from pathlib import Path
 
 from hardware import printable_mat as pm
 from table.errors import InvalidInput
-from vision.mat import Mat
+from vision.mat import MAX_SIDE_MM, MIN_SIDE_MM, Mat
 
 HELP = "draw the printable mat (PDF, SVG or PNG), whole or tiled on sheets"
 
@@ -17,7 +17,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="mat.pdf, mat.svg or mat.png (tiled SVG/PNG: FILE-01.svg, ...)")
     parser.add_argument("--size", type=float, default=800.0, metavar="MM",
                         help=f"side of the play area in mm (default 800; "
-                             f"{pm.MIN_SIDE_MM:g}-{pm.MAX_SIDE_MM:g})")
+                             f"{MIN_SIDE_MM:g}-{MAX_SIDE_MM:g})")
     parser.add_argument("--tile", choices=("a4", "letter", "none"), default="none",
                         help="split over A4 or Letter sheets to tape together (default: one sheet)")
     parser.add_argument("--dpi", type=float, default=150.0, help="PNG resolution (default 150)")
@@ -26,11 +26,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    pm.check_side(args.size)
+    mat = Mat(args.size)  # refuses a side out of range
     if not args.out.parent.is_dir():
         raise InvalidInput(f"{args.out.parent}: no such folder")
     tile = None if args.tile == "none" else args.tile
-    mat = Mat(args.size)
     written = pm.write(args.out, mat, pm.PALETTES[args.felt], tile, args.dpi)
     side = mat.side + 2 * pm.MARGIN_MM
     if tile is None:
