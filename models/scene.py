@@ -30,6 +30,7 @@ import numpy.typing as npt
 
 from models.deck import HELD_OUT_STYLES, DeckStyle, deck_faces, random_style
 from table.cards import DECK, Card
+from vision.learnt import learning_cards
 from vision.mat import MARKER_IDS, MARKER_MM, Mat, quarter_turn
 
 Image = npt.NDArray[np.uint8]
@@ -762,24 +763,10 @@ def _light(img: Image, spec: SceneSpec, rng: np.random.Generator, h_img: npt.NDA
 
 # ---------------------------------------------------------------- learning a deck
 
-def learning_cards(frame: int) -> tuple[tuple[Card, ...], ...]:
-    """The cards frame ``frame`` (0, 1, 2) of a deck's learning holds, per seat, left to right.
-
-    ``docs/mat.md`` "Learning a deck": deck order, four to a card zone, seats
-    0 to 3; frame 2 holds the last eight in seats 0 and 1.
-
-    >>> [" ".join(map(str, seat)) for seat in learning_cards(2)]
-    ['3b 4b 5b 6b', '7b 10b 11b 12b', '', '']
-    """
-    if frame not in (0, 1, 2):
-        raise ValueError(f"a deck is learnt from frames 0, 1 and 2, not {frame}")
-    first = 16 * frame
-    return tuple(tuple(DECK[first + 4 * s:first + 4 * s + 4]) if first + 4 * s < len(DECK) else ()
-                 for s in range(4))
-
-
 def learning_scene(rng: np.random.Generator, frame: int, **overrides: Any) -> SceneSpec:
     """A random scene of frame ``frame`` of a deck's learning: its cards in order, upright or upside down.
+
+    The cards are :func:`vision.learnt.learning_cards` (``docs/mat.md``, "Learning a deck").
 
     The light, felt and camera vary as in :func:`random_scene` (no hand, no
     hidden marker, no objects); any field may be fixed by keyword (``deck=``).

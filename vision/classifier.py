@@ -25,6 +25,8 @@ from table.errors import MusTableError
 from vision.cardcrop import CROP_H, CROP_W, to_model_input
 
 MODEL_NAME = "cards.onnx"
+FEATURES = "features"
+"""The model's second output: what its last layer sees, one row per crop (for learnt decks)."""
 DEFAULT_THRESHOLD = 0.9
 """Least probability (in both views) for a card to be called; below it the card is unknown."""
 
@@ -57,6 +59,29 @@ def softmax(logits: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
     z = z - z.max(axis=1, keepdims=True)
     e = np.exp(z)
     return np.asarray(e / e.sum(axis=1, keepdims=True), dtype=np.float64)
+
+
+def call_cards(p: npt.NDArray[np.float64]) -> list[Prediction]:
+    """Predictions from class probabilities ``[N, 40]`` (one view) or ``[N, 2, 40]`` (both views).
+
+    The one place the two-views rule lives: with both views, the card is the
+    one most likely in both together, its probability the lesser of the two,
+    and it is ``agreed`` only when each view alone picks it too.
+
+    >>> p = np.zeros((1, 2, 40)); p[0, :, 5] = [0.95, 0.92]; p[0, :, 6] = [0.05, 0.08]
+    >>> call_cards(p)[0]
+    Prediction(card=Card.parse('6o'), probability=0.92, agreed=True)
+    """
+    result = []
+    for row in p:
+        if row.ndim == 1:
+            k = int(np.argmax(row))
+            result.append(Prediction(DECK[k], float(row[k]), True))
+            continue
+        a, b = int(np.argmax(row[0])), int(np.argmax(row[1]))
+        k = int(np.argmax(row[0] * row[1]))
+        result.append(Prediction(DECK[k], float(min(row[0, k], row[1, k])), a == b == k))
+    return result
 
 
 class Classifier(Protocol):
@@ -108,6 +133,8 @@ class CardClassifier:
         if "crops" not in inputs or "logits" not in outputs:
             raise ModelNotFound(f"{self.path} is not a card model (needs input 'crops', output 'logits')")
         self.both_ways = both_ways
+        self.has_features = FEATURES in outputs
+        """Whether the model also gives ``features`` (needed to read a learnt deck)."""
 
     def logits(self, batch: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         """Raw logits ``[N, 40]`` of a ready model input ``[N, 3, 112, 72]`` (one call)."""
@@ -115,6 +142,18 @@ class CardClassifier:
             return np.zeros((0, len(DECK)), dtype=np.float32)
         out = self._session.run(["logits"], {"crops": batch})[0]
         return np.asarray(out, dtype=np.float32)
+
+    def logits_and_features(self, batch: npt.NDArray[np.float32]
+                            ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """Logits ``[N, 40]`` and features ``[N, F]`` of a ready model input, in one call."""
+        if not self.has_features:
+            raise ModelNotFound(f"{self.path} has no 'features' output (re-export it with "
+                                "models.train.add_features_output)")
+        if len(batch) == 0:
+            width = int(self._session.get_outputs()[1].shape[1])
+            return np.zeros((0, len(DECK)), np.float32), np.zeros((0, width), np.float32)
+        logits, feats = self._session.run(["logits", FEATURES], {"crops": batch})
+        return np.asarray(logits, np.float32), np.asarray(feats, np.float32)
 
     def probabilities(self, crops: list[npt.NDArray[np.uint8]]) -> npt.NDArray[np.float64]:
         """Class probabilities ``[N, 40]`` (or ``[N, 2, 40]`` with both views) of BGR crops."""
@@ -132,14 +171,4 @@ class CardClassifier:
         """One prediction per crop, all crops in one model call."""
         if not crops:
             return []
-        p = self.probabilities(crops)
-        result = []
-        for row in p:
-            if row.ndim == 1:
-                k = int(np.argmax(row))
-                result.append(Prediction(DECK[k], float(row[k]), True))
-                continue
-            a, b = int(np.argmax(row[0])), int(np.argmax(row[1]))
-            k = int(np.argmax(row[0] * row[1]))
-            result.append(Prediction(DECK[k], float(min(row[0, k], row[1, k])), a == b == k))
-        return result
+        return call_cards(self.probabilities(crops))

@@ -1,0 +1,95 @@
+"""Measure learnt decks: ``python -m models.evaluate_learnt``.
+
+For each deck never seen in training (the held-out drawn styles, the
+scanned Fournier 1878 deck redrawn as another maker might print it, and any
+``--deck-dir``), three learning frames are rendered as ``docs/mat.md`` lays
+them out (one felt, light and camera each), the deck is learnt from them
+(:func:`vision.learnt.learn_deck`, exactly as ``mus-table deck learn``), and
+then ``--scenes`` scenes with the reader's full variety (other felts and
+lights, tilt, blur, glare, a hand, objects) are read twice by the whole reader
+(``mus-table bench accuracy``'s ``evaluate``): with the model alone (out of the box) and
+with the learnt deck. Cards right / wrong / unknown are per true card.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+
+from models.deck import (
+    HELD_OUT_STYLES,
+    DeckStyle,
+    deck_faces,
+    load_deck,
+    load_fournier1878,
+    redrawn_deck,
+)
+from models.scene import learning_scene, render_scene
+from table.cards import Card
+from vision.classifier import CardClassifier
+from vision.learnt import learn_deck
+
+try:  # the reader's accuracy benchmark (it lived in vision.evaluate before)
+    from firmware.benchmarks.accuracy import evaluate
+except ImportError:  # pragma: no cover
+    from vision.evaluate import evaluate  # type: ignore[no-redef]
+
+
+def held_out_decks(deck_dirs: list[Path], seed: int) -> dict[str, DeckStyle | Mapping[Card, np.ndarray]]:
+    """The decks to learn and read: never in training (Fournier 1878 as printed is, for reference)."""
+    decks: dict[str, DeckStyle | Mapping[Card, np.ndarray]] = dict(HELD_OUT_STYLES)
+    fournier = load_fournier1878()
+    if fournier is not None:
+        decks["fournier1878 redrawn"] = redrawn_deck(fournier, seed)
+        decks["fournier1878 (in training)"] = fournier
+    for d in deck_dirs:
+        faces = load_deck(d)
+        if faces is None:
+            raise SystemExit(f"{d}: no complete deck of 40 faces there")
+        decks[d.name] = faces
+    return decks
+
+
+def measure(name: str, deck: DeckStyle | Mapping[Card, np.ndarray], scenes: int, seed: int,
+            model: CardClassifier) -> dict[str, object]:
+    """Learn ``deck`` from three rendered frames, then read ``scenes`` scenes with and without it."""
+    rng = np.random.default_rng(seed)
+    frames = [render_scene(learning_scene(rng, k, deck=deck), rng).image for k in range(3)]
+    t0 = time.process_time()
+    learnt = learn_deck(frames, model=model)
+    learn_s = time.process_time() - t0
+    faces = deck_faces(deck) if isinstance(deck, DeckStyle) else deck
+    out: dict[str, object] = {"deck": name, "learn_cpu_s": round(learn_s, 1)}
+    for what, clf in (("model alone", model), ("learnt", learnt.classifier(model))):
+        tally = evaluate(scenes, seed + 1, classifier=clf, faces=faces)
+        s = tally.summary(True)
+        out[what] = {k: s[k] for k in ("cards_right_pct", "cards_wrong_pct", "cards_unknown_pct",
+                                       "scenes_all_right_pct", "finder_recall_pct", "wrong_cases")}
+        out["cards"] = tally.truth_cards
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m models.evaluate_learnt", description=__doc__.splitlines()[0])
+    parser.add_argument("--scenes", type=int, default=100, help="scenes read per deck")
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--deck-dir", type=Path, action="append", default=[],
+                        help="also a scanned deck: a folder of {rank}_{oro,copa,espada,basto}.webp")
+    parser.add_argument("--only", action="append", default=[], help="measure only these decks (by name)")
+    args = parser.parse_args(argv)
+    model = CardClassifier(threads=1)
+    for name, deck in held_out_decks(args.deck_dir, args.seed).items():
+        if args.only and name not in args.only:
+            continue
+        print(json.dumps(measure(name, deck, args.scenes, args.seed, model)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

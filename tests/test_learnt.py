@@ -1,0 +1,134 @@
+"""Learning a deck (vision/learnt.py): from three rendered frames of a style the model never saw, then reading."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from models.deck import HELD_OUT_STYLES
+from models.scene import Extra, learning_scene, random_cards, random_scene, render_scene
+from table.cards import DECK
+from table.errors import InvalidInput
+from vision.cardcrop import warp_card
+from vision.classifier import CardClassifier
+from vision.learnt import (
+    DeckNotFound,
+    LayoutRefused,
+    LearntDeck,
+    learn_deck,
+    learning_cards,
+    list_decks,
+    load_deck,
+    remove_deck,
+    save_deck,
+)
+from vision.reading import TableReader
+
+STYLE = HELD_OUT_STYLES["moderna"]
+
+
+def frames(seed: int = 5) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return [render_scene(learning_scene(rng, k, deck=STYLE), rng).image for k in range(3)]
+
+
+@pytest.fixture(scope="module")
+def model() -> CardClassifier:
+    return CardClassifier()
+
+
+@pytest.fixture(scope="module")
+def learnt(model: CardClassifier) -> LearntDeck:
+    return learn_deck(frames(), model=model)
+
+
+def test_the_learning_frames_hold_the_deck_in_order_once() -> None:
+    laid = [c for k in range(3) for seat in learning_cards(k) for c in seat]
+    assert laid == list(DECK)
+    assert [len(s) for s in learning_cards(2)] == [4, 4, 0, 0]
+
+
+def test_a_learnt_deck_knows_every_card_from_its_frames(learnt: LearntDeck) -> None:
+    assert learnt.crops.shape == (40, 112, 72, 3)
+    assert set(learnt.labels.tolist()) == set(range(40))
+    assert np.allclose(np.linalg.norm(learnt.features, axis=1), 1.0, atol=1e-3)
+
+
+def test_a_learnt_deck_reads_scenes_of_other_felts_and_lights(learnt: LearntDeck,
+                                                               model: CardClassifier) -> None:
+    clf = learnt.classifier(model)
+    rng = np.random.default_rng(77)
+    right = total = 0
+    for _ in range(3):
+        spec = random_scene(rng, cards=random_cards(rng), deck=STYLE, extras=(), glare=0.6, blur=0.8)
+        scene = render_scene(spec, rng)
+        reading = TableReader(classifier=clf).read(scene.image)
+        for seen, truth in zip(reading.cards, scene.truth_cards, strict=True):
+            assert set(map(str, seen)) <= set(truth), "a learnt deck read a card wrong"
+            right += len(seen)
+            total += len(truth)
+    assert right >= total - 2  # the finder may miss a card under glare; none is read wrong
+
+
+def test_a_learnt_deck_never_calls_blank_paper_felt_or_objects(learnt: LearntDeck,
+                                                                model: CardClassifier) -> None:
+    clf = learnt.classifier(model)
+    crops = [np.full((112, 72, 3), 235, np.uint8), np.zeros((112, 72, 3), np.uint8) + np.uint8(40)]
+    rng = np.random.default_rng(3)
+    for kind in ("phone", "napkin", "lighter"):
+        scene = render_scene(random_scene(rng, cards=((), (), (), ()), extras=(Extra(kind, 1),)), rng)
+        crops += [warp_card(scene.image, e.quad_image) for e in scene.extras]
+    assert not any(p.sure() for p in clf.classify(crops))
+
+
+def test_a_frame_with_a_card_missing_is_refused_naming_frame_and_zone(model: CardClassifier) -> None:
+    rng = np.random.default_rng(5)
+    good = frames()
+    spec = learning_scene(rng, 1, deck=STYLE)
+    cards = [list(s) for s in spec.cards]
+    placements = [list(p) for p in spec.placements or ()]
+    del cards[2][3], placements[2][3]
+    bad = render_scene(replace(spec, cards=cards, placements=placements), rng).image
+    with pytest.raises(LayoutRefused, match=r"^frame 1, zone seat 2 cards: 3 cards found where 4 belong"):
+        learn_deck([good[0], bad, good[2]], model=model)
+
+
+def test_frames_in_the_wrong_order_are_refused(model: CardClassifier) -> None:
+    f = frames()
+    with pytest.raises(LayoutRefused, match=r"^frame 0, zone seat 0 cards: the first card is 7c, "
+                                            r"where the deck's order puts 1o"):
+        learn_deck([f[1], f[0], f[2]], model=model)
+    with pytest.raises(InvalidInput, match="3 frames"):
+        learn_deck(f[:2], model=model)
+
+
+def test_a_learnt_deck_survives_a_restart(learnt: LearntDeck, model: CardClassifier,
+                                          tmp_path: Path) -> None:
+    folder = save_deck("moderna-1", learnt, tmp_path)
+    assert folder == tmp_path / "moderna-1" and list_decks(tmp_path) == ["moderna-1"]
+    again = load_deck("moderna-1", tmp_path)  # a fresh object, from the files alone
+    crops = list(learnt.crops[:8])
+    assert [p.card for p in again.classifier(model).classify(crops)] == list(DECK[:8])
+    np.testing.assert_allclose(again.features, learnt.features, atol=1e-3)
+    remove_deck("moderna-1", tmp_path)
+    assert list_decks(tmp_path) == []
+    with pytest.raises(DeckNotFound, match="no learnt deck called 'moderna-1'"):
+        load_deck("moderna-1", tmp_path)
+
+
+def test_a_deck_learnt_with_another_model_asks_to_be_learnt_again(learnt: LearntDeck,
+                                                                    model: CardClassifier) -> None:
+    with pytest.raises(DeckNotFound, match="learn it again"):
+        replace(learnt, model="0" * 16).classifier(model)
+
+
+def test_a_damaged_deck_folder_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "deck.json").write_text("{not json")
+    with pytest.raises(DeckNotFound, match="no learnt deck in"):
+        load_deck("broken", tmp_path)
+    with pytest.raises(InvalidInput, match="deck name"):
+        load_deck("../etc", tmp_path)

@@ -1,0 +1,368 @@
+"""A deck the players bring, learnt from three frames of it under the table's camera.
+
+``docs/mat.md`` ("Learning a deck") lays the 40 cards out in deck order over
+three frames, four to a card zone. :func:`learn_deck` finds the cards of each
+frame with the reader's own finder, checks the layout (a zone with a card too
+many or too few, or a card the model is sure is another, refuses the frame
+with a one-line reason naming it and the zone), and keeps, for each card,
+what the card model's last layer sees of it: its ``features`` output, over
+many variations of the crop (the finder's corner error, both turns, light,
+colour, blur, noise, glare). A learnt deck then reads a crop by its nearest
+learnt card (:class:`LearntClassifier`, which :class:`vision.reading.TableReader`
+takes as its ``classifier=``), with the reader's two-views rule.
+
+Nothing here needs torch: onnxruntime and numpy, as on the Pi.
+
+>>> [" ".join(map(str, seat)) for seat in learning_cards(0)]
+['1o 2o 3o 4o', '5o 6o 7o 10o', '11o 12o 1c 2c', '3c 4c 5c 6c']
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from table.cards import DECK, Card
+from table.errors import InvalidInput, MusTableError
+from vision.cardcrop import to_model_input, warp_card
+from vision.classifier import DEFAULT_THRESHOLD, CardClassifier, Prediction, call_cards
+from vision.mat import Mat
+from vision.reading import TableReader
+
+Image = npt.NDArray[np.uint8]
+FloatArray = npt.NDArray[np.float32]
+
+FRAMES = 3
+"""A deck is learnt from three frames."""
+FORMAT = 1
+"""Version of the files a learnt deck is kept in."""
+VARIANTS = 16
+"""Variations of each card's crop learnt (each also turned half round)."""
+SHARPNESS = 80.0
+"""How sharply the similarity to the learnt cards turns into a probability (softmax scale)."""
+FLOOR = 0.62
+"""Similarity of "no learnt card": a crop must beat it clearly to be called (blank paper, felt,
+a phone or a napkin reach at most about 0.62; the learnt cards' own crops 0.72 or more in 999 of 1000)."""
+ORDINALS = ("first", "second", "third", "fourth")
+
+
+class LayoutRefused(InvalidInput):
+    """A learning frame not laid out as ``docs/mat.md`` says; the message names the frame and the zone."""
+
+
+class DeckNotFound(MusTableError):
+    """No learnt deck of that name (or its files are damaged)."""
+
+
+class BadDeckName(InvalidInput):
+    """A deck name that cannot name a folder safely."""
+
+
+def learning_cards(frame: int) -> tuple[tuple[Card, ...], ...]:
+    """The cards learning frame ``frame`` (0, 1, 2) holds, per seat, left to right as the seat sees them."""
+    if frame not in range(FRAMES):
+        raise ValueError(f"a deck is learnt from frames 0, 1 and 2, not {frame}")
+    first = 16 * frame
+    return tuple(tuple(DECK[first + 4 * s:first + 4 * s + 4]) if first + 4 * s < len(DECK) else ()
+                 for s in range(4))
+
+
+def check_name(name: str) -> str:
+    """A deck's name: 1-40 letters, digits, ``-``, ``_`` or ``.``, not starting with a dot.
+
+    >>> check_name("fournier-1878")
+    'fournier-1878'
+    """
+    if not re.fullmatch(r"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,39}", name):
+        raise BadDeckName(f"deck name {name!r}: use 1-40 letters, digits, '-', '_' or '.'")
+    return name
+
+
+def decks_dir() -> Path:
+    """Where learnt decks are kept: ``$XDG_DATA_HOME/mus-table/decks`` (``~/.local/share/...``)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "mus-table" / "decks"
+
+
+def model_digest(path: Path) -> str:
+    """A short hash of the model file a deck was learnt with (features of another model do not match)."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+def features_of(model: CardClassifier, crops: Sequence[Image]) -> tuple[FloatArray, FloatArray]:
+    """Normalised features ``[N, F]`` and logits ``[N, 40]`` of BGR crops, in batches of 256."""
+    feats, logits = [], []
+    for i in range(0, len(crops), 256):
+        lg, f = model.logits_and_features(to_model_input(list(crops[i:i + 256])))
+        feats.append(_normalise(f))
+        logits.append(lg)
+    if not feats:
+        return np.zeros((0, 1), np.float32), np.zeros((0, len(DECK)), np.float32)
+    return np.concatenate(feats), np.concatenate(logits)
+
+
+def _normalise(f: FloatArray) -> FloatArray:
+    """Square root (the features are ReLU outputs, heavy-tailed), then unit length."""
+    g = np.sqrt(np.maximum(f, 0.0))
+    return np.asarray(g / np.maximum(np.linalg.norm(g, axis=1, keepdims=True), 1e-6), np.float32)
+
+
+def vary_crop(crop: Image, rng: np.random.Generator) -> Image:
+    """The crop as another light, lens and sensor might show it (learning's augmentation)."""
+    x = crop.astype(np.float32)
+    h, w = x.shape[:2]
+    x *= rng.uniform(0.8, 1.2, 3).astype(np.float32)                     # colour of the light
+    x *= np.float32(rng.uniform(0.6, 1.3))                                  # brightness
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    a = rng.uniform(0, 2 * np.pi)
+    ramp = (np.cos(a) * (xx / w - 0.5) + np.sin(a) * (yy / h - 0.5)) * rng.uniform(0, 0.5)
+    x *= (1.0 + ramp)[:, :, None]                                           # uneven light
+    m = x.mean()
+    x = (x - m) * np.float32(rng.uniform(0.7, 1.2)) + m                     # contrast
+    if rng.random() < 0.25:                                                 # a glare
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        r = rng.uniform(8, 30)
+        x += (rng.uniform(60, 200) * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r)))[:, :, None]
+    x = np.clip(x, 0, 255)
+    sigma = rng.uniform(0.0, 1.4)
+    if sigma > 0.3:
+        x = cv2.GaussianBlur(x, (0, 0), sigma)
+    if rng.random() < 0.3:                                                  # fewer pixels per mm
+        f = rng.uniform(0.6, 0.9)
+        small = cv2.resize(x, (max(8, int(w * f)), max(8, int(h * f))), interpolation=cv2.INTER_AREA)
+        x = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    x = x + rng.normal(0, rng.uniform(0, 6), x.shape).astype(np.float32)
+    out: Image = np.asarray(np.clip(x, 0, 255), np.uint8)
+    if rng.random() < 0.5:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 96))])
+        if ok:
+            out = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
+    return out
+
+
+def jitter_quad(quad: npt.NDArray[np.float32], rng: np.random.Generator, px: float = 3.0) -> npt.NDArray[np.float32]:
+    """A quad as the finder might give it: corners a few px off, a little larger or smaller."""
+    c = quad.mean(axis=0)
+    q = c + (quad - c) * rng.uniform(0.97, 1.04)
+    return np.asarray(q + rng.uniform(-px, px, (4, 2)), np.float32)
+
+
+@dataclass(frozen=True)
+class LayoutCard:
+    """One card of a learning frame as found: where the order puts it and its quad in the image."""
+
+    card: Card
+    frame: int
+    seat: int
+    position: int
+    quad_image: npt.NDArray[np.float32]
+
+
+def find_layout(frames: Sequence[Image], mat: Mat | None = None,
+                model: CardClassifier | None = None) -> list[LayoutCard]:
+    """The 40 cards of the three learning frames, checked against the layout; :class:`LayoutRefused` if not.
+
+    The finder is the reader's own. A card the model is sure (at the reader's
+    threshold, both views) is another than the one the order puts there is
+    refused as well: the deck is most likely laid out in the wrong order.
+    """
+    if len(frames) != FRAMES:
+        raise InvalidInput(f"a deck is learnt from {FRAMES} frames, not {len(frames)}")
+    mat = mat or Mat()
+    model = model or CardClassifier()
+    found: list[LayoutCard] = []
+    for k, frame in enumerate(frames):
+        reader = TableReader(mat, classifier=model)
+        reading = reader.read(frame)
+        cal = reader.detail.calibration
+        if cal is None or reading.stale:
+            raise LayoutRefused(f"frame {k}: the mat is not found (fewer than three markers seen)")
+        objects = reader.detail.objects
+        preds = dict(zip((id(o) for o in objects), reader.detail.predictions, strict=True))
+        for s, expected in enumerate(learning_cards(k)):
+            zone = f"seat {s} cards"
+            cards = sorted((o for o in objects if o.seat == s and o.why is None),
+                           key=lambda o: _along_seat(o.centre, s, mat))
+            odd = [o for o in objects if o.seat == s and o.why is not None]
+            if len(cards) != len(expected):
+                what = f"{len(cards)} card{'s' * (len(cards) != 1)} found where {len(expected)} belong"
+                if odd and len(cards) < len(expected):
+                    what += f" (and something that is not a card: {odd[0].why})"
+                raise LayoutRefused(f"frame {k}, zone {zone}: {what}")
+            for i, (o, card) in enumerate(zip(cards, expected, strict=True)):
+                p = preds.get(id(o))
+                if p is not None and p.sure(DEFAULT_THRESHOLD) and p.card != card:
+                    raise LayoutRefused(f"frame {k}, zone {zone}: the {ORDINALS[i]} card is {p.card}, "
+                                        f"where the deck's order puts {card}")
+                found.append(LayoutCard(card, k, s, i, np.asarray(cal.to_image(o.quad), np.float32)))
+    return found
+
+
+def _along_seat(centre: tuple[float, float], seat: int, mat: Mat) -> float:
+    """Position along a seat's edge, left to right as its player sees it."""
+    x, y = centre
+    c = mat.side / 2
+    return [x - c, -(y - c), -(x - c), y - c][seat]
+
+
+@dataclass(frozen=True, eq=False)
+class LearntDeck:
+    """What was learnt of a deck: one crop per card and the features of its variations.
+
+    ``crops[i]`` is card ``DECK[i]`` as the learning frames showed it;
+    ``features`` ``[M, F]`` (unit rows) and ``labels`` ``[M]`` (indices in
+    DECK) are the learnt variations; ``model`` is the digest of the model file
+    they came from.
+    """
+
+    crops: npt.NDArray[np.uint8]
+    features: FloatArray
+    labels: npt.NDArray[np.int64]
+    model: str
+
+    def classifier(self, model: CardClassifier | None = None) -> LearntClassifier:
+        """The classifier that reads this deck (``TableReader(classifier=...)``)."""
+        return LearntClassifier(self, model or CardClassifier())
+
+    def save(self, folder: Path) -> None:
+        """Write the deck into ``folder`` (made anew: written beside it, then moved into place)."""
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+        try:
+            np.savez_compressed(tmp / "deck.npz", crops=self.crops, features=self.features.astype(np.float16),
+                                labels=self.labels)
+            (tmp / "deck.json").write_text(json.dumps(
+                {"format": FORMAT, "cards": len(DECK), "model": self.model,
+                 "variants": int(len(self.labels) // len(DECK))}, indent=1) + "\n")
+            if folder.exists():
+                shutil.rmtree(folder)
+            tmp.rename(folder)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+
+    @classmethod
+    def load(cls, folder: Path) -> LearntDeck:
+        """The deck kept in ``folder``; :class:`DeckNotFound` when it is missing or damaged."""
+        try:
+            meta = json.loads((folder / "deck.json").read_text())
+            with np.load(folder / "deck.npz") as z:
+                crops, feats, labels = z["crops"], z["features"].astype(np.float32), z["labels"]
+        except (OSError, ValueError, KeyError) as exc:
+            raise DeckNotFound(f"no learnt deck in {folder} ({type(exc).__name__})") from exc
+        if meta.get("format") != FORMAT or crops.shape != (len(DECK), *crops.shape[1:]) \
+                or len(feats) != len(labels) or set(labels.tolist()) != set(range(len(DECK))):
+            raise DeckNotFound(f"the learnt deck in {folder} is damaged or of another version")
+        return cls(np.asarray(crops, np.uint8), feats, np.asarray(labels, np.int64), str(meta["model"]))
+
+
+class LearntClassifier:
+    """Reads crops against a learnt deck: the nearest learnt variation of each card, both views.
+
+    Each crop and its half-turned view are compared (cosine of the model's
+    features) with every learnt variation; a card's score is its best match,
+    and ``softmax(sharpness * score)`` its probability, with :data:`FLOOR` as
+    the score of a 41st class, "none of them", so that something unlike every
+    learnt card is never sure. :func:`call_cards` then applies the reader's
+    rule: both views agree, both sure enough.
+    """
+
+    def __init__(self, deck: LearntDeck, model: CardClassifier, sharpness: float = SHARPNESS,
+                 floor: float = FLOOR) -> None:
+        if deck.model != model_digest(model.path):
+            raise DeckNotFound(f"this deck was learnt with another card model than {model.path}: "
+                               "learn it again")
+        self.deck = deck
+        self.model = model
+        self.sharpness = sharpness
+        self.floor = floor
+        self._onehot = np.eye(len(DECK), dtype=bool)[deck.labels]
+
+    def scores(self, crops: Sequence[Image]) -> FloatArray:
+        """Best similarity to each card ``[N, 2, 40]``: the crop, then its half-turned view."""
+        n = len(crops)
+        both = list(crops) + [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
+        feats, _ = features_of(self.model, both)
+        sim = feats @ self.deck.features.T                                   # [2N, M]
+        best = np.full((2 * n, len(DECK)), -1.0, np.float32)
+        for c in range(len(DECK)):
+            best[:, c] = sim[:, self._onehot[:, c]].max(axis=1)
+        return np.stack([best[:n], best[n:]], axis=1)
+
+    def probabilities(self, crops: Sequence[Image]) -> npt.NDArray[np.float64]:
+        """Class probabilities ``[N, 2, 40]`` of BGR crops, both views ("none" takes the rest)."""
+        s = self.scores(crops).astype(np.float64)
+        z = np.concatenate([s, np.full((*s.shape[:2], 1), self.floor)], axis=2) * self.sharpness
+        z -= z.max(axis=2, keepdims=True)
+        e = np.exp(z)
+        return np.asarray((e / e.sum(axis=2, keepdims=True))[:, :, :len(DECK)], np.float64)
+
+    def classify(self, crops: list[Image]) -> list[Prediction]:
+        """One prediction per crop (the reader's ``Classifier``)."""
+        if not crops:
+            return []
+        return call_cards(self.probabilities(crops))
+
+
+def learn_deck(frames: Sequence[Image], mat: Mat | None = None, model: CardClassifier | None = None,
+               variants: int = VARIANTS, seed: int = 0) -> LearntDeck:
+    """Learn a deck from its three learning frames (BGR images); :class:`LayoutRefused` if one is wrong."""
+    model = model or CardClassifier()
+    layout = find_layout(frames, mat, model)
+    rng = np.random.default_rng(seed)
+    crops: list[Image] = [np.zeros((0,), np.uint8)] * len(DECK)
+    variations: list[Image] = []
+    labels: list[int] = []
+    for lc in layout:
+        frame = frames[lc.frame]
+        crops[lc.card.index] = warp_card(frame, lc.quad_image)
+        for v in range(variants):
+            crop = warp_card(frame, jitter_quad(lc.quad_image, rng) if v else lc.quad_image)
+            if v:
+                crop = vary_crop(crop, rng)
+            variations += [crop, np.ascontiguousarray(crop[::-1, ::-1])]
+            labels += [lc.card.index] * 2
+    feats, _ = features_of(model, variations)
+    return LearntDeck(np.stack(crops), feats, np.asarray(labels, np.int64), model_digest(model.path))
+
+
+def save_deck(name: str, deck: LearntDeck, root: Path | None = None) -> Path:
+    """Keep ``deck`` as ``name`` under :func:`decks_dir` (replacing one of that name)."""
+    folder = (root or decks_dir()) / check_name(name)
+    deck.save(folder)
+    return folder
+
+
+def load_deck(name: str, root: Path | None = None) -> LearntDeck:
+    """The learnt deck called ``name``; :class:`DeckNotFound` when there is none."""
+    folder = (root or decks_dir()) / check_name(name)
+    if not (folder / "deck.json").is_file():
+        raise DeckNotFound(f"no learnt deck called {name!r} (mus-table deck list)")
+    return LearntDeck.load(folder)
+
+
+def list_decks(root: Path | None = None) -> list[str]:
+    """Names of the learnt decks, sorted."""
+    base = root or decks_dir()
+    if not base.is_dir():
+        return []
+    return sorted(p.name for p in base.iterdir() if (p / "deck.json").is_file() and not p.name.startswith("."))
+
+
+def remove_deck(name: str, root: Path | None = None) -> None:
+    """Forget the learnt deck ``name``; :class:`DeckNotFound` when there is none."""
+    folder = (root or decks_dir()) / check_name(name)
+    if not (folder / "deck.json").is_file():
+        raise DeckNotFound(f"no learnt deck called {name!r}")
+    shutil.rmtree(folder)
