@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from firmware.config import CameraSection, PanelSection, TableConfig, TableSection, WebSection
+from firmware.events import EventKind
 from firmware.synthetic import PlayedHand, SyntheticPlayers, SyntheticTable
 from firmware.table_app import Table, build_table
+from firmware.table_commands import Read
 from firmware.table_loop import ConfirmedHand, Reader
 from table.errors import MusTableError
 from table.explain import explain
@@ -60,6 +62,8 @@ class Demo:
             if events:
                 seq = events[-1].seq
                 state = events[-1].state
+                if events[-1].kind is EventKind.READ and state["phase"] == "playing":
+                    state = self.table.loop.submit(Read())  # nothing read for sure: a player presses «leer»
         return state
 
     def play(self, hands: int, on_hand: Callable[[PlayedHand, dict[str, Any]], None] | None = None,

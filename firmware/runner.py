@@ -112,7 +112,7 @@ class TableRunner:
         self.last_watch = watch
         if watch.read and self.loop.wants_reading() and FaultKind.FROZEN not in {f.kind for f in self.loop.faults}:
             try:
-                self.loop.read_now()
+                self.loop.read_now(auto=True)
             except CommandRefused as exc:
                 log.info("not read: %s", exc)
         self.loop.flush()

@@ -240,7 +240,7 @@ class SyntheticPlayers:
         state = wait_scored()
         corrected = 0
         for _ in range(20):  # the players fix what the camera got wrong, card by card
-            if state["phase"] == "scored" and state["cards"] == [list(seat) for seat in rec.cards]:
+            if state["phase"] == "scored" and _same(state["cards"], rec.cards):
                 break
             fix = _first_fix(state.get("cards") or [[], [], [], []], [list(seat) for seat in rec.cards])
             if fix is None:
@@ -257,6 +257,10 @@ class SyntheticPlayers:
             self.table.gather()
             self.table.set_score(after["score"])
         return played
+
+
+def _same(seen: list[list[str]] | None, truth: Any) -> bool:
+    return seen is not None and [sorted(s) for s in seen] == [sorted(s) for s in truth]
 
 
 def _first_fix(seen: list[list[str]], truth: list[list[str]]) -> tuple[int, int, str] | None:

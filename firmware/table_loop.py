@@ -376,8 +376,12 @@ class TableLoop:
             return (self._learning is None and not self._reading_now and not self.partida.over
                     and self._hand.cards is None)
 
-    def read_now(self, frames: Sequence[Image] | None = None) -> dict[str, Any]:
-        """Read the cards from ``frames`` (None: stills from the camera), and apply what was read."""
+    def read_now(self, frames: Sequence[Image] | None = None, *, auto: bool = False) -> dict[str, Any]:
+        """Read the cards from ``frames`` (None: stills from the camera), and apply what was read.
+
+        ``auto`` (the watcher asked, nobody pressed «leer»): a reading without a single
+        card read for sure is taken as nothing to read (cards face down, say), not as an
+        impossible table."""
         with self._lock:
             if self._learning is not None:
                 raise CommandRefused("la mesa está aprendiendo un mazo")
@@ -409,7 +413,7 @@ class TableLoop:
             self._reading_now = False
             self._view = None
             body = self._merge(readings)
-            if not any(body["cards"]) and not self._hand.cards:
+            if auto and not any(body["cards"]) and not self._hand.cards:
                 self.bus.publish(EventKind.READ, self._snapshot())  # nothing to read yet
                 return self._snapshot()
             self._commit("cards", body, EventKind.READ)
@@ -633,6 +637,9 @@ class TableLoop:
             h.stones = StoneCount(int(st.get("pool", 0)), tuple(st.get("seats", (0, 0, 0, 0))))  # type: ignore[arg-type]
             h.read_problems = list(body.get("impossible", []))
             h.unknown = int(body.get("unknown", 0))
+            if h.unknown and sum(len(seat) for seat in h.cards) < 16:
+                h.read_problems.append(f"La cámara no está segura de {h.unknown} carta"
+                                       f"{'s' if h.unknown > 1 else ''}: corregidlas o volved a leer")
             h.corrected = False
         elif kind == "correct":
             assert h.cards is not None

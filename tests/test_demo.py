@@ -1,43 +1,64 @@
-"""The demo table: rendered frames read by the real pipeline and scored hand after hand."""
+"""The demo: the synthetic table plays hands through the real loop; the camera's reading is what counts."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+import pytest
+
 from firmware.cli import main
-from firmware.demo import play, table_stones
+from firmware.demo import make_demo
 from table.rules import Rules
-from table.tanteo import score
 from vision.classifier import NeverSure
 from vision.reading import TableReader
 
 
-def test_stones_on_the_felt_follow_the_score() -> None:
-    assert table_stones([0, 0], 40) == (22, (0, 0, 0, 0))
-    assert table_stones([12, 7], 40) == (15, (2, 2, 2, 1))
-    # dentro: the amarracos go back to the pool, the piedras say how far inside
-    assert table_stones([36, 3], 40) == (18, (1, 3, 0, 0))
+def test_the_demo_scores_what_the_camera_read() -> None:
+    demo = make_demo(seed=3)
+    demo.table.start()
+    try:
+        played = demo.play(2)
+    finally:
+        demo.table.stop()
+    confirmed = demo.table.loop.hands()
+    assert len(played) == len(confirmed) == 2
+    # the camera alone read every card of these hands: nobody corrected anything
+    assert [h.corrected for h in played] == [0, 0]
+    assert [[sorted(s) for s in h.record.cards] for h in played] == [
+        [sorted(s) for s in c.record.cards] for c in confirmed]
+    assert [c.record.bets for c in confirmed] == [h.record.bets for h in played]
+    # the partida carries on: mano moves, the score follows the hand before
+    assert confirmed[1].record.mano == (confirmed[0].record.mano + 1) % 4
+    first = confirmed[0].answer
+    assert list(confirmed[1].record.score) == ([0, 0] if first.winner is not None else list(first.score))
 
 
-def test_demo_scores_what_the_camera_read() -> None:
-    hands = list(play(2, seed=5, rules=Rules()))
-    assert [h.number for h in hands] == [1, 2]
-    for h in hands:
-        assert score(h.record).score == h.answer.score
-        if h.read_ok:
-            assert not h.misread
-    # the partida carries the score from one hand to the next
-    assert list(hands[1].record.score) == (list(hands[0].answer.score) if hands[0].answer.winner is None
-                                           else [0, 0])
-    assert hands[1].record.mano == (hands[0].record.mano + 1) % 4
+def test_a_reader_that_reads_nothing_makes_the_players_correct_every_card() -> None:
+    demo = make_demo(seed=2, reader=TableReader(classifier=NeverSure()))
+    demo.table.start()
+    try:
+        [hand] = demo.play(1)
+    finally:
+        demo.table.stop()
+    assert hand.corrected == 16  # nothing was guessed: every card came from the players
+    [confirmed] = demo.table.loop.hands()
+    assert [sorted(s) for s in confirmed.record.cards] == [sorted(s) for s in hand.record.cards]
 
 
-def test_an_unsure_reading_is_corrected_by_the_players_never_guessed() -> None:
-    hand = next(play(1, seed=2, rules=Rules(), reader_factory=lambda: TableReader(classifier=NeverSure())))
-    assert not hand.read_ok
-    assert len(hand.misread) == 16 and all("not read" in m for m in hand.misread)
-    assert sum(len(seat) for seat in hand.record.cards) == 16
-
-
-def test_demo_command_prints_the_tanteo(capsys) -> None:  # type: ignore[no-untyped-def]
-    assert main(["demo", "--hands", "1", "--seed", "3"]) == 0
+def test_demo_command_narrates_without_the_web(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "web.app", None)  # --no-web must not need the display
+    journal = tmp_path / "demo.sqlite"
+    assert main(["demo", "--no-web", "--hands", "1", "--seed", "3", "--journal", str(journal)]) == 0
     out = capsys.readouterr().out
-    assert "— Mano 1 —" in out and "El tanteo, por su orden:" in out
+    assert "— Mano 1 —" in out and "El tanteo, por su orden:" in out and "1 manos" in out
+    assert main(["journal", "list", str(journal)]) == 0
+    assert '"hands": 1' in capsys.readouterr().out
+    assert main(["demo", "--no-web", "--hands", "0"]) == 2
+
+
+def test_the_demo_partida_follows_the_rules_given() -> None:
+    demo = make_demo(seed=4, rules=Rules(target=30))
+    assert demo.table.loop.snapshot()["target"] == 30
+    demo.table.stop()

@@ -308,10 +308,12 @@ def test_every_change_is_one_numbered_event_with_the_whole_state() -> None:
     assert seen[-1].state == loop.snapshot()
 
 
-def test_nothing_read_is_not_an_impossible_table() -> None:
+def test_nothing_read_by_the_watcher_is_not_an_impossible_table() -> None:
     loop, reader = new_loop()
-    s = lay(loop, reader, [[], [], [], []])
+    s = loop.read_now([FRAME], auto=True)  # cards face down: nothing read for sure
     assert s["phase"] == "playing" and s["cards"] is None and reader.reads == 1
+    s = loop.read_now([FRAME])  # but «leer» pressed: the table says what it misses
+    assert s["phase"] == "impossible" and len(s["problems"]) == 4 and s["cards"] == [[], [], [], []]
 
 
 @settings(max_examples=25, deadline=None)
