@@ -38,15 +38,15 @@ def run(args: argparse.Namespace) -> int:
         remove_deck(args.name)
         print(f"forgot deck {args.name}")
         return 0
-    from firmware.commands.read import load_image
     from vision.classifier import CardClassifier
+    from vision.frames import load_frame
     from vision.learnt import learn_deck, save_deck
 
     name = check_name(args.name)
     frames = []
     for k, path in enumerate(args.frames):
         try:
-            frames.append(load_image(path))
+            frames.append(load_frame(path))
         except MusTableError as exc:
             raise MusTableError(f"frame {k}: {exc}") from exc
     deck = learn_deck(frames, model=CardClassifier(args.model))

@@ -1,0 +1,79 @@
+"""``mus-table deck learn/list/remove`` and ``mus-table read --deck``: a learnt deck kept on disk and read back."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from firmware.cli import main
+from models.deck import HELD_OUT_STYLES
+from models.scene import learning_scene, random_cards, random_scene, render_scene
+
+STYLE = HELD_OUT_STYLES["clasica"]
+
+
+@pytest.fixture()
+def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+def write_frames(folder: Path, seed: int = 8) -> list[str]:
+    rng = np.random.default_rng(seed)
+    paths = []
+    for k in range(3):
+        path = folder / f"frame{k}.jpg"
+        cv2.imwrite(str(path), render_scene(learning_scene(rng, k, deck=STYLE), rng).image,
+                    [cv2.IMWRITE_JPEG_QUALITY, 92])
+        paths.append(str(path))
+    return paths
+
+
+def test_learn_list_read_and_remove(tmp_path: Path, data_home: Path,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    frames = write_frames(tmp_path)
+    assert main(["deck", "learn", "club", *frames]) == 0
+    assert "learnt deck club" in capsys.readouterr().out
+    assert (data_home / "mus-table" / "decks" / "club" / "deck.json").is_file()
+    assert main(["deck", "list"]) == 0
+    assert capsys.readouterr().out.split() == ["club"]
+    rng = np.random.default_rng(31)
+    scene = render_scene(random_scene(rng, cards=random_cards(rng), deck=STYLE, extras=(), glare=0.0), rng)
+    image = tmp_path / "table.png"
+    cv2.imwrite(str(image), scene.image)
+    # read in a new reader from the files alone (as after a restart)
+    assert main(["read", "--deck", "club", "--json", str(image)]) == 0
+    reading = json.loads(capsys.readouterr().out)
+    read = [set(seat) for seat in reading["cards"]]
+    assert all(r <= set(t) for r, t in zip(read, scene.truth_cards, strict=True))
+    assert sum(map(len, read)) >= 15
+    assert main(["deck", "remove", "club"]) == 0
+    assert main(["deck", "list"]) == 0
+    assert capsys.readouterr().out.split() == ["forgot", "deck", "club"]
+
+
+def test_a_refused_frame_keeps_nothing_and_says_one_line(tmp_path: Path, data_home: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    f = write_frames(tmp_path)
+    assert main(["deck", "learn", "club", f[0], f[2], f[1]]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("mus-table deck: frame 1, zone seat 0 cards:") and "\n" not in err
+    assert not (data_home / "mus-table" / "decks" / "club").exists()
+    assert main(["deck", "list"]) == 0 and capsys.readouterr().out == ""
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["deck", "remove", "nothing"], "no learnt deck called 'nothing'"),
+    (["deck", "learn", "../up", "a", "b", "c"], "deck name"),
+    (["deck", "learn", "ok", "missing0.png", "b", "c"], "frame 0: missing0.png: no such file"),
+    (["read", "--deck", "nothing", "x.png"], "no learnt deck called 'nothing'"),
+])
+def test_bad_requests_are_one_line_errors(argv: list[str], message: str, data_home: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and "\n" not in err
