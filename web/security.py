@@ -24,10 +24,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from table.errors import InvalidInput
+
 MAX_TRIES = 5
 LOCKOUT_S = 30.0
 UNLOCK_S = 12 * 3600.0
 """How long the table display stays unlocked (a playing session)."""
+
+
+class BadPin(InvalidInput):
+    """A table PIN that is not digits (the configuration's ``table.pin``)."""
 
 
 @dataclass(frozen=True)
@@ -50,7 +56,7 @@ class PinGuard:
     def __init__(self, pin: str, *, clock: Callable[[], float] = time.monotonic,
                  max_tries: int = MAX_TRIES, lockout_s: float = LOCKOUT_S) -> None:
         if not pin or not pin.isdigit():
-            raise ValueError("the table PIN must be digits (e.g. 4 of them)")
+            raise BadPin(f"the table PIN must be digits (e.g. 4 of them), not {pin!r}")
         self._pin = pin.encode()
         self._clock = clock
         self._max = max_tries
