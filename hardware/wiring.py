@@ -54,10 +54,11 @@ def wires(pins: PanelPins | None = None) -> list[Wire]:
              p.green_led, HEADER_PIN[p.green_led], "cathode to " + bus, "#43a047"),
         Wire("Red LED (look at the display)", "5 mm LED + 330 Ω resistor in series, anode side",
              p.red_led, HEADER_PIN[p.red_led], "cathode to " + bus, "#e53935"),
-        Wire("Buzzer", "active piezo buzzer, 3.3 V, ≤ 10 mA, + leg", p.buzzer,
-             HEADER_PIN[p.buzzer], "− leg to " + bus, "#1e63b4"),
+        Wire("Buzzer", "1 kΩ to the base of the buzzer's NPN driver (5 V buzzer on pin 2, "
+             "drawing in section 2); a 3.3 V piezo ≤ 10 mA may take the pin directly", p.buzzer,
+             HEADER_PIN[p.buzzer], "emitter (or the piezo's −) to " + bus, "#1e63b4"),
         Wire("GND bus", "one wire to the button box", None, GND_BUS_PIN,
-             "every button, LED cathode and the buzzer's − leg", "#222222"),
+             "every button, LED cathode and the buzzer driver's emitter", "#222222"),
     ]
 
 
@@ -187,6 +188,9 @@ def svg_document(pins: PanelPins | None = None) -> str:
                f'data-pin="{GND_BUS_PIN}"/>')
     out.append(f'<text x="{gx + 8:g}" y="{low - 6:g}" font-size="11">GND bus · pin {GND_BUS_PIN} '
                "(one wire to the button box)</text>")
+    out.append(f'<text x="20" y="{height - 26:g}" font-size="10" fill="#555">Buzzer: a 5 V buzzer '
+               "sounds from pin 2 (5V) through an NPN switched by GPIO25, a diode across it "
+               "(drawing in hardware/README.md, section 2).</text>")
     out.append(f'<text x="20" y="{height - 12:g}" font-size="10" fill="#555">Touch Display 2 only: '
                "its red lead to a 5V pin (2 or 4), black to a GND pin (6). Nothing else uses the header.</text>")
     out.append("</svg>")
