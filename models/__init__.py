@@ -9,9 +9,7 @@ but never imports this package: training code stays out of the Pi's path.
 May import (of the project): ``table`` and ``vision``.
 """
 
-CONFIDENCE_THRESHOLD = 0.9
-"""Least probability, in both the crop and its half-turned view, for a card to be called.
+from vision.classifier import DEFAULT_THRESHOLD as CONFIDENCE_THRESHOLD
 
-Below it the reader says ``unknown`` rather than guess; ``vision.classifier``
-uses the same value, and ``models.evaluate`` measures the model at it.
-"""
+__all__ = ["CONFIDENCE_THRESHOLD"]
+"""``CONFIDENCE_THRESHOLD`` is the reader's own (``vision.classifier.DEFAULT_THRESHOLD``): one value."""

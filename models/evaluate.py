@@ -3,11 +3,11 @@
 ``python -m models.evaluate`` renders seeded scenes of the held-out styles
 (:data:`models.deck.HELD_OUT_STYLES`), cuts every card as the finder would
 (its true quad moved a few pixels per corner), and classifies the crops with
-``models/cards.onnx`` under onnxruntime, calling a card the way the reader
-does: the crop and its half-turned view must agree, each with probability at
+``models/cards.onnx`` through the reader's own :class:`vision.classifier.CardClassifier`,
+calling a card exactly as the reader does: the crop and its half-turned view must agree, each with probability at
 least :data:`models.CONFIDENCE_THRESHOLD`; otherwise the card is unknown.
 It prints cards right / wrong / unknown, scenes with all sixteen right, the
-per-card time on one thread, and draws ``models/confusion.png``.
+per-card time on one thread, and draws a confusion matrix (``--confusion``).
 """
 
 from __future__ import annotations
@@ -23,45 +23,29 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from models import CONFIDENCE_THRESHOLD
 from models.dataset import crops_of
 from models.deck import HELD_OUT_STYLES, load_deck, load_fournier1878, redrawn_deck
 from models.scene import random_cards, random_scene, render_scene
+from models.train import cache_dir
 from table.cards import DECK
-from vision.cardcrop import to_model_input
+from vision.classifier import DEFAULT_THRESHOLD as CONFIDENCE_THRESHOLD
+from vision.classifier import CardClassifier
 
-ROOT = Path(__file__).resolve().parent.parent
-MODEL_PATH = ROOT / "models" / "cards.onnx"
-CONFUSION_PATH = ROOT / "models" / "confusion.png"
-
-
-def session(path: Path = MODEL_PATH, threads: int = 1):  # type: ignore[no-untyped-def]
-    import onnxruntime as ort
-
-    so = ort.SessionOptions()
-    so.intra_op_num_threads = threads
-    so.inter_op_num_threads = 1
-    so.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    return ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
+CONFUSION_NAME = "confusion.png"
 
 
-def _softmax(z: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
-    z = z.astype(np.float64) - z.max(axis=1, keepdims=True)
-    e = np.exp(z)
-    return np.asarray(e / e.sum(axis=1, keepdims=True))
+def session(path: Path | None = None, threads: int = 1) -> CardClassifier:
+    """The reader's own classifier for the model at ``path`` (default: the installed one)."""
+    return CardClassifier(path, threads=threads)
 
 
-def predict(sess, crops: list[npt.NDArray[np.uint8]]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:  # type: ignore[no-untyped-def]
-    """Class and confidence per crop, both views agreeing (confidence 0 when they disagree)."""
-    x = to_model_input(crops)
-    both = np.ascontiguousarray(np.concatenate([x, x[:, :, ::-1, ::-1]]))
-    p = _softmax(sess.run(["logits"], {"crops": both})[0])
-    n = len(crops)
-    a, b = p[:n], p[n:]
-    k = np.argmax(a * b, axis=1)
-    agree = (np.argmax(a, axis=1) == k) & (np.argmax(b, axis=1) == k)
-    conf = np.minimum(a[np.arange(n), k], b[np.arange(n), k]) * agree
-    return k.astype(np.int64), conf
+def predict(clf: CardClassifier, crops: list[npt.NDArray[np.uint8]]
+            ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """Class and confidence per crop as the reader calls them (confidence 0 when the views disagree)."""
+    preds = clf.classify(crops)
+    k = np.asarray([p.card.index for p in preds], np.int64)
+    conf = np.asarray([p.probability if p.agreed else 0.0 for p in preds], np.float64)
+    return k, conf
 
 
 @dataclass
@@ -77,7 +61,7 @@ class Figures:
     threshold: float
 
 
-def evaluate_scenes(sess, faces_or_styles: list, n_scenes: int, seed: int, jitter_px: float = 3.0,  # type: ignore[no-untyped-def]
+def evaluate_scenes(sess: CardClassifier, faces_or_styles: list, n_scenes: int, seed: int, jitter_px: float = 3.0,  # type: ignore[type-arg]
                     threshold: float = CONFIDENCE_THRESHOLD, name: str = "held-out"
                     ) -> tuple[Figures, npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.int64]]:
     """Render scenes of the given decks (cycled), classify every card; figures and raw results."""
@@ -133,7 +117,7 @@ def confusion_image(truth: npt.NDArray[np.int64], pred: npt.NDArray[np.int64], p
     cv2.imwrite(str(path), img)
 
 
-def time_per_card(sess, crops: list[npt.NDArray[np.uint8]], repeats: int = 20) -> float:  # type: ignore[no-untyped-def]
+def time_per_card(sess: CardClassifier, crops: list[npt.NDArray[np.uint8]], repeats: int = 20) -> float:
     """Milliseconds per card for a batch of 16 crops with both views (32 model inputs), one thread."""
     batch = crops[:16]
     predict(sess, batch)
@@ -145,15 +129,20 @@ def time_per_card(sess, crops: list[npt.NDArray[np.uint8]], repeats: int = 20) -
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m models.evaluate", description=__doc__.splitlines()[0])
-    parser.add_argument("--model", type=Path, default=MODEL_PATH)
+    parser.add_argument("--model", type=Path, default=None, help="card model (default: the installed one)")
     parser.add_argument("--scenes", type=int, default=200, help="scenes of 16 cards per held-out style")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--jitter", type=float, default=3.0, help="corner error of the finder, px")
-    parser.add_argument("--confusion", type=Path, default=CONFUSION_PATH)
+    parser.add_argument("--confusion", type=Path, default=None,
+                        help=f"where to draw the confusion matrix (default: the cache folder's {CONFUSION_NAME}; "
+                             "the model card's is models/confusion.png)")
     parser.add_argument("--deck-dir", type=Path, action="append", default=[],
                         help="also measure on a scanned deck: a folder of {rank}_{oro,copa,espada,basto}.webp")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.confusion is None:
+        args.confusion = cache_dir() / CONFUSION_NAME
+        args.confusion.parent.mkdir(parents=True, exist_ok=True)
     sess = session(args.model)
     results = []
     all_t, all_p = [], []

@@ -11,6 +11,7 @@ torch is imported here only: the product and the tests run without it.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -18,12 +19,28 @@ from typing import Any
 
 import numpy as np
 
-from models.deck import ART_VERSION
+from models.deck import ART_VERSION, load_deck
+from table.errors import InvalidInput
 from vision.cardcrop import CROP_H, CROP_W
+from vision.classifier import default_model_path
 
-ROOT = Path(__file__).resolve().parent.parent
-MODEL_PATH = ROOT / "models" / "cards.onnx"
-CACHE = ROOT / "out"
+MODEL_PATH = default_model_path()
+"""Where the reader looks for the model, and where training writes it unless told (``--out``)."""
+
+
+class IncompleteDeck(InvalidInput):
+    """A scanned deck folder given to training without its 40 faces."""
+
+
+def cache_dir() -> Path:
+    """Where rendered crop sets are cached: ``$MUS_TABLE_CACHE``, else ``$XDG_CACHE_HOME/mus-table``.
+
+    Never inside the installed package (``~/.cache/mus-table`` by default).
+    """
+    env = os.environ.get("MUS_TABLE_CACHE")
+    if env:
+        return Path(env)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "mus-table"
 CHANNELS = (24, 32, 48, 64, 96)
 FEATURES = "features"
 """The model's second output: what its last (linear) layer sees, one row per crop."""
@@ -194,23 +211,30 @@ def add_features_output(path: Path) -> None:
 
 def train(scenes: int = 4000, epochs: int = 12, seed: int = 1, threads: int = 2, workers: int = 2,
           out: Path = MODEL_PATH, batch: int = 128, lr: float = 3e-3, fournier: bool = True,
-          decks: tuple[Path, ...] = (), strong: bool = False) -> dict[str, float]:
-    """Render (or load) the crop set, train, export; returns the held-out crop accuracy and minutes."""
+          decks: tuple[Path, ...] = (), strong: bool = False, cache: Path | None = None) -> dict[str, float]:
+    """Render (or load) the crop set, train, export; returns the held-out crop accuracy and minutes.
+
+    ``cache`` holds the rendered crops (default :func:`cache_dir`). A deck folder
+    without its 40 faces is refused (:class:`IncompleteDeck`) before anything runs.
+    """
+    check_decks(decks)
     import torch
     from torch import nn
 
     from models.dataset import build_dataset
 
+    cache = cache or cache_dir()
+
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     np.random.seed(seed)
     t0 = time.time()
-    print(f"rendering {scenes} training scenes (cached in {CACHE})", file=sys.stderr, flush=True)
+    print(f"rendering {scenes} training scenes (cached in {cache})", file=sys.stderr, flush=True)
     name = f"train_crops_a{ART_VERSION}_s{seed}_n{scenes}" + ("" if fournier else "_nofournier")
     name += "".join(f"_{Path(d).name}" for d in decks)
-    crops, labels = build_dataset(CACHE / f"{name}.npz", scenes, seed, "training", workers=workers,
+    crops, labels = build_dataset(cache / f"{name}.npz", scenes, seed, "training", workers=workers,
                                   use_fournier=fournier, deck_dirs=tuple(str(d) for d in decks))
-    val_c, val_l = build_dataset(CACHE / f"heldout_crops_s{seed}.npz", 60, seed + 7919, "held-out",
+    val_c, val_l = build_dataset(cache / f"heldout_crops_s{seed}.npz", 60, seed + 7919, "held-out",
                                  workers=workers)
     print(f"{len(crops)} training crops, {len(val_c)} held-out crops ({time.time() - t0:.0f} s)",
           file=sys.stderr, flush=True)
@@ -256,6 +280,16 @@ def train(scenes: int = 4000, epochs: int = 12, seed: int = 1, threads: int = 2,
     return {"heldout_accuracy": acc, "minutes": (time.time() - t0) / 60}
 
 
+def check_decks(decks: tuple[Path, ...]) -> None:
+    """Refuse, in one line, a scanned deck folder that lacks any of its 40 faces."""
+    for d in decks:
+        if not Path(d).is_dir():
+            raise IncompleteDeck(f"{d}: no such folder")
+        if load_deck(d) is None:
+            raise IncompleteDeck(f"{d}: not a whole deck (needs the 40 faces "
+                                 "{rank}_{oro,copa,espada,basto} as .webp, .png or .jpg)")
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scenes", type=int, default=4000, help="rendered training scenes (16 crops each)")
     parser.add_argument("--epochs", type=int, default=12)
@@ -263,6 +297,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threads", type=int, default=2, help="torch threads")
     parser.add_argument("--workers", type=int, default=2, help="processes rendering scenes")
     parser.add_argument("--out", type=Path, default=MODEL_PATH, help="where to write the ONNX model")
+    parser.add_argument("--cache", type=Path, default=None,
+                        help="where rendered crops are cached (default $MUS_TABLE_CACHE or "
+                             "$XDG_CACHE_HOME/mus-table)")
     parser.add_argument("--deck", dest="decks", type=Path, action="append", default=[],
                         help="also train on a scanned deck: a folder of {rank}_{oro,copa,espada,basto}.webp "
                              "(the best remedy for a deck maker the model reads poorly)")
@@ -277,8 +314,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m models.train", description=__doc__.splitlines()[0])
     add_arguments(parser)
     args = parser.parse_args(argv)
-    train(args.scenes, args.epochs, args.seed, args.threads, args.workers, args.out, fournier=args.fournier,
-          decks=tuple(args.decks), strong=args.strong)
+    try:
+        train(args.scenes, args.epochs, args.seed, args.threads, args.workers, args.out, fournier=args.fournier,
+              decks=tuple(args.decks), strong=args.strong, cache=args.cache)
+    except InvalidInput as exc:
+        print(f"python -m models.train: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -55,10 +55,10 @@ def test_export_has_the_contract_names_and_a_dynamic_batch(tmp_path) -> None:  #
     export_onnx(build_model(), path)
     sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
     assert [i.name for i in sess.get_inputs()] == ["crops"]
-    assert [o.name for o in sess.get_outputs()] == ["logits"]
+    assert [o.name for o in sess.get_outputs()] == ["logits", "features"]
     for n in (1, 5):
-        out = sess.run(["logits"], {"crops": np.zeros((n, 3, CROP_H, CROP_W), np.float32)})[0]
-        assert out.shape == (n, 40)
+        out, feats = sess.run(None, {"crops": np.zeros((n, 3, CROP_H, CROP_W), np.float32)})
+        assert out.shape == (n, 40) and feats.shape == (n, 2688)
 
 
 def test_train_command_parses_its_options() -> None:
@@ -69,3 +69,4 @@ def test_train_command_parses_its_options() -> None:
     args = parser.parse_args(["--scenes", "10", "--epochs", "1", "--seed", "3"])
     assert (args.scenes, args.epochs, args.seed, args.threads) == (10, 1, 3, 2)
     assert not args.strong and parser.parse_args(["--strong-augment"]).strong
+

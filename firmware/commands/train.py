@@ -24,10 +24,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from models.train import check_decks
+
+    check_decks(tuple(args.decks))  # a one-line error before torch is even looked for
     if importlib.util.find_spec("torch") is None:
         raise TrainingUnavailable("training needs torch: pip install 'mus-table[train]'")
     from models.train import train
 
     train(args.scenes, args.epochs, args.seed, args.threads, args.workers, args.out, fournier=args.fournier,
-          decks=tuple(args.decks), strong=args.strong)
+          decks=tuple(args.decks), strong=args.strong, cache=args.cache)
     return 0
