@@ -27,6 +27,7 @@ from firmware.table_loop import LoopSettings
 from firmware.watcher import WatchSettings
 from table.errors import InvalidInput, InvalidRecord
 from table.rules import Rules
+from vision.mat import Mat
 
 SOURCES = ("picamera2", "opencv", "folder", "synthetic")
 
@@ -193,13 +194,10 @@ def parse_config(text: str) -> TableConfig:
         raise InvalidInput("config: camera.source = \"folder\" needs camera.path (the folder of frames)")
     if not 1 <= cfg.web.port <= 65535 or not 1 <= cfg.mqtt.port <= 65535:
         raise InvalidInput("config: ports are 1-65535")
-    from hardware.printable_mat import (  # the one definition of the mat sizes
-        MAX_SIDE_MM,
-        MIN_SIDE_MM,
-    )
-
-    if not (MIN_SIDE_MM <= cfg.mat.side_mm <= MAX_SIDE_MM):
-        raise InvalidInput(f"config: mat.side_mm must be {MIN_SIDE_MM:g}-{MAX_SIDE_MM:g}, not {cfg.mat.side_mm:g}")
+    try:
+        Mat(cfg.mat.side_mm)  # the mat checks its own size (one definition of the sizes allowed)
+    except InvalidInput as exc:
+        raise InvalidInput(f"config: mat.side_mm: {exc}") from None
     cfg.loop_settings()  # checks the partida, the seats and the name
     cfg.watch_settings()
     cfg.panel.pins  # noqa: B018 - checks the pins

@@ -1,0 +1,74 @@
+"""``mus-table run --config``: the real table's command on a folder of frames, stopped as systemd stops it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import cv2
+
+from firmware.cli import main
+from firmware.journal import Journal
+from firmware.synthetic import SyntheticTable
+from table.cards import Card
+
+HAND = [["12o", "3c", "1e", "4b"], ["11o", "11c", "7e", "7b"],
+        ["5o", "6c", "2b", "10e"], ["10o", "10c", "1o", "12b"]]
+
+
+def test_run_reads_a_still_table_journals_it_and_stops_on_sigterm(tmp_path: Path) -> None:
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    table = SyntheticTable(11)
+    table.moving_frames = 0
+    cv2.imwrite(str(frames / "00.png"), table.still())
+    table.show([[Card.parse(c) for c in seat] for seat in HAND])
+    cv2.imwrite(str(frames / "01.png"), table.still())
+    journal = tmp_path / "journal.sqlite"
+    config = tmp_path / "table.toml"
+    config.write_text(f"""
+[table]
+name = "prueba"
+journal = "{journal}"
+[camera]
+source = "folder"
+path = "{frames}"
+fps = 30.0
+[panel]
+enabled = false
+[web]
+enabled = false
+""")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    proc = subprocess.Popen([sys.executable, "-m", "firmware.cli", "run", "--config", str(config)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    cards = None
+    deadline = time.monotonic() + 60
+    try:
+        while cards is None and time.monotonic() < deadline and proc.poll() is None:
+            if journal.exists():
+                rows = [b for _, _, kind, _, b in Journal(journal).entries() if kind == "cards"]
+                cards = rows[0]["cards"] if rows else None
+            if cards is None:
+                try:
+                    proc.wait(timeout=0.3)
+                except subprocess.TimeoutExpired:
+                    pass
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+    assert cards is not None, err
+    assert [sorted(s) for s in cards] == [sorted(s) for s in HAND]
+    assert proc.returncode == 0, err
+
+
+def test_run_refuses_a_bad_configuration_in_one_line(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    bad = tmp_path / "t.toml"
+    bad.write_text("[camera]\nsource = 'webcam'\n")
+    assert main(["run", "--config", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "camera.source" in err
