@@ -236,3 +236,31 @@ def test_the_unit_restarts_on_failure_in_a_writable_working_directory() -> None:
     assert keys["WorkingDirectory"] == "/var/lib/mus-table"
     assert keys["StateDirectory"] == "mus-table"  # systemd makes it, owned by the service user
     assert keys["User"] == "mus-table"
+
+
+KIOSK = REPO / "hardware" / "pi" / "kiosk.sh"
+
+
+def _kiosk(tmp: Path, browsers: tuple[str, ...]) -> tuple[subprocess.CompletedProcess[str], str]:
+    stubs = tmp / "kiosk-stubs"
+    stubs.mkdir()
+    log = tmp / "kiosk.log"
+    for name in ("curl", *browsers):
+        (stubs / name).write_text(f'#!/bin/sh\necho "{name} $*" >> "{log}"\n')
+        (stubs / name).chmod(0o755)
+    done = subprocess.run(["/bin/sh", str(KIOSK)], env={"PATH": str(stubs)},
+                          capture_output=True, text=True, timeout=30)
+    return done, log.read_text() if log.exists() else ""
+
+
+def test_the_kiosk_waits_for_the_page_then_opens_it_full_screen(tmp_path: Path) -> None:
+    done, log = _kiosk(tmp_path, ("chromium-browser",))
+    assert done.returncode == 0, done.stderr
+    curl, browser = log.splitlines()
+    assert curl.startswith("curl ") and curl.endswith("http://127.0.0.1:8000/")
+    assert browser.startswith("chromium-browser --kiosk ") and browser.endswith(" http://127.0.0.1:8000/")
+
+
+def test_the_kiosk_says_so_when_there_is_no_browser(tmp_path: Path) -> None:
+    done, _ = _kiosk(tmp_path, ())
+    assert done.returncode == 1 and "no chromium found" in done.stderr
