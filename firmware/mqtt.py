@@ -22,6 +22,7 @@ import threading
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware.events import EventBus, TableEvent
 
@@ -36,7 +37,7 @@ class MqttPublisher:
         self.bus = bus
         self.base = f"{prefix}/{table}"
         self.connected = threading.Event()
-        self._client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"{prefix}-{table}",
+        self._client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"{prefix}-{table}",
                                    clean_session=True)
         if username:
             self._client.username_pw_set(username, password or None)

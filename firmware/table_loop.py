@@ -669,9 +669,9 @@ class TableLoop:
             for lance in rec.lances:
                 restored.words.extend((w.seat, w.word, w.n) for w in rec.bets.get(lance, ()))
             if any(rec.declared_given):
-                for i, lance in enumerate(("pares", "juego")):
+                for i, jugada in enumerate(("pares", "juego")):
                     if rec.declared_given[i]:
-                        restored.declared[lance] = list(rec.declared[i])
+                        restored.declared[jugada] = list(rec.declared[i])
             restored.cards = [[BY_TEXT[c] for c in seat] for seat in rec.cards]
             restored.stones = h.stones if h.mano == rec.mano else None
             self._hand = restored

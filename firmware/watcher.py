@@ -131,6 +131,6 @@ def _pixels(frame: Image, quad: npt.NDArray[np.float64]) -> npt.NDArray[np.uint8
     cv2.fillConvexPoly(mask, np.round(quad - [x0, y0]).astype(np.int32), 255)
     crop = frame[y0:y1, x0:x1]
     if crop.ndim == 2:
-        crop = cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR)
+        crop = np.asarray(cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR), np.uint8)
     sel = mask[::2, ::2] > 0
     return np.asarray(crop[::2, ::2][sel], np.uint8)

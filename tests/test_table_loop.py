@@ -168,22 +168,26 @@ def test_a_reread_after_a_fix_on_the_felt() -> None:
 
 def test_a_misread_card_corrected_scores_the_true_hand() -> None:
     loop, reader = new_loop()
-    rng = random.Random(4)
-    obj = random_record(rng, Rules(), mano=0, score=[0, 0])
+    obj = random_record(random.Random(4), Rules(), mano=0, score=[0, 0])
+    rec = HandRecord.from_json(obj)
     wrong = [list(s) for s in obj["cards"]]
-    free = next(c for c in ("1o", "2o", "3o", "4o", "5o", "6o", "7o")
+    free = next(c for c in ("1o", "2o", "3o", "4o", "5o", "6o", "7o", "10o", "11o", "12o")
                 if all(c not in seat for seat in obj["cards"]))
     true_card, wrong[3][1] = wrong[3][1], free
     lay(loop, reader, wrong)
-    rec = HandRecord.from_json(obj)
+    for lance in ("pares", "juego"):  # the players said what they hold, whatever the camera read
+        for seat, says in enumerate(rec.holds()[0 if lance == "pares" else 1]):
+            loop.submit(Declare(seat, lance, says))
     for lance in rec.lances:
         for w in rec.bets.get(lance, ()):
-            try:
-                loop.submit(Say(w.seat, w.word, w.n))
-            except CommandRefused:  # the misread changed who has pares or juego: declare as said
-                break
+            loop.submit(Say(w.seat, w.word, w.n))
+    misread = loop.snapshot()
     s = loop.submit(Correct(3, 1, Card.parse(true_card)))
-    assert s["cards"] == obj["cards"]
+    assert s["cards"] == obj["cards"] and s["phase"] == "scored" and s["corrected"]
+    want = score(HandRecord.from_json({**obj, "declared": {"pares": list(rec.holds()[0]),
+                                                          "juego": list(rec.holds()[1])}}))
+    assert s["answer"] == want.to_json()
+    assert misread["cards"] != s["cards"]
 
 
 def test_undo_brings_the_last_hand_back_and_deletes_nothing(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ import argparse
 import json
 import random
 import time
+from typing import Any
 
 import cv2
 import numpy as np
@@ -63,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
                 if loop.snapshot()["bets"]["asked"]:
                     break
                 loop.submit(Say(w.seat, w.word, w.n))
-        loop.attach_camera(lambda still=still: still)
+        loop.attach_camera(lambda: still)  # noqa: B023 - used in this iteration only
         t0 = time.perf_counter()
         for f in frames:
             if watcher.feed(f.image, cal).read:  # type: ignore[union-attr]
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         compute.append((t2 - t0) * 1000)
         read_ms.append((t2 - t1) * 1000)
         scored += state["phase"] == "scored"
-    result = {"hands": n, "threads": 1, "scored": scored,
+    result: dict[str, Any] = {"hands": n, "threads": 1, "scored": scored,
               "compute_ms": _stats(compute), "read_and_score_ms": _stats(read_ms),
               "watch_wait_ms": round(settings.still_frames / fps * 1000),
               "still_to_ready_ms_median": round(float(np.median(compute)) + settings.still_frames / fps * 1000)}
