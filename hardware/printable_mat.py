@@ -639,11 +639,13 @@ def _bgr(c: RGB) -> tuple[int, int, int]:
     return (c[2], c[1], c[0])
 
 
-def _segment_poly(x0: float, y0: float, x1: float, y1: float, w: float, ppm: float) -> np.ndarray:
-    dx, dy = x1 - x0, y1 - y0
-    n = math.hypot(dx, dy) or 1.0
-    ox, oy = -dy / n * w / 2, dx / n * w / 2
-    return _poly(((x0 + ox, y0 + oy), (x1 + ox, y1 + oy), (x1 - ox, y1 - oy), (x0 - ox, y0 - oy)), ppm)
+def _pt(x: float, y: float, ppm: float) -> tuple[int, int]:
+    return (_fx(x, ppm), _fx(y, ppm))
+
+
+def _px(width_mm: float, ppm: float) -> int:
+    """A stroke's width in whole pixels (OpenCV's thickness), at least one."""
+    return max(1, round(width_mm * ppm))
 
 
 def _draw_text(img: np.ndarray, s: Text, ppm: float) -> None:
@@ -682,40 +684,24 @@ def _draw(img: np.ndarray, s: Shape, ppm: float) -> None:
     if isinstance(s, Rect):
         if s.fill is not None:
             cv2.fillPoly(img, [_box_poly(s.x, s.y, s.w, s.h, ppm)], _bgr(s.fill), cv2.LINE_8, _SHIFT)
-        if s.stroke is not None:
-            hw = s.width / 2
-            x0, y0, x1, y1 = s.x, s.y, s.x + s.w, s.y + s.h
-            sides = [(x0 - hw, y0 - hw, s.w + s.width, s.width),  # no overlaps: fillPoly
-                     (x0 - hw, y1 - hw, s.w + s.width, s.width),  # is even-odd
-                     (x0 - hw, y0 + hw, s.width, s.h - s.width),
-                     (x1 - hw, y0 + hw, s.width, s.h - s.width)]
-            cv2.fillPoly(img, [_box_poly(*b, ppm) for b in sides], _bgr(s.stroke), cv2.LINE_8, _SHIFT)
+        if s.stroke is not None:  # centred on the edge, like the PDF's and the SVG's
+            cv2.rectangle(img, _pt(s.x, s.y, ppm), _pt(s.x + s.w, s.y + s.h, ppm), _bgr(s.stroke),
+                          _px(s.width, ppm), cv2.LINE_8, _SHIFT)
     elif isinstance(s, RectUnion):
         cv2.fillPoly(img, [_box_poly(*b, ppm) for b in s.rects], _bgr(s.fill), cv2.LINE_8, _SHIFT)
     elif isinstance(s, Line):
-        segs = [(s.x0, s.y0, s.x1, s.y1)]
-        if s.dash is not None:
-            length = math.hypot(s.x1 - s.x0, s.y1 - s.y0)
-            on, off = s.dash
-            segs, t = [], 0.0
-            while t < length:
-                e = min(t + on, length)
-                a, b = t / length, e / length
-                segs.append((s.x0 + (s.x1 - s.x0) * a, s.y0 + (s.y1 - s.y0) * a,
-                             s.x0 + (s.x1 - s.x0) * b, s.y0 + (s.y1 - s.y0) * b))
-                t += on + off
-        polys = [_segment_poly(*seg, s.width, ppm) for seg in segs]
-        cv2.fillPoly(img, polys, _bgr(s.colour), cv2.LINE_8, _SHIFT)
+        length = math.hypot(s.x1 - s.x0, s.y1 - s.y0) or 1.0
+        on, off = s.dash or (length, 0.0)
+        t = 0.0
+        while t < length:
+            a, b = t / length, min(t + on, length) / length
+            cv2.line(img, _pt(s.x0 + (s.x1 - s.x0) * a, s.y0 + (s.y1 - s.y0) * a, ppm),
+                     _pt(s.x0 + (s.x1 - s.x0) * b, s.y0 + (s.y1 - s.y0) * b, ppm),
+                     _bgr(s.colour), _px(s.width, ppm), cv2.LINE_8, _SHIFT)
+            t += on + off
     elif isinstance(s, Circle):
-        ring = cv2.ellipse2Poly((0, 0), (1000, 1000), 0, 0, 360, 1)  # unit circle, 1° steps
-        outer = [(s.cx + (s.r + s.width / 2) * x / 1000, s.cy + (s.r + s.width / 2) * y / 1000)
-                 for x, y in ring]
-        inner = [(s.cx + (s.r - s.width / 2) * x / 1000, s.cy + (s.r - s.width / 2) * y / 1000)
-                 for x, y in ring]
-        mask = np.zeros(img.shape[:2], np.uint8)
-        cv2.fillPoly(mask, [_poly(outer, ppm)], 255, cv2.LINE_8, _SHIFT)
-        cv2.fillPoly(mask, [_poly(inner, ppm)], 0, cv2.LINE_8, _SHIFT)
-        img[mask > 0] = _bgr(s.stroke)
+        cv2.circle(img, _pt(s.cx, s.cy, ppm), round(s.r * ppm * _ONE), _bgr(s.stroke),
+                   _px(s.width, ppm), cv2.LINE_AA, _SHIFT)
     elif isinstance(s, Polygon):
         cv2.fillPoly(img, [_poly(s.points, ppm)], _bgr(s.fill), cv2.LINE_8, _SHIFT)
     else:
