@@ -80,9 +80,9 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-def shot(page: Page, name: str) -> None:
+def shot(page: Page, name: str, transparent: bool = False) -> None:
     page.wait_for_timeout(50)
-    page.screenshot(path=str(ARTIFACTS / name))
+    page.screenshot(path=str(ARTIFACTS / name), omit_background=transparent)
 
 
 def test_a_whole_hand_on_the_display(served: Served, browser: Any) -> None:
@@ -169,6 +169,19 @@ def test_a_whole_hand_on_the_display(served: Served, browser: Any) -> None:
     expect(page.locator('.points[data-pair="1"]')).to_have_text("0")  # a new juego
     assert served.loop.snapshot()["partida"]["juegos"] == [0, 1]
 
+    # learning a deck: where each card of the frame goes; a photo; the next frame; cancel
+    page.click("#btn-learn")
+    expect(page.locator(".learnmat .card")).to_have_count(16)
+    expect(page.locator(".learnmat .seatcards.seat0")).to_contain_text("1")
+    shot(page, "display-800x480-learning.png")
+    page.click("#btn-capture")
+    expect(page.locator("#main")).to_have_attribute("data-phase", "learning")
+    expect(page.locator(".learnstep")).to_contain_text("Foto 2 de 3")
+    assert served.loop.snapshot()["learning"]["done"] == [0]
+    page.get_by_role("button", name="Dejarlo").click()
+    expect(page.locator("#main")).to_have_attribute("data-phase", "playing")
+    expect(page.locator(".speaker")).to_be_visible()
+
     for w, h, name in ((1024, 600, "display-1024x600.png"), (390, 844, "display-phone.png")):
         page.set_viewport_size({"width": w, "height": h})
         shot(page, name)
@@ -213,6 +226,6 @@ def test_the_spectator_page_follows_live_and_resumes_after_a_drop(served: Served
     page.set_viewport_size({"width": 1920, "height": 1080})
     page.goto(served.url + "/overlay")
     expect(page.locator(".ov-score .points").first).to_have_text(str(served.loop.snapshot()["score"][0]))
-    shot(page, "overlay-1080p.png")
+    shot(page, "overlay-1080p.png", transparent=True)
     page.close()
     served.app.wsgi_app = wsgi  # type: ignore[method-assign]

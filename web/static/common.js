@@ -34,6 +34,7 @@ function cardEl(card, extra) {
     el("b", null, rank), el("small", null, SUIT_MARK[suit] + " " + SUITS[suit]));
 }
 
+function plural(n, one, many) { return n + " " + tr(n === 1 ? one : many); }
 function seatName(s) { return tr("seat_n", {n: s}); }
 function lanceName(l) { return l ? tr("lance_" + l) : tr("no_lance"); }
 
@@ -54,7 +55,7 @@ function renderScore(root, st) {
                    : el("span", null, (stn.amarracos ?? 0) + " " + tr((stn.amarracos === 1) ? "amarraco" : "amarracos") + " · "),
         el("span", null, (stn.piedras ?? 0) + " " + tr((stn.piedras === 1) ? "piedra" : "piedras"))),
       el("div", {class: "jv"},
-        ((part.juegos || [0, 0])[p]) + " " + tr("juegos") + " · " + ((part.vacas || [0, 0])[p]) + " " + tr("vacas")));
+        plural((part.juegos || [0, 0])[p], "juego", "juegos") + " · " + plural((part.vacas || [0, 0])[p], "vaca", "vacas")));
     root.append(box);
     if (p === 0) {
       const bets = st.bets || {};
