@@ -28,6 +28,7 @@ partida is won. The state and the events are described in docs/events.md.
 from __future__ import annotations
 
 import copy
+import json
 import logging
 import threading
 from collections.abc import Callable, Sequence
@@ -811,7 +812,7 @@ class TableLoop:
         betting = bets.betting
         outcomes = {}
         for lance, o in bets.outcomes().items():
-            outcomes[lance] = {"how": o.how, "stake": o.stake, "deje": o.deje, "pair": o.pair, "bettor": o.bettor}
+            outcomes[str(lance)] = {"how": str(o.how), "stake": o.stake, "deje": o.deje, "pair": o.pair, "bettor": o.bettor}
         target = p.rules.target
         answer = view.answer
         tanteo: list[dict[str, Any]] = []
@@ -828,7 +829,7 @@ class TableLoop:
             dentro = is_dentro(pts, target)
             pairs_stones.append({"amarracos": 0 if dentro else pts // 5,
                                  "piedras": pts - (target - 5) if dentro else pts % 5, "dentro": dentro})
-        return {
+        return _plain({
             "seq": self.bus.last_seq if hasattr(self, "bus") else 0,
             "table": s.table,
             "phase": str(phase),
@@ -843,12 +844,12 @@ class TableLoop:
             "mano": h.mano,
             "hand_no": p.hands + 1,
             "bets": {
-                "lance": bets.lance,
+                "lance": None if bets.lance is None else str(bets.lance),
                 "speaker": None if view.asked else bets.speaker,
                 "legal": [] if view.asked else list(bets.legal()),
-                "asked": view.asked,
+                "asked": [str(a) for a in view.asked],
                 "declared": {k: list(v) for k, v in h.declared.items()},
-                "words": {lance: ws for lance, ws in bets.words().items()},
+                "words": {str(lance): ws for lance, ws in bets.words().items()},
                 "outcomes": outcomes,
                 "standing": None if betting is None or betting.bettor is None else
                 {"bettor": betting.bettor, "total": betting.total, "ordago": betting.ordago},
@@ -870,7 +871,12 @@ class TableLoop:
             "learning": dict(self._learning) if self._learning is not None else None,
             "hands": p.hands,
             "last_hand": self._confirmed[-1].answer.to_json() if self._confirmed else None,
-        }
+        })
+
+
+def _plain(state: dict[str, Any]) -> dict[str, Any]:
+    """The state as plain JSON values (the engine's typed values, such as lances, become their spelling)."""
+    return json.loads(json.dumps(state, ensure_ascii=False))  # type: ignore[no-any-return]
 
 
 # ------------------------------------------------------------------------------------------ stones
