@@ -253,9 +253,10 @@ class SyntheticPlayers:
         played = PlayedHand(rec, corrected, state.get("answer"))
         if state["phase"] == "scored":
             by = state["confirm_by"][self.rng.randrange(len(state["confirm_by"]))]
-            after = self.loop.submit(Confirm(by))
+            state = self.loop.submit(Confirm(by))
+        if state["phase"] in ("playing", "over"):  # confirmed (here, or on the panel): the tanteo moves the stones
             self.table.gather()
-            self.table.set_score(after["score"])
+            self.table.set_score(state["score"])
         return played
 
 

@@ -185,3 +185,43 @@ def test_a_folder_of_frames_read_end_to_end(tmp_path: Path) -> None:
     assert phases[0] == "playing" and s["phase"] == "scored"
     assert s["cards"] is not None and [sorted(seat) for seat in s["cards"]] == [sorted(seat) for seat in HAND]
     assert s["stones_check"] == []  # the stones lie as a 0-0 score says
+
+
+def test_synthetic_hands_end_to_end_confirmed_from_the_mock_panel(factory: MockFactory, tmp_path: Path) -> None:
+    """The synthetic table deals and shows; the runner sees it still and reads it; the panel confirms;
+    a restart in the middle of the next hand resumes it."""
+    from firmware.journal import Journal
+    from firmware.synthetic import SyntheticPlayers
+    from firmware.table_commands import Say
+
+    pins = PanelPins()
+    synthetic = SyntheticTable(3)
+    path = tmp_path / "j.sqlite"
+    loop = TableLoop(reader=TableReader(), journal=Journal(path))
+    runner = TableRunner(loop, synthetic, watcher=Watcher(WatchSettings(still_frames=2)))
+    players = SyntheticPlayers(loop, synthetic, 3)
+    with Panel(pins, pin_factory=factory) as panel:
+        runner.panel_driver = PanelDriver(loop, panel)
+
+        def read_then_confirm() -> dict[str, Any]:
+            for _ in range(30):
+                runner.step()
+                if loop.snapshot()["phase"] in ("scored", "impossible"):
+                    break
+            state = loop.snapshot()
+            assert state["phase"] == "scored", state["problems"]
+            press(factory, pins.confirm)  # «confirmar» on the panel
+            runner.step()
+            return loop.snapshot()
+
+        for n in (1, 2):
+            players.play_hand(read_then_confirm)
+            assert loop.snapshot()["hands"] == n
+        synthetic.pick_up()
+        mano = loop.snapshot()["mano"]
+        loop.submit(Say(mano, "envido", 3))
+        runner.panel_driver.close()
+    before = loop.snapshot()
+    again = TableLoop(reader=TableReader(), journal=Journal(path)).snapshot()
+    assert again["bets"] == before["bets"] and again["score"] == before["score"] and again["hands"] == 2
+    assert [h.record.to_json() for h in loop.hands()] == [r.to_json() for r, _ in Journal(path).hands(1)]
