@@ -94,6 +94,10 @@ class Journal:
                 self._db.executescript(SCHEMA)
             else:
                 self._db.execute("SELECT seq, partida, kind, at, body FROM entries LIMIT 1")
+        except sqlite3.OperationalError as exc:
+            if "no such table" in str(exc):
+                raise JournalUnreadable(f"{self.path} is not a table journal: {exc}") from None
+            raise JournalUnreadable(f"cannot open the journal {self.path}: {exc}") from None
         except sqlite3.DatabaseError as exc:
             raise JournalUnreadable(f"{self.path} is not a table journal: {exc}") from None
         self._lock = threading.Lock()

@@ -108,7 +108,10 @@ def build_table(config: TableConfig, *, source: CameraSource | None = None, read
     closers: list[Callable[[], None]] = []
     if str(path) != ":none:":
         if str(path) != ":memory:":
-            path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise InvalidInput(f"cannot make the journal's folder {path.parent}: {exc.strerror}") from None
         journal = Journal(path)
         closers.append(journal.close)
     loop = TableLoop(config.loop_settings(), reader=reader if reader is not None else make_reader(config, mat),

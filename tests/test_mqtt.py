@@ -100,3 +100,20 @@ def test_no_broker_needed_when_none_answers(table: str) -> None:
     loop.submit(LanceOutcome("grande", "en paso"))  # the table goes on
     assert not pub.connected.is_set() and loop.snapshot()["bets"]["lance"] == "chica"
     pub.close()
+
+
+def test_a_configured_broker_gets_the_table_built_from_the_configuration(table: str, tmp_path: Any) -> None:
+    from firmware.config import MqttSection, PanelSection, TableConfig, TableSection
+    from firmware.table_app import build_table
+
+    config = TableConfig(table=TableSection(name=table, journal=str(tmp_path / "j.sqlite")),
+                         mqtt=MqttSection(host=HOST, port=PORT), panel=PanelSection(enabled=False))
+    built = build_table(config, source=None, reader=None)
+    assert built.mqtt is not None and built.mqtt.connected.wait(5)
+    live = Listener(f"mus-table/{table}/events/#")
+    try:
+        built.loop.submit(Say(0, "paso"))
+        assert live.next(f"mus-table/{table}/events/bet")[1]["state"]["bets"]["speaker"] == 1
+    finally:
+        live.close()
+        built.stop()
