@@ -372,10 +372,13 @@ class TableLoop:
         self._frame = frame
 
     def wants_reading(self) -> bool:
-        """Whether a still table should be read now (the hand is not over being read)."""
+        """Whether a still table should be read now: no cards read yet in this hand, or an
+        impossible table nobody has corrected by hand (a fix on the felt is read again)."""
         with self._lock:
-            return (self._learning is None and not self._reading_now and not self.partida.over
-                    and self._hand.cards is None)
+            if self._learning is not None or self._reading_now or self.partida.over:
+                return False
+            h = self._hand
+            return h.cards is None or (self._phase() is Phase.IMPOSSIBLE and not h.corrected)
 
     def read_now(self, frames: Sequence[Image] | None = None, *, auto: bool = False) -> dict[str, Any]:
         """Read the cards from ``frames`` (None: stills from the camera), and apply what was read.
@@ -388,8 +391,6 @@ class TableLoop:
                 raise CommandRefused("la mesa está aprendiendo un mazo")
             if self.partida.over:
                 raise CommandRefused("la partida ha terminado: empezad otra")
-            if self._phase() is Phase.SCORED and self._hand.corrected:
-                pass  # a re-read replaces the corrections: allowed
             if self._reading_now:
                 raise CommandRefused("ya se están leyendo las cartas")
             if self.reader is None:
@@ -674,7 +675,6 @@ class TableLoop:
                     if rec.declared_given[i]:
                         restored.declared[jugada] = list(rec.declared[i])
             restored.cards = [[BY_TEXT[c] for c in seat] for seat in rec.cards]
-            restored.stones = h.stones if h.mano == rec.mano else None
             self._hand = restored
         else:
             raise InvalidInput(f"unknown journal entry {kind!r}")

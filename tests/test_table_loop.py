@@ -329,3 +329,16 @@ def test_any_legal_hand_played_word_by_word_scores_as_the_engine(seed: int) -> N
     assert s["phase"] == "scored"
     assert s["answer"] == score(HandRecord.from_json(obj)).to_json()
     assert s["record"]["bets"] == {k: v for k, v in HandRecord.from_json(obj).to_json()["bets"].items()}
+
+
+def test_the_watcher_reads_again_only_an_impossible_table_nobody_corrected() -> None:
+    loop, reader = new_loop()
+    assert loop.wants_reading()
+    short = [list(s) for s in HAND]
+    short[0] = short[0][:3]
+    lay(loop, reader, short)
+    assert loop.snapshot()["phase"] == "impossible" and loop.wants_reading()  # a fix on the felt is read
+    loop.submit(Correct(1, 0, Card.parse("11o")))  # a hand correction: the camera no longer overrides it
+    assert not loop.wants_reading()
+    loop.submit(Correct(0, 3, Card.parse("4b")))
+    assert loop.snapshot()["phase"] == "scored" and not loop.wants_reading()
