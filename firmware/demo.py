@@ -82,11 +82,11 @@ class Demo:
 
 
 def make_demo(*, seed: int = 1, rules: Rules | None = None, journal: Path | None = None, port: int = 8000,
-              reader: Reader | None = None, word_s: float = 0.0) -> Demo:
+              reader: Reader | None = None, word_s: float = 0.0, frames: Path | None = None) -> Demo:
     config = demo_config(rules, port, seed)
     if journal is not None:
         config = replace(config, table=replace(config.table, journal=str(journal)))
-    synthetic = SyntheticTable(seed, target=config.rules.target, piedras=config.seats.piedras)
+    synthetic = SyntheticTable(seed, target=config.rules.target, piedras=config.seats.piedras, frames=frames)
     table = build_table(config, source=synthetic, reader=reader, panel=False)
     return Demo(table, SyntheticPlayers(table.loop, synthetic, seed, word_s=word_s), synthetic)
 

@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -87,7 +88,7 @@ class SyntheticTable:
     def __init__(self, seed: int = 1, *, style: DeckStyle | None = None, target: int = 40,
                  piedras: tuple[int, int] = (0, 1), watch_px_per_mm: float = 0.45,
                  still_px_per_mm: float = 1.5, moving_frames: int = 3, tilt_deg: float = 4.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 frames: Path | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.rng = np.random.default_rng(seed)
         self.style = style or HELD_OUT_STYLES["clasica"]
         self.target = target
@@ -110,6 +111,8 @@ class SyntheticTable:
         self._scene_seed = 0
         self._cache: dict[tuple[int, float, bool], Image] = {}
         self.renders = 0
+        self.frames = frames
+        """Where each still is also written (JPEG), to look at or to ``mus-table read``; None: nowhere."""
 
     # ------------------------------------------------------------------ what lies on the table
 
@@ -166,6 +169,9 @@ class SyntheticTable:
         if image is None:
             image = render_scene(self.spec(px_per_mm, hand), np.random.default_rng(self._scene_seed)).image
             self.renders += 1
+            if self.frames is not None and px_per_mm == self.still_px_per_mm and not hand:
+                self.frames.mkdir(parents=True, exist_ok=True)
+                cv2.imwrite(str(self.frames / f"still-{self.renders:04d}-{self.scene}.jpg"), image)
             self._cache[key] = image
         return image
 

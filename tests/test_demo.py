@@ -50,7 +50,10 @@ def test_demo_command_narrates_without_the_web(capsys: pytest.CaptureFixture[str
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "web.app", None)  # --no-web must not need the display
     journal = tmp_path / "demo.sqlite"
-    assert main(["demo", "--no-web", "--hands", "1", "--seed", "3", "--journal", str(journal)]) == 0
+    frames = tmp_path / "frames"
+    assert main(["demo", "--no-web", "--hands", "1", "--seed", "3", "--journal", str(journal),
+                 "--frames", str(frames)]) == 0
+    assert any(p.name.endswith("-shown.jpg") for p in frames.iterdir())  # the still the cards were read from
     out = capsys.readouterr().out
     assert "— Mano 1 —" in out and "El tanteo, por su orden:" in out and "1 manos" in out
     assert main(["journal", "list", str(journal)]) == 0
