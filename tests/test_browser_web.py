@@ -222,6 +222,10 @@ def test_the_spectator_page_follows_live_and_resumes_after_a_drop(served: Served
     assert resumes[0] == "" and resumes[-1] == str(seen)  # the reconnect said where it had stopped
     expect(page.locator("#hands li")).to_have_count(len(served.loop.hands()) or 1)
     shot(page, "watch.png")
+    page.click("#hands li a >> nth=0")
+    expect(page.locator(".explain li").first).to_contain_text("Mano el asiento 0")
+    expect(page.locator(".explain")).to_contain_text("El tanteo, por su orden")
+    shot(page, "replay.png")
 
     page.set_viewport_size({"width": 1920, "height": 1080})
     page.goto(served.url + "/overlay")

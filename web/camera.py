@@ -25,6 +25,7 @@ MAX_WIDTH = 960
 """Pictures are scaled down to this width: enough for a 1080p overlay's inset and a phone."""
 JPEG_QUALITY = 75
 BOUNDARY = "frame"
+RESEND_S = 5.0
 
 
 class Picture:
@@ -67,10 +68,13 @@ class Picture:
         """A multipart stream of the pictures, ``fps`` a second (``limit`` parts, for tests)."""
         sent = 0
         last: bytes | None = None
+        last_at = 0.0
         while limit is None or sent < limit:
             jpeg = self.jpeg()
-            if jpeg is not None and jpeg is not last:
-                last = jpeg
+            now = time.monotonic()
+            # a new picture, or the same again every few seconds (a closed viewer is noticed)
+            if jpeg is not None and (jpeg is not last or now - last_at >= RESEND_S):
+                last, last_at = jpeg, now
                 sent += 1
                 yield (f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\n"
                        f"Content-Length: {len(jpeg)}\r\n\r\n").encode() + jpeg + b"\r\n"
