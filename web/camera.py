@@ -57,8 +57,8 @@ class Picture:
         img = draw_view(frame, state.calibration, reading, mat=self.mat)
         h, w = img.shape[:2]
         if w > self.max_width:
-            img = cv2.resize(img, (self.max_width, int(h * self.max_width / w)),
-                             interpolation=cv2.INTER_AREA)
+            img = np.asarray(cv2.resize(img, (self.max_width, int(h * self.max_width / w)),
+                                        interpolation=cv2.INTER_AREA), np.uint8)
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
         if not ok:  # pragma: no cover - OpenCV encodes any 8-bit image
             raise RuntimeError("JPEG encoding failed")
