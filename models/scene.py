@@ -510,60 +510,158 @@ def _hand_polys(centre: Point, angle: float, rng: np.random.Generator) -> list[n
     return polys
 
 
-def render_scene(spec: SceneSpec, rng: np.random.Generator) -> RenderedScene:
-    """Draw the scene of ``spec`` as the camera sees it, with its truth; same rng seed, same image."""
-    mat = spec.mat
-    s = mat.side
-    h_img, frame = camera_homography(spec)
-    k = max(1.0, round(spec.px_per_mm * 1.15, 1))
-    margin = 70.0
-    t_canvas = np.array([[k, 0, margin * k - 0.5], [0, k, margin * k - 0.5], [0, 0, 1]])
-    n = int(round((s + 2 * margin) * k))
+@dataclass(frozen=True)
+class RenderParams:
+    """The renderer's fixed numbers, named (lengths in mat mm, colours BGR, shares in 0-1).
 
-    def cv(pts: npt.ArrayLike) -> npt.NDArray[np.float64]:
-        return np.asarray(project(t_canvas, pts), np.float64)
+    They were tuned by eye and by the reader's figures (``docs/decisions-models.md``);
+    changing one changes every rendered scene, so the model's training data too.
+    """
 
-    def ipt(p: Point) -> tuple[int, int]:
-        q = cv([p])[0]
+    canvas_oversample: float = 1.15
+    """The mat is drawn from above at this many times the camera's px per mm (rounded to 0.1, ≥ 1)."""
+    canvas_margin_mm: float = 70.0
+    """Room drawn around the play area (felt margin, table)."""
+    felt_texture: tuple[tuple[int, float], ...] = ((12, 10.0), (40, 4.0))
+    """Low-resolution noise added to table and felt: (cells across, amplitude in grey levels)."""
+    felt_texture_scale: int = 8
+    """The felt is drawn this many times smaller, then scaled up (fast, and smooth)."""
+    felt_edge_shade: float = 0.8
+    """The felt's edge line, as a share of the felt's colour."""
+    outline_white: float = 0.3
+    """Zone outlines: the felt's colour mixed with this share of white."""
+    outline_width_mm: float = 1.2
+    quiet_zone_grey: int = 235
+    shadow_offset_mm: tuple[float, float] = (1.5, 2.0)
+    shadow_jitter_mm: float = 2.5
+    shadow_card: int = 150
+    shadow_object: int = 170
+    shadow_stone: int = 140
+    shadow_stone_offset: float = 0.6
+    """Stones are flat: their shadow falls this share of a card's offset."""
+    shadow_blur_mm: float = 2.0
+    shadow_strength: float = 0.6
+    card_corner_mm: float = 3.0
+    card_brightness: tuple[float, float] = (0.9, 1.05)
+    phone_body: BGR = (25, 25, 25)
+    phone_screen_inset_mm: tuple[float, float] = (3.0, 10.0)
+    phone_screen_grey: tuple[int, int] = (30, 120)
+    phone_corner_mm: float = 8.0
+    lighter_cap_mm: float = 12.0
+    lighter_cap: BGR = (180, 180, 180)
+    lighter_corner_mm: float = 4.0
+    napkin_paper: BGR = (238, 240, 242)
+    napkin_creases: int = 6
+    napkin_crease: BGR = (200, 205, 210)
+    napkin_points: int = 9
+    napkin_radius: tuple[float, float] = (0.38, 0.5)
+    """The napkin's outline: its radius at each point, as a share of its size."""
+    stone_rim: float = 0.6
+    stone_face: float = 0.88
+    stone_highlight_gain: tuple[float, float] = (1.15, 20.0)
+    stone_highlight_offset: float = 0.25
+    stone_highlight_size: float = 0.3
+    hand_turn_deg: float = 10.0
+    """The hand comes along a diagonal, turned at most this much."""
+    hand_distance_mm: tuple[float, float] = (25.0, 65.0)
+    hand_skin: tuple[tuple[float, float], tuple[float, float], tuple[float, float]] = (
+        (90.0, 170.0), (120.0, 190.0), (170.0, 240.0))
+    hand_shadow_mm: tuple[float, float] = (12.0, 9.0)
+    hand_shadow_blur_mm: float = 8.0
+    hand_shadow_divisor: float = 500.0
+    """The hand's shadow darkens by its blurred mask (0-255) over this."""
+    hand_edge_blur_mm: float = 0.8
+    hand_shade: tuple[float, float] = (0.85, 0.15)
+    """Skin brightness: base plus this share of low-resolution noise."""
+    hand_shade_cells: int = 6
+    cover_jitter_mm: float = 3.0
+    cover_disc_mm: tuple[float, float] = (42.0, 52.0)
+    cover_box_half_mm: tuple[float, float] = (38.0, 46.0)
+    cover_grey: tuple[int, int] = (20, 230)
+    table_beyond_shade: float = 0.8
+    """What the camera sees beyond the drawn table: its colour times this."""
+
+
+RENDER = RenderParams()
+"""The parameters every scene is rendered with."""
+
+
+@dataclass
+class _Canvas:
+    """The mat drawn from above: an image, its px per mm, and the mm -> px transform."""
+
+    k: float
+    margin: float
+    n: int
+    t: npt.NDArray[np.float64]
+    image: Image = field(default_factory=lambda: np.zeros((1, 1, 3), np.uint8))
+
+    @classmethod
+    def for_spec(cls, spec: SceneSpec, p: RenderParams) -> _Canvas:
+        k = max(1.0, round(spec.px_per_mm * p.canvas_oversample, 1))
+        m = p.canvas_margin_mm
+        t = np.array([[k, 0, m * k - 0.5], [0, k, m * k - 0.5], [0, 0, 1]])
+        return cls(k, m, int(round((spec.mat.side + 2 * m) * k)), t)
+
+    def cv(self, pts: npt.ArrayLike) -> npt.NDArray[np.float64]:
+        return np.asarray(project(self.t, pts), np.float64)
+
+    def ipt(self, pt: Point) -> tuple[int, int]:
+        q = self.cv([pt])[0]
         return (int(round(q[0])), int(round(q[1])))
 
-    # table and felt, with a little texture (drawn small, scaled up: fast)
-    small = max(8, n // 8)
+
+def _draw_felt(c: _Canvas, spec: SceneSpec, rng: np.random.Generator, p: RenderParams) -> None:
+    """Table and felt with a little texture, and the felt's edge."""
+    s, k, n = spec.mat.side, c.k, c.n
+    sc = p.felt_texture_scale
+    small = max(8, n // sc)
     base = np.empty((small, small, 3), np.float32)
     base[:] = spec.table
     fm = spec.felt_margin_mm
-    f0 = int(round((margin - fm) * k / 8))
-    f1 = int(round((margin + s + fm) * k / 8))
+    f0 = int(round((c.margin - fm) * k / sc))
+    f1 = int(round((c.margin + s + fm) * k / sc))
     base[f0:f1, f0:f1] = spec.felt
-    base += (_lowres_noise(rng, (small, small), 12, 10.0) + _lowres_noise(rng, (small, small), 40, 4.0))[:, :, None]
-    canvas = cv2.resize(np.clip(base, 0, 255).astype(np.uint8), (n, n), interpolation=cv2.INTER_LINEAR)
-    e0, e1 = ipt((-fm, -fm)), ipt((s + fm, s + fm))
-    edge = tuple(int(v) for v in np.clip(np.asarray(spec.felt, float) * 0.8, 0, 255))
-    cv2.rectangle(canvas, e0, e1, edge, max(1, int(k)), cv2.LINE_AA)
+    texture = _lowres_noise(rng, (small, small), *p.felt_texture[0])
+    for cells, amp in p.felt_texture[1:]:
+        texture = texture + _lowres_noise(rng, (small, small), cells, amp)
+    base += texture[:, :, None]
+    c.image = cv2.resize(np.clip(base, 0, 255).astype(np.uint8), (n, n), interpolation=cv2.INTER_LINEAR)
+    e0, e1 = c.ipt((-fm, -fm)), c.ipt((s + fm, s + fm))
+    edge = tuple(int(v) for v in np.clip(np.asarray(spec.felt, float) * p.felt_edge_shade, 0, 255))
+    cv2.rectangle(c.image, e0, e1, edge, max(1, int(k)), cv2.LINE_AA)
 
-    if spec.zone_outlines:
-        col = tuple(int(v) for v in np.clip(np.asarray(spec.felt, float) * 0.7 + 255 * 0.3, 0, 255))
-        lw = max(1, int(round(1.2 * k)))
-        for seat in range(4):
-            for r in (mat.card_zone(seat), mat.stone_zone(seat)):
-                cv2.rectangle(canvas, ipt((r[0], r[1])), ipt((r[2], r[3])), col, lw, cv2.LINE_AA)
-        cv2.circle(canvas, ipt(mat.centre), int(round(mat.pool_radius * k)), col, lw, cv2.LINE_AA)
 
-    # markers on white quiet zones
-    q = spec.quiet_mm
+def _draw_zone_outlines(c: _Canvas, spec: SceneSpec, p: RenderParams) -> None:
+    mat = spec.mat
+    w = p.outline_white
+    col = tuple(int(v) for v in np.clip(np.asarray(spec.felt, float) * (1 - w) + 255 * w, 0, 255))
+    lw = max(1, int(round(p.outline_width_mm * c.k)))
+    for seat in range(4):
+        for r in (mat.card_zone(seat), mat.stone_zone(seat)):
+            cv2.rectangle(c.image, c.ipt((r[0], r[1])), c.ipt((r[2], r[3])), col, lw, cv2.LINE_AA)
+    cv2.circle(c.image, c.ipt(mat.centre), int(round(mat.pool_radius * c.k)), col, lw, cv2.LINE_AA)
+
+
+def _draw_markers(c: _Canvas, spec: SceneSpec, p: RenderParams) -> None:
+    """The four markers, each on its white quiet zone."""
+    q, k = spec.quiet_mm, c.k
     mpx = int(round(MARKER_MM * k))
+    grey = p.quiet_zone_grey
     for mid in MARKER_IDS:
-        corners = mat.marker_corners(mid)
-        x0, y0 = corners[0]
-        cv2.rectangle(canvas, ipt((x0 - q, y0 - q)), ipt((x0 + MARKER_MM + q, y0 + MARKER_MM + q)),
-                      (235, 235, 235), -1)
+        x0, y0 = spec.mat.marker_corners(mid)[0]
+        cv2.rectangle(c.image, c.ipt((x0 - q, y0 - q)), c.ipt((x0 + MARKER_MM + q, y0 + MARKER_MM + q)),
+                      (grey, grey, grey), -1)
         mk = cv2.cvtColor(_marker(mid, mpx), cv2.COLOR_GRAY2BGR)
-        ex, ey = (x0 + margin) * k, (y0 + margin) * k  # pixel edges
-        _paste(canvas, mk, np.full(mk.shape[:2], 255, np.uint8),
+        ex, ey = (x0 + c.margin) * k, (y0 + c.margin) * k  # pixel edges
+        _paste(c.image, mk, np.full(mk.shape[:2], 255, np.uint8),
                np.array([[ex - 0.5, ey - 0.5], [ex + mpx - 0.5, ey - 0.5], [ex + mpx - 0.5, ey + mpx - 0.5]]))
 
-    # lay out cards and extras per seat
-    card_size = spec.card_mm
+
+def _lay_out(spec: SceneSpec, rng: np.random.Generator
+             ) -> tuple[list[list[CardPlacement]], list[tuple[Extra, CardPlacement]]]:
+    """Where each seat's cards lie (the spec's placements, or a random row) and where the extras lie."""
+    mat, card_size = spec.mat, spec.card_mm
     placements: list[list[CardPlacement]] = []
     extra_places: list[tuple[Extra, CardPlacement]] = []
     for seat in range(4):
@@ -582,128 +680,196 @@ def render_scene(spec: SceneSpec, rng: np.random.Generator) -> RenderedScene:
             placed = [placed[int(i)] for i in order]
             placements.append(placed[:len(spec.cards[seat])])
             extra_places += list(zip(seat_extras, placed[len(spec.cards[seat]):], strict=True))
+    return placements, extra_places
 
-    stones = _place_stones(spec, rng)
-    stone_col = spec.stone_colour if spec.stone_colour is not None else contrasting_colour(spec.felt, rng)
 
-    # soft shadows of everything lying on the felt
+def _draw_shadows(c: _Canvas, card_size: tuple[float, float], placements: list[list[CardPlacement]],
+                  extra_places: list[tuple[Extra, CardPlacement]], stones: list[tuple[str, float, float, float]],
+                  rng: np.random.Generator, p: RenderParams) -> None:
+    """Soft shadows of everything lying on the felt."""
+    k, n = c.k, c.n
     shadow = np.zeros((n, n), np.uint8)
-    sh_off = np.array(rng.uniform(-2.5, 2.5, 2)) + [1.5, 2.0]
-    for seat in range(4):
-        for pl in placements[seat]:
-            cv2.fillPoly(shadow, [np.round(cv(card_corners(pl, card_size) + sh_off)).astype(np.int32)], 150)
+    j = p.shadow_jitter_mm
+    sh_off = np.array(rng.uniform(-j, j, 2)) + list(p.shadow_offset_mm)
+    for seat_places in placements:
+        for pl in seat_places:
+            cv2.fillPoly(shadow, [np.round(c.cv(card_corners(pl, card_size) + sh_off)).astype(np.int32)],
+                         p.shadow_card)
     for ex, pl in extra_places:
         if ex.kind == "napkin":  # irregular and thin: no hard-edged shadow
             continue
-        cv2.fillPoly(shadow, [np.round(cv(card_corners(pl, _EXTRA_MM[ex.kind]) + sh_off)).astype(np.int32)], 170)
+        cv2.fillPoly(shadow, [np.round(c.cv(card_corners(pl, _EXTRA_MM[ex.kind]) + sh_off)).astype(np.int32)],
+                     p.shadow_object)
+    f = p.shadow_stone_offset
     for _, x, y, d in stones:
-        cv2.circle(shadow, ipt((x + sh_off[0] * 0.6, y + sh_off[1] * 0.6)), int(round(d / 2 * k)), 140, -1)
-    shadow = cv2.GaussianBlur(shadow, (0, 0), 2.0 * k)
-    keep = cv2.cvtColor(cv2.subtract(np.full_like(shadow, 255), cv2.multiply(shadow, 0.6)), cv2.COLOR_GRAY2BGR)
-    canvas = cv2.multiply(canvas, keep, scale=1 / 255.0)
+        cv2.circle(shadow, c.ipt((x + sh_off[0] * f, y + sh_off[1] * f)), int(round(d / 2 * k)), p.shadow_stone, -1)
+    shadow = cv2.GaussianBlur(shadow, (0, 0), p.shadow_blur_mm * k)
+    keep = cv2.cvtColor(cv2.subtract(np.full_like(shadow, 255), cv2.multiply(shadow, p.shadow_strength)),
+                        cv2.COLOR_GRAY2BGR)
+    c.image = cv2.multiply(c.image, keep, scale=1 / 255.0)
 
-    # cards
+
+def _draw_cards(c: _Canvas, spec: SceneSpec, placements: list[list[CardPlacement]],
+                h_img: npt.NDArray[np.float64], rng: np.random.Generator, p: RenderParams) -> list[CardTruth]:
+    card_size, k = spec.card_mm, c.k
     faces = deck_faces(spec.deck) if isinstance(spec.deck, DeckStyle) else spec.deck
     cw, ch = max(4, int(round(card_size[0] * k))), max(4, int(round(card_size[1] * k)))
-    mask = _rounded_mask(cw, ch, 3.0 * k)
+    mask = _rounded_mask(cw, ch, p.card_corner_mm * k)
     truths: list[CardTruth] = []
     for seat in range(4):
         for card, pl in zip(spec.cards[seat], placements[seat], strict=True):
             face = cv2.resize(faces[card], (cw, ch), interpolation=cv2.INTER_AREA)
-            face = cv2.convertScaleAbs(face, alpha=float(rng.uniform(0.9, 1.05)))
+            face = cv2.convertScaleAbs(face, alpha=float(rng.uniform(*p.card_brightness)))
             qm = card_corners(pl, card_size)
-            _paste(canvas, face, mask, cv(qm))
+            _paste(c.image, face, mask, c.cv(qm))
             truths.append(CardTruth(card, seat, project(h_img, qm), qm.astype(np.float32)))
+    return truths
 
-    # extras
+
+def _extra_image(kind: str, k: float, rng: np.random.Generator, p: RenderParams) -> tuple[Image, Image]:
+    """A phone, a lighter or a crumpled napkin seen from above, and its mask."""
+    size = _EXTRA_MM[kind]
+    ew, eh = int(round(size[0] * k)), int(round(size[1] * k))
+    obj = np.empty((eh, ew, 3), np.uint8)
+    if kind == "phone":
+        obj[:] = p.phone_body
+        ix, iy = p.phone_screen_inset_mm
+        cv2.rectangle(obj, (int(ix * k), int(iy * k)), (ew - int(ix * k), eh - int(iy * k)),
+                      tuple(int(v) for v in rng.integers(*p.phone_screen_grey, 3)), -1)
+        emask = _rounded_mask(ew, eh, p.phone_corner_mm * k)
+    elif kind == "lighter":
+        obj[:] = tuple(int(v) for v in rng.integers(0, 255, 3))
+        cv2.rectangle(obj, (0, 0), (ew, int(p.lighter_cap_mm * k)), p.lighter_cap, -1)
+        emask = _rounded_mask(ew, eh, p.lighter_corner_mm * k)
+    else:  # a crumpled paper napkin
+        obj[:] = p.napkin_paper
+        for _ in range(p.napkin_creases):
+            p1 = tuple(int(v) for v in rng.integers(0, min(ew, eh), 2))
+            p2 = tuple(int(v) for v in rng.integers(0, min(ew, eh), 2))
+            cv2.line(obj, p1, p2, p.napkin_crease, max(1, int(k)), cv2.LINE_AA)
+        emask = np.zeros((eh, ew), np.uint8)
+        t = np.linspace(0, 2 * math.pi, p.napkin_points, endpoint=False)
+        rad = rng.uniform(*p.napkin_radius, p.napkin_points)
+        pts = np.stack([ew / 2 + rad * ew * np.cos(t), eh / 2 + rad * eh * np.sin(t)], 1)
+        cv2.fillPoly(emask, [pts.astype(np.int32)], 255, cv2.LINE_AA)
+    return obj, emask
+
+
+def _draw_extras(c: _Canvas, extra_places: list[tuple[Extra, CardPlacement]], h_img: npt.NDArray[np.float64],
+                 rng: np.random.Generator, p: RenderParams) -> list[ExtraTruth]:
     extra_truth: list[ExtraTruth] = []
     for ex, pl in extra_places:
-        size = _EXTRA_MM[ex.kind]
-        qm = card_corners(pl, size)
-        ew, eh = int(round(size[0] * k)), int(round(size[1] * k))
-        obj = np.empty((eh, ew, 3), np.uint8)
-        if ex.kind == "phone":
-            obj[:] = (25, 25, 25)
-            cv2.rectangle(obj, (int(3 * k), int(10 * k)), (ew - int(3 * k), eh - int(10 * k)),
-                          tuple(int(v) for v in rng.integers(30, 120, 3)), -1)
-            emask = _rounded_mask(ew, eh, 8 * k)
-        elif ex.kind == "lighter":
-            obj[:] = tuple(int(v) for v in rng.integers(0, 255, 3))
-            cv2.rectangle(obj, (0, 0), (ew, int(12 * k)), (180, 180, 180), -1)
-            emask = _rounded_mask(ew, eh, 4 * k)
-        else:  # a crumpled paper napkin
-            obj[:] = (238, 240, 242)
-            for _ in range(6):
-                p1 = tuple(int(v) for v in rng.integers(0, min(ew, eh), 2))
-                p2 = tuple(int(v) for v in rng.integers(0, min(ew, eh), 2))
-                cv2.line(obj, p1, p2, (200, 205, 210), max(1, int(k)), cv2.LINE_AA)
-            emask = np.zeros((eh, ew), np.uint8)
-            t = np.linspace(0, 2 * math.pi, 9, endpoint=False)
-            rad = rng.uniform(0.38, 0.5, 9)
-            pts = np.stack([ew / 2 + rad * ew * np.cos(t), eh / 2 + rad * eh * np.sin(t)], 1)
-            cv2.fillPoly(emask, [pts.astype(np.int32)], 255, cv2.LINE_AA)
-        _paste(canvas, obj, emask, cv(qm))
+        qm = card_corners(pl, _EXTRA_MM[ex.kind])
+        obj, emask = _extra_image(ex.kind, c.k, rng, p)
+        _paste(c.image, obj, emask, c.cv(qm))
         extra_truth.append(ExtraTruth(ex.kind, ex.seat, project(h_img, qm)))
+    return extra_truth
 
-    # stones: flat discs with a rim and a little shading
-    rim = tuple(int(v * 0.6) for v in stone_col)
-    hi_col = tuple(int(min(255, v * 1.15 + 20)) for v in stone_col)
+
+def _draw_stones(c: _Canvas, stones: list[tuple[str, float, float, float]], stone_col: BGR,
+                 p: RenderParams) -> None:
+    """Flat discs with a rim and a little shading."""
+    rim = tuple(int(v * p.stone_rim) for v in stone_col)
+    gain, lift = p.stone_highlight_gain
+    hi_col = tuple(int(min(255, v * gain + lift)) for v in stone_col)
+    off, size = p.stone_highlight_offset, p.stone_highlight_size
     for _, x, y, d in stones:
-        c, rr = ipt((x, y)), d / 2 * k
-        cv2.circle(canvas, c, int(round(rr)), rim, -1, cv2.LINE_AA)
-        cv2.circle(canvas, c, max(1, int(round(rr * 0.88))), stone_col, -1, cv2.LINE_AA)
-        cv2.circle(canvas, (c[0] - int(rr * 0.25), c[1] - int(rr * 0.25)), max(1, int(rr * 0.3)), hi_col, -1,
+        ctr, rr = c.ipt((x, y)), d / 2 * c.k
+        cv2.circle(c.image, ctr, int(round(rr)), rim, -1, cv2.LINE_AA)
+        cv2.circle(c.image, ctr, max(1, int(round(rr * p.stone_face))), stone_col, -1, cv2.LINE_AA)
+        cv2.circle(c.image, (ctr[0] - int(rr * off), ctr[1] - int(rr * off)), max(1, int(rr * size)), hi_col, -1,
                    cv2.LINE_AA)
 
-    # a hand over the pool
-    hand_mask = np.zeros((1, 1), np.uint8)
-    if spec.hand_over_pool:
-        # fingers point to the centre along a diagonal, where no card zone lies
-        ang = 45.0 + 90.0 * int(rng.integers(4)) + rng.uniform(-10, 10)
-        back = math.radians(ang + 180.0)
-        dist = rng.uniform(25, 65)
-        centre = (mat.centre[0] + dist * math.cos(back), mat.centre[1] + dist * math.sin(back))
-        polys = _hand_polys(centre, ang, rng)
-        hand_mask = np.zeros((n, n), np.uint8)
-        for p in polys:
-            cv2.fillPoly(hand_mask, [np.round(cv(p)).astype(np.int32)], 255, cv2.LINE_AA)
-        skin = np.array([rng.uniform(90, 170), rng.uniform(120, 190), rng.uniform(170, 240)], np.float32)
-        sh = cv2.GaussianBlur(np.roll(hand_mask, (int(12 * k), int(9 * k)), (0, 1)), (0, 0), 8 * k)
-        f = canvas.astype(np.float32) * (1 - sh[:, :, None] / 500.0)
-        a = (cv2.GaussianBlur(hand_mask, (0, 0), 0.8 * k).astype(np.float32) / 255.0)[:, :, None]
-        shade = 0.85 + 0.15 * _lowres_noise(rng, (n, n), 6, 1.0)[:, :, None]
-        canvas[:] = np.clip(f * (1 - a) + skin * shade * a, 0, 255).astype(np.uint8)
 
-    # hidden markers: something lies on them
+def _draw_hand(c: _Canvas, mat: Mat, rng: np.random.Generator, p: RenderParams) -> Image:
+    """A hand over the pool, fingers to the centre along a diagonal (where no card zone lies); its mask."""
+    k, n = c.k, c.n
+    ang = 45.0 + 90.0 * int(rng.integers(4)) + rng.uniform(-p.hand_turn_deg, p.hand_turn_deg)
+    back = math.radians(ang + 180.0)
+    dist = rng.uniform(*p.hand_distance_mm)
+    centre = (mat.centre[0] + dist * math.cos(back), mat.centre[1] + dist * math.sin(back))
+    polys = _hand_polys(centre, ang, rng)
+    hand_mask = np.zeros((n, n), np.uint8)
+    for poly in polys:
+        cv2.fillPoly(hand_mask, [np.round(c.cv(poly)).astype(np.int32)], 255, cv2.LINE_AA)
+    skin = np.array([rng.uniform(*p.hand_skin[0]), rng.uniform(*p.hand_skin[1]), rng.uniform(*p.hand_skin[2])],
+                    np.float32)
+    dx, dy = p.hand_shadow_mm
+    sh = cv2.GaussianBlur(np.roll(hand_mask, (int(dx * k), int(dy * k)), (0, 1)), (0, 0), p.hand_shadow_blur_mm * k)
+    f = c.image.astype(np.float32) * (1 - sh[:, :, None] / p.hand_shadow_divisor)
+    a = (cv2.GaussianBlur(hand_mask, (0, 0), p.hand_edge_blur_mm * k).astype(np.float32) / 255.0)[:, :, None]
+    base, var = p.hand_shade
+    shade = base + var * _lowres_noise(rng, (n, n), p.hand_shade_cells, 1.0)[:, :, None]
+    c.image[:] = np.clip(f * (1 - a) + skin * shade * a, 0, 255).astype(np.uint8)
+    return hand_mask
+
+
+def _cover_markers(c: _Canvas, spec: SceneSpec, rng: np.random.Generator, p: RenderParams) -> None:
+    """Hidden markers: a cup or a box lies on each, fully over its black square."""
+    j = p.cover_jitter_mm
     for mid in spec.hidden_markers:
-        x0, y0 = mat.marker_corners(mid)[0]
-        c = (x0 + 25 + rng.uniform(-3, 3), y0 + 25 + rng.uniform(-3, 3))
-        col = tuple(int(v) for v in rng.integers(20, 230, 3))
+        x0, y0 = spec.mat.marker_corners(mid)[0]
+        ctr = (x0 + MARKER_MM / 2 + rng.uniform(-j, j), y0 + MARKER_MM / 2 + rng.uniform(-j, j))
+        col = tuple(int(v) for v in rng.integers(*p.cover_grey, 3))
         if rng.random() < 0.5:
-            cv2.circle(canvas, ipt(c), int(round(rng.uniform(42, 52) * k)), col, -1, cv2.LINE_AA)
+            cv2.circle(c.image, c.ipt(ctr), int(round(rng.uniform(*p.cover_disc_mm) * c.k)), col, -1, cv2.LINE_AA)
         else:
-            half = rng.uniform(38, 46)
-            cv2.rectangle(canvas, ipt((c[0] - half, c[1] - half)), ipt((c[0] + half, c[1] + half)), col, -1)
+            half = rng.uniform(*p.cover_box_half_mm)
+            cv2.rectangle(c.image, c.ipt((ctr[0] - half, ctr[1] - half)), c.ipt((ctr[0] + half, ctr[1] + half)),
+                          col, -1)
 
-    # the camera
-    warp = h_img @ np.linalg.inv(t_canvas)
-    img = cv2.warpPerspective(canvas, warp, frame, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
-                              borderValue=tuple(int(v * 0.8) for v in spec.table))
-    img = _light(img, spec, rng, h_img)
 
-    stone_truth = []
+def _stone_truth(c: _Canvas, spec: SceneSpec, stones: list[tuple[str, float, float, float]],
+                 hand_mask: Image, h_img: npt.NDArray[np.float64]) -> list[StoneTruth]:
+    n = c.n
+    out = []
     for zone, x, y, d in stones:
         under = False
         if spec.hand_over_pool:
-            px = ipt((x, y))
+            px = c.ipt((x, y))
             under = bool(hand_mask[min(max(px[1], 0), n - 1), min(max(px[0], 0), n - 1)] > 127)
         ci = project(h_img, [(x, y)])[0]
-        stone_truth.append(StoneTruth(zone, (x, y), (float(ci[0]), float(ci[1])), d, under))
+        out.append(StoneTruth(zone, (x, y), (float(ci[0]), float(ci[1])), d, under))
+    return out
+
+
+def render_scene(spec: SceneSpec, rng: np.random.Generator, params: RenderParams = RENDER) -> RenderedScene:
+    """Draw the scene of ``spec`` as the camera sees it, with its truth; same rng seed, same image.
+
+    The stages, in order (each draws from ``rng`` in turn): felt, zone
+    outlines, markers, lay-out of cards and extras, stones' places, shadows,
+    cards, extras, stones, a hand, covered markers; then the camera's view
+    and its light (:func:`_light`).
+    """
+    p = params
+    h_img, frame = camera_homography(spec)
+    c = _Canvas.for_spec(spec, p)
+    _draw_felt(c, spec, rng, p)
+    if spec.zone_outlines:
+        _draw_zone_outlines(c, spec, p)
+    _draw_markers(c, spec, p)
+    placements, extra_places = _lay_out(spec, rng)
+    stones = _place_stones(spec, rng)
+    stone_col = spec.stone_colour if spec.stone_colour is not None else contrasting_colour(spec.felt, rng)
+    _draw_shadows(c, spec.card_mm, placements, extra_places, stones, rng, p)
+    truths = _draw_cards(c, spec, placements, h_img, rng, p)
+    extra_truth = _draw_extras(c, extra_places, h_img, rng, p)
+    _draw_stones(c, stones, stone_col, p)
+    hand_mask = _draw_hand(c, spec.mat, rng, p) if spec.hand_over_pool else np.zeros((1, 1), np.uint8)
+    _cover_markers(c, spec, rng, p)
+
+    # the camera
+    warp = h_img @ np.linalg.inv(c.t)
+    img = cv2.warpPerspective(c.image, warp, frame, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                              borderValue=tuple(int(v * p.table_beyond_shade) for v in spec.table))
+    img = _light(img, spec, rng, h_img)
+
+    stone_truth = _stone_truth(c, spec, stones, hand_mask, h_img)
     counts = {"pool": sum(1 for t in stone_truth if t.zone == "pool"),
               "seats": [sum(1 for t in stone_truth if t.zone == f"seat {s_} stones") for s_ in range(4)]}
     return RenderedScene(
         image=img, mat_to_image=h_img, cards=truths, stones=counts, stone_truth=stone_truth,
-        truth_cards=[[str(c) for c in spec.cards[s_]] for s_ in range(4)],
+        truth_cards=[[str(c_) for c_ in spec.cards[s_]] for s_ in range(4)],
         hidden_markers=tuple(spec.hidden_markers), extras=extra_truth, spec=spec)
 
 
