@@ -19,15 +19,36 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from table.errors import IllegalBet, IncompleteLance
+import enum
 
-PASO, ENVIDO, QUIERO, NO_QUIERO, ORDAGO = "paso", "envido", "quiero", "no quiero", "ordago"
-WORDS = (PASO, ENVIDO, QUIERO, NO_QUIERO, ORDAGO)
+from table._show import show
+from table.errors import IllegalBet, IncompleteLance
+from table.lances import How, Lance
+
+
+class BetWord(enum.StrEnum):
+    """The words of the betting, spelt as in a record (no accent on ``ordago``)."""
+
+    PASO = "paso"
+    ENVIDO = "envido"
+    """Takes a number: the first bet of a lance bets n, a later one raises by n («n más»)."""
+    QUIERO = "quiero"
+    NO_QUIERO = "no quiero"
+    ORDAGO = "ordago"
+
+
+PASO, ENVIDO, QUIERO, NO_QUIERO, ORDAGO = (
+    BetWord.PASO, BetWord.ENVIDO, BetWord.QUIERO, BetWord.NO_QUIERO, BetWord.ORDAGO)
+WORDS: tuple[BetWord, ...] = tuple(BetWord)
 MIN_ENVIDO = 2
+MAX_ENVIDO = 1000
+"""The largest n an envido may say (see ``docs/decisions-engine.md``): any stake of the
+target or more already wins the juego, so a larger number changes no result; the bound
+keeps every total a short number that can be printed and said."""
 
 # how a lance ended (the answer's "how")
 EN_PASO, QUERIDO, NO_QUERIDO, ORDAGO_QUERIDO, NOT_BET = (
-    "paso", "querido", "no querido", "ordago", "not bet")
+    How.PASO, How.QUERIDO, How.NO_QUERIDO, How.ORDAGO, How.NOT_BET)
 
 _OPEN, _ANSWER, _DONE = 0, 1, 2
 _FOUR = (0, 1, 2, 3)
@@ -44,7 +65,7 @@ def _setup(mano: int, mask: int) -> tuple[frozenset[int], tuple[int, ...], bool]
 _SETUPS = tuple(tuple(_setup(mano, mask) for mask in range(16)) for mano in range(4))
 """For each mano and set of seats (a bit mask): the seats, their speaking order, and
 whether the lance can be bet (both pairs among them)."""
-_JUGADA = frozenset(("pares", "juego"))
+_JUGADA = frozenset((Lance.PARES, Lance.JUEGO))
 
 
 class Word(NamedTuple):
@@ -54,11 +75,12 @@ class Word(NamedTuple):
     """
 
     seat: int
-    word: str
+    word: BetWord
     n: int | None = None
 
     def to_json(self) -> list[object]:
-        return [self.seat, self.word] if self.n is None else [self.seat, self.word, self.n]
+        word = self.word.value if isinstance(self.word, BetWord) else self.word
+        return [self.seat, word] if self.n is None else [self.seat, word, self.n]
 
     def __str__(self) -> str:
         return f"{self.seat} {self.word}" + ("" if self.n is None else f" {self.n}")
@@ -73,7 +95,7 @@ class Outcome(NamedTuple):
     ``bettor`` is the seat whose bet was accepted or rejected.
     """
 
-    how: str
+    how: How
     stake: int = 0
     deje: int = 0
     pair: int | None = None
@@ -99,7 +121,7 @@ class Betting:
                  "total", "ordago", "_before", "bets", "_queue", "outcome", "words")
 
     def __init__(self, lance: str, mano: int, seats: Iterable[int] = _FOUR) -> None:
-        self.lance = lance
+        self.lance = Lance(lance)
         self.mano = mano
         if seats is _FOUR:
             self.seats, self._order, bettable = _ALL, _ORDERS[mano], True
@@ -107,7 +129,7 @@ class Betting:
             mask = 0
             for seat in seats:
                 if type(seat) is not int or not 0 <= seat <= 3:
-                    raise ValueError(f"not a seat: {seat!r}")
+                    raise ValueError(f"not a seat: {show(seat)}")
                 mask |= 1 << seat
             self.seats, self._order, bettable = _SETUPS[mano][mask]
         self._next = 0
@@ -143,8 +165,8 @@ class Betting:
             return self._queue[0]
         return None
 
-    def legal(self) -> tuple[str, ...]:
-        """The words the speaker may say now (``envido`` takes n >= 2)."""
+    def legal(self) -> tuple[BetWord, ...]:
+        """The words the speaker may say now (``envido`` takes 2 <= n <= MAX_ENVIDO)."""
         if self._phase == _OPEN:
             return (PASO, ENVIDO, ORDAGO)
         if self._phase == _ANSWER:
@@ -173,7 +195,7 @@ class Betting:
         if word == ENVIDO and n is None:
             n = MIN_ENVIDO
         raise_ok = (n is None if word == ORDAGO else
-                    word == ENVIDO and type(n) is int and n >= MIN_ENVIDO)
+                    word == ENVIDO and type(n) is int and MIN_ENVIDO <= n <= MAX_ENVIDO)
         phase = self._phase
         if phase == _OPEN:
             if seat == self._order[self._next]:
@@ -185,7 +207,7 @@ class Betting:
                     return self
                 if raise_ok:
                     self._bet(seat, word, n)
-                    self.words.append(Word(seat, word, n))
+                    self.words.append(Word(seat, BetWord(word), n))
                     return self
         elif phase == _ANSWER and seat == self._queue[0]:
             if word == QUIERO and n is None:
@@ -200,7 +222,7 @@ class Betting:
                 return self
             if raise_ok and not self.ordago:
                 self._bet(seat, word, n)
-                self.words.append(Word(seat, word, n))
+                self.words.append(Word(seat, BetWord(word), n))
                 return self
         raise IllegalBet(self._why_not(seat, word, n))
 
@@ -211,17 +233,18 @@ class Betting:
         if seat not in self.seats:
             if self.lance in _JUGADA:
                 return f"seat {seat} may not speak in {self.lance}: it has not declared {self.lance}"
-            return f"seat {seat!r} is not a seat (0-3)"
+            return f"seat {show(seat)} is not a seat (0-3)"
         if seat in self._out:
             return f"seat {seat} said no quiero and is out of the lance"
         if seat != self.speaker:
             return f"it is seat {self.speaker}'s turn, not seat {seat}'s"
         if word not in WORDS:
             return _unknown(word)
-        if word == ENVIDO and (type(n) is not int or n < MIN_ENVIDO):
-            return f"envido takes a whole number of at least {MIN_ENVIDO}, not {n!r}"
+        if word == ENVIDO and (type(n) is not int or not MIN_ENVIDO <= n <= MAX_ENVIDO):
+            return (f"envido takes a whole number from {MIN_ENVIDO} to {MAX_ENVIDO}, "
+                    f"not {show(n)}")
         if word != ENVIDO and n is not None:
-            return f"only envido takes a number, not {word!r}"
+            return f"only envido takes a number, not {show(word)}"
         if self._phase == _OPEN:
             return f"nobody has bet yet: seat {seat} may say paso, envido or ordago, not {word}"
         if word == PASO:
@@ -278,7 +301,7 @@ class Betting:
 
 
 def _unknown(word: object) -> str:
-    return f"unknown word {word!r} (words: paso, envido, quiero, no quiero, ordago)"
+    return f"unknown word {show(word)} (words: paso, envido, quiero, no quiero, ordago)"
 
 
 def replay(lance: str, mano: int, words: Iterable[Word | Sequence[object]],
@@ -309,14 +332,14 @@ class HandBets:
 
     def __init__(self, mano: int, pares: Sequence[bool], juego: Sequence[bool]) -> None:
         self.mano = mano
-        fourth = "juego" if any(juego) else "punto"
-        self.lances: tuple[str, ...] = ("grande", "chica", "pares", fourth)
+        fourth = Lance.JUEGO if any(juego) else Lance.PUNTO
+        self.lances: tuple[Lance, ...] = (Lance.GRANDE, Lance.CHICA, Lance.PARES, fourth)
         self._bettings = {
-            "grande": Betting("grande", mano),
-            "chica": Betting("chica", mano),
-            "pares": Betting("pares", mano, (s for s in range(4) if pares[s])),
+            Lance.GRANDE: Betting(Lance.GRANDE, mano),
+            Lance.CHICA: Betting(Lance.CHICA, mano),
+            Lance.PARES: Betting(Lance.PARES, mano, (s for s in range(4) if pares[s])),
             fourth: Betting(fourth, mano, (s for s in range(4) if juego[s]))
-            if fourth == "juego" else Betting("punto", mano),
+            if fourth == Lance.JUEGO else Betting(Lance.PUNTO, mano),
         }
         self._i = 0
         self._skip()
@@ -330,7 +353,7 @@ class HandBets:
             self._i += 1
 
     @property
-    def lance(self) -> str | None:
+    def lance(self) -> Lance | None:
         """The lance being bet now (None once the hand's betting is over)."""
         return self.lances[self._i] if self._i < 4 else None
 
@@ -347,7 +370,7 @@ class HandBets:
         b = self.betting
         return None if b is None else b.speaker
 
-    def legal(self) -> tuple[str, ...]:
+    def legal(self) -> tuple[BetWord, ...]:
         b = self.betting
         return () if b is None else b.legal()
 
@@ -366,9 +389,9 @@ class HandBets:
         """The ``bets`` object of the hand's record."""
         return {lance: [w.to_json() for w in self._bettings[lance].words] for lance in self.lances}
 
-    def outcomes(self) -> dict[str, Outcome]:
+    def outcomes(self) -> dict[Lance, Outcome]:
         """Each decided lance's outcome, in order (none after an accepted órdago)."""
-        out: dict[str, Outcome] = {}
+        out: dict[Lance, Outcome] = {}
         for lance in self.lances:
             outcome = self._bettings[lance].outcome
             if outcome is None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from table._show import show
 from table.errors import InvalidCard
 
 
@@ -50,23 +51,23 @@ class Card:
 
     def __post_init__(self) -> None:
         if self.rank not in RANKS:
-            raise InvalidCard(f"no card has index {self.rank!r} in the Spanish 40-card deck")
+            raise InvalidCard(f"no card has index {show(self.rank)} in the Spanish 40-card deck")
 
     @classmethod
     def parse(cls, text: str) -> Card:
         """Read a card from its notation (``"12o"``); raise :class:`InvalidCard` otherwise."""
         if not isinstance(text, str) or len(text) < 2:
-            raise InvalidCard(f"not a card: {text!r}")
+            raise InvalidCard(f"not a card: {show(text)}")
         rank_text, suit_text = text[:-1], text[-1]
         try:
             suit = Suit(suit_text)
         except ValueError:
-            raise InvalidCard(f"not a card: {text!r} (suit must be o, c, e or b)") from None
+            raise InvalidCard(f"not a card: {show(text)} (suit must be o, c, e or b)") from None
         if not rank_text.isdigit() or (len(rank_text) > 1 and rank_text[0] == "0"):
-            raise InvalidCard(f"not a card: {text!r}")
+            raise InvalidCard(f"not a card: {show(text)}")
         rank = int(rank_text)
         if rank not in RANKS:
-            raise InvalidCard(f"not a card: {text!r} (index must be 1-7, 10, 11 or 12)")
+            raise InvalidCard(f"not a card: {show(text)} (index must be 1-7, 10, 11 or 12)")
         return cls(rank, suit)
 
     @property

@@ -7,8 +7,8 @@ replays every lance's words, so a :class:`HandRecord` always holds a legal hand.
 >>> rec = parse('{"format": "mus-hand/1", "mano": 0, "score": [0, 0], '
 ...             '"cards": [["12o","3c","1e","4b"], ["11o","11c","7e","7b"], '
 ...             '["5o","6c","2b","10e"], ["10o","10c","1o","12b"]], "bets": {}}')
->>> rec.fourth, rec.outcomes["grande"].how
-('juego', 'paso')
+>>> rec.fourth == "juego", rec.outcomes["grande"].how
+(True, <How.PASO: 'paso'>)
 >>> parse('{"format": "mus-hand/1", "mano": 4}')
 Traceback (most recent call last):
 ...
@@ -23,6 +23,8 @@ from typing import Any
 from table._show import show
 from table.betting import (
     ENVIDO,
+    MAX_ENVIDO,
+    MIN_ENVIDO,
     ORDAGO_QUERIDO,
     PASSED,
     WORDS,
@@ -31,16 +33,24 @@ from table.betting import (
     Word,
 )
 from table.cards import BY_TEXT, Card
-from table.errors import IllegalBet, InvalidCard, InvalidRecord
+from table.errors import IllegalBet, InvalidCard, InvalidInput, InvalidRecord
 from table.jugadas import Jugadas
+from table.lances import LANCES, Lance
 from table.rules import Rules
+
+try:  # a C JSON reader, for the fast path only: the strict reader decides every fault
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - orjson is a dependency; the engine works without it
+    _orjson = None
 
 FORMAT = "mus-hand/1"
 KEYS = ("format", "rules", "mano", "score", "cards", "bets", "declared")
-LANCE_KEYS = ("grande", "chica", "pares", "juego", "punto")
+LANCE_KEYS: tuple[Lance, ...] = LANCES
 _KEYSET = frozenset(KEYS)
 _LANCESET = frozenset(LANCE_KEYS)
 _RANK = {text: card.rank for text, card in BY_TEXT.items()}
+_PLAYED = ((Lance.GRANDE, Lance.CHICA, Lance.PARES, Lance.JUEGO),
+           (Lance.GRANDE, Lance.CHICA, Lance.PARES, Lance.PUNTO))
 
 
 class HandRecord:
@@ -55,17 +65,18 @@ class HandRecord:
     score: tuple[int, int]
     cards: tuple[tuple[str, ...], ...]
     """Four cards per seat, indexed by seat, in the record's notation."""
-    bets: dict[str, tuple[Word, ...]]
-    """The words of each lance present in the record."""
+    bets: dict[Lance, tuple[Word, ...]]
+    """The words of each lance played (none after an accepted órdago)."""
     declared: tuple[tuple[bool, ...], tuple[bool, ...]]
     """What each seat said to «¿pares?» and «¿juego?» (the truth where not given)."""
     declared_given: tuple[bool, bool]
+    """Whether the record said ``declared.pares``, ``declared.juego`` (the seats were asked)."""
     jugadas: Jugadas
-    fourth: str
+    fourth: Lance
     """``juego`` when somebody has (declared) juego, else ``punto``."""
-    outcomes: dict[str, Outcome]
+    outcomes: dict[Lance, Outcome]
     """Each lance that was played, in order (none after an accepted órdago)."""
-    ordago: str | None
+    ordago: Lance | None
     """The lance where an órdago was accepted (the hand ended there), if any."""
 
     @classmethod
@@ -109,10 +120,12 @@ class HandRecord:
                 raise InvalidRecord(f"bets: unknown lance {show(key)} "
                                     f"(lances: {', '.join(LANCE_KEYS)})")
         decl_pares, decl_juego = self.declared
-        fourth = self.fourth = "juego" if any(decl_juego) else "punto"
-        other = "punto" if fourth == "juego" else "juego"
+        juego = decl_juego[0] or decl_juego[1] or decl_juego[2] or decl_juego[3]
+        lances = _PLAYED[0] if juego else _PLAYED[1]
+        self.fourth = lances[3]
+        other = Lance.PUNTO if juego else Lance.JUEGO
         if bets.get(other):
-            if other == "punto":
+            if other is Lance.PUNTO:
                 holders = [s for s in range(4) if decl_juego[s]]
                 raise InvalidRecord(
                     f"bets.punto: punto is played only when nobody has juego, and seat "
@@ -122,49 +135,28 @@ class HandRecord:
         self.bets = {}
         self.outcomes = {}
         self.ordago = None
-        for lance in ("grande", "chica", "pares", fourth):
+        masks = (15, 15, _mask(decl_pares), _mask(decl_juego) if juego else 15)
+        for lance, mask in zip(lances, masks, strict=True):
             words = bets.get(lance)
             if words is None:
                 words = ()
-            elif not isinstance(words, list):
+            elif type(words) is not list:
                 raise InvalidRecord(f"bets.{lance} must be a list of words, not {show(words)}")
             if self.ordago is not None:
                 if words:
                     raise InvalidRecord(f"bets.{lance}: the hand ended with the órdago accepted "
                                         f"in {self.ordago}: no more words")
                 continue
-            if lance == "pares":
-                betting = Betting(lance, mano, [s for s in range(4) if decl_pares[s]])
-            elif lance == "juego":
-                betting = Betting(lance, mano, [s for s in range(4) if decl_juego[s]])
-            else:
-                betting = Betting(lance, mano)
-            if betting.done and words:
-                held = {s & 1 for s in betting.seats}
-                who = (f"only pair {held.pop()} has (declared) {lance}" if held
-                       else f"nobody has (declared) {lance}")
-                raise InvalidRecord(f"bets.{lance}: not bet ({who}), but the record has words")
-            say = betting.say
-            for i, raw in enumerate(words, 1):
-                w = _word(lance, i, raw)
-                try:
-                    say(w.seat, w.word, w.n)
-                except IllegalBet as exc:
-                    raise IllegalBet(f"bets.{lance}, word {i} {show(raw)}: {exc}") from None
-            outcome = betting.outcome
-            if outcome is None:
-                if words:
-                    raise InvalidRecord(f"bets.{lance}: incomplete: {betting.waiting()}")
-                outcome = PASSED
-            self.bets[lance] = tuple(betting.words)
+            said, outcome = _lance(lance, mano, mask, words)
+            self.bets[lance] = said
             self.outcomes[lance] = outcome
-            if outcome.how == ORDAGO_QUERIDO:
+            if outcome.how is ORDAGO_QUERIDO:
                 self.ordago = lance
 
     @property
-    def lances(self) -> tuple[str, ...]:
+    def lances(self) -> tuple[Lance, ...]:
         """The lances of this hand, in order: grande, chica, pares, juego or punto."""
-        return ("grande", "chica", "pares", self.fourth)
+        return _PLAYED[0] if self.fourth is Lance.JUEGO else _PLAYED[1]
 
     def holds(self) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
         """What the cards hold: pares and juego of each seat."""
@@ -270,11 +262,64 @@ def _declared(value: Any, pares: tuple[bool, ...], juego: tuple[bool, ...]
     return (out[0], out[1]), (value.get("pares") is not None, value.get("juego") is not None)
 
 
-_WORD_CACHE = {(seat, word): Word(seat, word, 2 if word == ENVIDO else None)
+def _mask(seats: tuple[bool, ...]) -> int:
+    return seats[0] | seats[1] << 1 | seats[2] << 2 | seats[3] << 3
+
+
+_LANCE_CACHE: dict[tuple[Lance, int, int, bytes], tuple[tuple[Word, ...], Outcome]] = {}
+"""Lances already replayed, by (lance, mano, seats that may speak, the words as JSON).
+
+The outcome of a lance depends on nothing else, and tables say the same few sequences
+of words again and again («paso, paso, paso, paso»): most lances are looked up, not
+replayed. The key is the words written back as JSON, so ``0`` and ``false``, ``2`` and
+``2.0`` stay different keys. Only legal lances are stored; bounded in size."""
+_LANCE_CACHE_SIZE = 50_000
+
+
+def _lance(lance: Lance, mano: int, mask: int, words: Any) -> tuple[tuple[Word, ...], Outcome]:
+    """The words of one lance checked by replaying them, and how the lance ended."""
+    key = None
+    if words and _orjson is not None:
+        try:
+            key = (lance, mano, mask, _orjson.dumps(words))
+        except TypeError:  # not plain JSON values (a caller's own objects): no cache
+            key = None
+        else:
+            found = _LANCE_CACHE.get(key)
+            if found is not None:
+                return found
+    seats = range(4) if mask == 15 else [s for s in range(4) if mask >> s & 1]
+    betting = Betting(lance, mano, seats)
+    if betting.done and words:
+        held = {s & 1 for s in betting.seats}
+        who = (f"only pair {held.pop()} has (declared) {lance}" if held
+               else f"nobody has (declared) {lance}")
+        raise InvalidRecord(f"bets.{lance}: not bet ({who}), but the record has words")
+    say = betting.say
+    for i, raw in enumerate(words, 1):
+        w = _word(lance, i, raw)
+        try:
+            say(w.seat, w.word, w.n)
+        except IllegalBet as exc:
+            raise IllegalBet(f"bets.{lance}, word {i} {show(raw)}: {exc}") from None
+    outcome = betting.outcome
+    if outcome is None:
+        if words:
+            raise InvalidRecord(f"bets.{lance}: incomplete: {betting.waiting()}")
+        outcome = PASSED
+    found = (tuple(betting.words), outcome)
+    if key is not None:
+        if len(_LANCE_CACHE) >= _LANCE_CACHE_SIZE:
+            _LANCE_CACHE.clear()
+        _LANCE_CACHE[key] = found
+    return found
+
+
+_WORD_CACHE = {(seat, word.value): Word(seat, word, 2 if word == ENVIDO else None)
                for seat in range(4) for word in WORDS}
 
 
-def _word(lance: str, i: int, raw: Any) -> Word:
+def _word(lance: Lance, i: int, raw: Any) -> Word:
     """One word of a lance (fast for well-formed words; the checks name any fault)."""
     if type(raw) is list:
         if len(raw) == 2:
@@ -286,7 +331,7 @@ def _word(lance: str, i: int, raw: Any) -> Word:
         elif len(raw) == 3:
             seat, word, n = raw
             if (type(seat) is int and 0 <= seat <= 3 and word == ENVIDO and type(n) is int
-                    and n >= 2):
+                    and MIN_ENVIDO <= n <= MAX_ENVIDO):
                 return Word(seat, ENVIDO, n)
     where = f"bets.{lance}, word {i} {show(raw)}"
     if not isinstance(raw, list) or not 2 <= len(raw) <= 3:
@@ -299,7 +344,8 @@ def _word(lance: str, i: int, raw: Any) -> Word:
                             f"(words: {', '.join(WORDS)})")
     if word != ENVIDO:
         raise InvalidRecord(f"{where}: only envido takes a number")
-    raise InvalidRecord(f"{where}: envido takes a whole number of at least 2, not {show(raw[2])}")
+    raise InvalidRecord(f"{where}: envido takes a whole number from {MIN_ENVIDO} to "
+                        f"{MAX_ENVIDO}, not {show(raw[2])}")
 
 
 def _no_constants(name: str) -> Any:
@@ -333,9 +379,40 @@ def loads(text: str | bytes) -> Any:
     except ValueError as exc:  # e.g. an integer with too many digits
         if isinstance(exc, InvalidRecord):
             raise
-        raise InvalidRecord(f"bad JSON: {str(exc).splitlines()[0]}") from None
+        if "integer string conversion" in str(exc):
+            raise InvalidRecord("bad JSON: a number of more than 4300 digits") from None
+        raise InvalidRecord(f"bad JSON: {show(str(exc).splitlines()[0], 80)[1:-1]}") from None
+
+
+def _keys(obj: dict[str, Any]) -> int:
+    """How many keys the objects a record may hold have (itself, rules, bets, declared)."""
+    n = len(obj)
+    for name in ("rules", "bets", "declared"):
+        inner = obj.get(name)
+        if type(inner) is dict:
+            n += len(inner)
+    return n
 
 
 def parse(text: str | bytes) -> HandRecord:
-    """Read one record from JSON text."""
+    """Read one record from JSON text.
+
+    Fast path: a C JSON reader, taken only when it cannot have hidden a fault the strict
+    reader refuses: every ``:`` of the text must be one key of the record's own objects
+    (a repeated key, which the C reader drops, or a colon inside a string, makes the
+    counts differ). Anything else, and every fault, goes the strict way, so the
+    messages are the same either way.
+    """
+    if _orjson is not None:
+        try:
+            obj = _orjson.loads(text)
+        except (_orjson.JSONDecodeError, TypeError):
+            obj = None
+        if type(obj) is dict:
+            colons = text.count(b":") if isinstance(text, bytes) else text.count(":")
+            if colons == _keys(obj):
+                try:
+                    return HandRecord.from_json(obj)
+                except InvalidInput:
+                    pass  # the strict reading below names the fault
     return HandRecord.from_json(loads(text))
