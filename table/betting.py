@@ -16,10 +16,9 @@ Outcome(how='querido', stake=2, deje=0, pair=None, bettor=0)
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
-
-import enum
 
 from table._show import show
 from table.errors import IllegalBet, IncompleteLance
@@ -383,7 +382,7 @@ class HandBets:
         return self
 
     def lance_betting(self, lance: str) -> Betting:
-        return self._bettings[lance]
+        return self._bettings[Lance(lance)]
 
     def words(self) -> dict[str, list[list[object]]]:
         """The ``bets`` object of the hand's record."""

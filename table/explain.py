@@ -10,6 +10,7 @@ from table.answer import Answer
 from table.betting import ENVIDO, NO_QUIERO, ORDAGO, PASO, QUIERO, Word
 from table.cards import BY_TEXT, RANK_NAMES
 from table.jugadas import SeatJugadas, strength
+from table.lances import Lance
 from table.numerals import capitalised, stones
 from table.record import HandRecord
 from table.tanteo import score as score_hand
@@ -77,7 +78,7 @@ def explain(rec: HandRecord, answer: Answer | None = None) -> list[str]:
         lines.append(f"Equivocación: el asiento {m.seat} {m.why}.")
     lines.append("Los lances:")
     for lance, res in a.lances.items():
-        words = rec.bets.get(lance, ())
+        words = rec.bets.get(Lance(lance), ())
         said = ", ".join(_word(w) for w in words)
         head = f"  {_LANCE[lance]}: " + (capitalised(said) + ". " if said else "")
         if res.how == "paso":

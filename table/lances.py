@@ -32,7 +32,7 @@ class Lance(enum.StrEnum):
     def parse(cls, text: object) -> Lance:
         """The lance named ``text``; :class:`~table.errors.InvalidRecord` otherwise."""
         try:
-            return cls(text)
+            return cls(text)  # type: ignore[arg-type]
         except ValueError:
             from table._show import show
             raise InvalidRecord(f"unknown lance {show(text)} "

@@ -41,7 +41,7 @@ from table.rules import Rules
 try:  # a C JSON reader, for the fast path only: the strict reader decides every fault
     import orjson as _orjson
 except ImportError:  # pragma: no cover - orjson is a dependency; the engine works without it
-    _orjson = None
+    _orjson = None  # type: ignore[assignment]
 
 FORMAT = "mus-hand/1"
 KEYS = ("format", "rules", "mano", "score", "cards", "bets", "declared")

@@ -32,11 +32,12 @@ from table.answer import (
 )
 from table.betting import EN_PASO, NO_QUERIDO, NOT_BET, ORDAGO_QUERIDO, QUERIDO, UNBET, Outcome
 from table.jugadas import PARES_BONUS, PARES_KINDS, Jugadas
+from table.lances import How
 from table.numerals import stones as say
 from table.record import HandRecord, parse
 from table.rules import Rules
 
-NONE = "none"
+NONE = How.NONE
 
 
 class _Plan:
