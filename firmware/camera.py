@@ -117,12 +117,16 @@ class FolderCamera:
 class OpenCVCamera:
     """``cv2.VideoCapture`` on a device number (a USB webcam) or a video file.
 
-    Frames are read as they come; :meth:`still` is the latest full frame (a
-    webcam gives one resolution; ``width``/``height`` ask it for one).
+    A video file is read frame by frame, in order. A webcam is read by a thread
+    of its own, so that a camera that hangs (a driver blocked on a pulled
+    cable) makes :meth:`grab` return None after ``timeout_s`` instead of
+    stopping the table. :meth:`still` is the latest full frame (a webcam gives
+    one resolution; ``width``/``height`` ask it for one).
     """
 
     def __init__(self, device: int | str = 0, *, width: int | None = None, height: int | None = None,
-                 capture: Any = None, clock: Callable[[], float] = time.monotonic) -> None:
+                 capture: Any = None, timeout_s: float = 1.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.device = device
         self._cap = capture if capture is not None else cv2.VideoCapture(device)
         if not self._cap.isOpened():
@@ -134,14 +138,43 @@ class OpenCVCamera:
         self._last: Image | None = None
         self._clock = clock
         self._lock = threading.Lock()
+        self.timeout_s = timeout_s
+        self._live = isinstance(device, int) and capture is None
+        self._fresh = threading.Condition()
+        self._taken = 0
+        self._running = True
+        if self._live:
+            threading.Thread(target=self._pump, name="opencv-camera", daemon=True).start()
+
+    def _read(self) -> Image | None:
+        ok, image = self._cap.read()
+        return np.asarray(image, np.uint8) if ok and image is not None else None
+
+    def _pump(self) -> None:
+        while self._running:
+            image = self._read()
+            if image is None:
+                time.sleep(0.05)  # noqa: ASYNC251 - a camera thread: nothing to read, try again soon
+                continue
+            with self._fresh:
+                self._last = image
+                self._n += 1
+                self._fresh.notify_all()
 
     def grab(self) -> Frame | None:
-        with self._lock:
-            ok, image = self._cap.read()
-            if not ok or image is None:
+        if not self._live:
+            with self._lock:
+                image = self._read()
+                if image is None:
+                    return None
+                self._last = image
+                self._n += 1
+                return Frame(image, self._n, self._clock())
+        with self._fresh:
+            if not self._fresh.wait_for(lambda: self._n > self._taken, timeout=self.timeout_s):
                 return None
-            self._last = np.asarray(image, np.uint8)
-            self._n += 1
+            self._taken = self._n
+            assert self._last is not None
             return Frame(self._last, self._n, self._clock())
 
     def still(self) -> Image | None:
@@ -149,6 +182,7 @@ class OpenCVCamera:
         return frame.image if frame is not None else self._last
 
     def close(self) -> None:
+        self._running = False
         with self._lock:
             self._cap.release()
 

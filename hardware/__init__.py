@@ -7,7 +7,7 @@ hardware/README.md from it. The Pi appliance (install script, systemd unit,
 kiosk) lives in ``hardware/pi/``.
 
 May import (of the project): ``table.errors``, ``vision``'s mat geometry and
-constants (``vision.mat``, ``vision.cardcrop``), and ``firmware.panel.PanelPins``
-(the pins the wiring docs are drawn from). Nothing in ``table``, ``vision`` or
+constants (``vision.mat``, ``vision.cardcrop``). The panel's pins
+(``hardware.pins.PanelPins``) are defined here and driven by ``firmware.panel``. Nothing in ``table``, ``vision`` or
 ``web`` imports it.
 """

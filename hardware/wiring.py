@@ -1,4 +1,4 @@
-"""The panel's wiring, described once from :class:`firmware.panel.PanelPins`.
+"""The panel's wiring, described once from :class:`hardware.pins.PanelPins`.
 
 hardware/README.md's wiring table (:func:`markdown_table`) and hardware/wiring.svg
 (:func:`svg_document`) are generated from here by ``python -m hardware.make_docs``,
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from firmware.panel import PanelPins
+from hardware.pins import PanelPins
 
 HEADER_PIN: dict[int, int] = {
     2: 3, 3: 5, 4: 7, 17: 11, 27: 13, 22: 15, 10: 19, 9: 21, 11: 23, 0: 27, 5: 29, 6: 31, 13: 33,

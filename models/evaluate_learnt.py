@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from models.accuracy import evaluate
 from models.deck import (
     HELD_OUT_STYLES,
     DeckStyle,
@@ -34,11 +35,6 @@ from models.scene import learning_scene, render_scene
 from table.cards import Card
 from vision.classifier import CardClassifier
 from vision.learnt import learn_deck
-
-try:  # the reader's accuracy benchmark (it lived in vision.evaluate before)
-    from firmware.benchmarks.accuracy import evaluate
-except ImportError:  # pragma: no cover
-    from vision.evaluate import evaluate  # type: ignore[no-redef]
 
 
 def held_out_decks(deck_dirs: list[Path], seed: int) -> dict[str, DeckStyle | Mapping[Card, np.ndarray]]:

@@ -6,12 +6,12 @@ One :class:`Betting` follows one lance. Live, the table asks it after every word
 (:func:`replay`). :class:`HandBets` chains the four lances of a hand.
 
 >>> b = Betting("grande", mano=0)
->>> b.speaker, b.legal()
-(0, ('paso', 'envido', 'ordago'))
+>>> b.speaker, [str(w) for w in b.legal()]
+(0, ['paso', 'envido', 'ordago'])
 >>> b.say(0, "envido", 2).say(1, "no quiero").speaker
 3
 >>> b.say(3, "quiero").outcome
-Outcome(how='querido', stake=2, deje=0, pair=None, bettor=0)
+Outcome(how=<How.QUERIDO: 'querido'>, stake=2, deje=0, pair=None, bettor=0)
 """
 
 from __future__ import annotations

@@ -67,3 +67,39 @@ def test_the_pi_camera_says_what_is_missing_off_the_pi(monkeypatch: pytest.Monke
         PiCamera()
     import firmware.camera as camera
     assert "picamera2" not in vars(camera)  # never imported at module level
+
+
+class HangingCapture:
+    """A webcam driver that gives two frames, then blocks (a pulled cable), until released."""
+
+    def __init__(self) -> None:
+        import threading
+        self.frames = 2
+        self.released = threading.Event()
+
+    def isOpened(self) -> bool:  # noqa: N802 - OpenCV's spelling
+        return True
+
+    def set(self, prop: int, value: float) -> bool:
+        return True
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        if self.frames:
+            self.frames -= 1
+            return True, np.zeros((64, 64, 3), np.uint8)
+        self.released.wait()
+        return False, None
+
+    def release(self) -> None:
+        self.released.set()
+
+
+def test_a_hanging_webcam_gives_no_frame_instead_of_stopping_the_table() -> None:
+    cap = HangingCapture()
+    cam = OpenCVCamera(0, capture=cap, timeout_s=0.05)
+    cam._live = True  # as for a device number: read by its own thread
+    import threading
+    threading.Thread(target=cam._pump, daemon=True).start()
+    got = [cam.grab() for _ in range(4)]
+    assert [f is not None for f in got].count(True) >= 1 and got[-1] is None
+    cam.close()

@@ -210,7 +210,7 @@ def test_a_pink_hand_beside_white_stones_is_not_stones(seed: int) -> None:
 
 
 def evaluated_scene(uinteger: int, state: int) -> RenderedScene:
-    """A scene of ``vision.evaluate`` (deck ``clasica``), from the random generator's state before it was drawn."""
+    """A scene of ``mus-table bench accuracy`` (deck ``clasica``), from the random generator's state before it was drawn."""
     rng = np.random.default_rng()
     rng.bit_generator.state = {"bit_generator": "PCG64", "has_uint32": 0, "uinteger": uinteger,
                                "state": {"state": state, "inc": 7937318808080196428804369945471644491}}
@@ -218,7 +218,7 @@ def evaluated_scene(uinteger: int, state: int) -> RenderedScene:
 
 
 def test_a_ragged_hand_under_a_glare_is_not_stones() -> None:
-    # vision.evaluate's scene 98 of seed 11 (the renderer of 29 Nov): a hand under a glare, its palm and
+    # `mus-table bench accuracy`'s scene 98 of seed 11 (the renderer of 29 Nov): a hand under a glare, its palm and
     # fingers of nearly the stones' colour once the glare is taken off, read as 19 stones by area; a
     # ragged blob that stone-sized discs do not cover is not stones
     scene = evaluated_scene(3406502066, 167119465422782748810920047105787499632)
@@ -231,7 +231,7 @@ def test_a_ragged_hand_under_a_glare_is_not_stones() -> None:
 
 
 def test_white_stones_taken_for_a_card_are_counted() -> None:
-    # vision.evaluate's scene 22 of seed 11 (the renderer of 29 Nov), read by the whole reader: five
+    # `mus-table bench accuracy`'s scene 22 of seed 11 (the renderer of 29 Nov), read by the whole reader: five
     # touching white stones in seat 3's zone are card-sized and the card finder takes them for a card
     # (outside the card zones: unknown); the stones' search looks again inside the stone zones
     from vision.classifier import NeverSure

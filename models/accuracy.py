@@ -1,42 +1,29 @@
-"""Measure the reader on rendered scenes: ``python -m vision.evaluate --n 200``.
+"""How right the whole reader is on rendered scenes: the measure behind ``mus-table bench accuracy``.
 
-Each scene is drawn by ``models.scene`` with the usual variety (any felt,
-camera turned and tilted, warm or cold uneven light, shadows, glare, blur,
-noise, JPEG, a marker hidden now and then, a hand over the pool, objects in a
-card zone) and read by :class:`vision.reading.TableReader`. Reported:
-
-- calibration: scenes placed (not stale);
-- the card finder: recall and precision of card quads (within 5 mm of the truth);
-- cards: right, wrong (read as another card) and unknown, per card, and the
-  scenes with every card right (needs the card model);
-- stones: zones with the exact count (the pool's truth leaves out the stones
-  whose centre lies under a hand: they cannot be seen);
-- the mean time per frame (all threads of this machine, not ``bench read``'s one core).
-
-The deck is one the model never saw (``--deck held-out``, the default), the
-training distribution (``--deck training``), or a scanned deck of your own
-(``--deck-dir DIR``: the 40 faces as ``{rank}_{oro,copa,espada,basto}.webp``,
-or .png/.jpg), which is how to measure the reader on another maker's cards.
+It lives with the scene renderer because it draws the scenes; ``vision``
+never imports it (the Pi's reader does not depend on the training code).
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from models.deck import HELD_OUT_STYLES
+from models.scene import random_scene, render_scene
 from table.cards import Card
 from vision.cards import quad_error_mm
-from vision.classifier import CardClassifier, ModelNotFound, NeverSure
+from vision.mat import Zone
 from vision.reading import TableReader
 
 
 @dataclass
 class Tally:
+    """The counts over the scenes read; :meth:`summary` gives the percentages."""
+
     scenes: int = 0
     placed: int = 0
     truth_cards: int = 0
@@ -81,9 +68,6 @@ class Tally:
 def evaluate(n: int, seed: int = 0, deck: str = "held-out", classifier: object | None = None,
              progress: bool = False, faces: Mapping[Card, np.ndarray] | None = None) -> Tally:
     """Render ``n`` seeded scenes and read each; ``faces`` (a scanned deck) overrides ``deck``."""
-    from models.deck import HELD_OUT_STYLES
-    from models.scene import random_scene, render_scene
-
     rng = np.random.default_rng(seed)
     tally = Tally()
     styles = sorted(HELD_OUT_STYLES)
@@ -127,7 +111,7 @@ def evaluate(n: int, seed: int = 0, deck: str = "held-out", classifier: object |
         if wrong:
             tally.wrong_cases.append(f"scene {i}: read {[sorted(r) for r in read]} truth {[sorted(t) for t in truth]}")
         # stones
-        hidden = sum(1 for s in scene.stone_truth if s.under_hand and s.zone == "pool")
+        hidden = sum(1 for s in scene.stone_truth if s.under_hand and s.zone == Zone.POOL)
         want = [scene.stones["pool"] - hidden, *scene.stones["seats"]]
         got = [reading.stones.pool, *reading.stones.seats]
         exact = sum(int(g == w) for g, w in zip(got, want, strict=True))
@@ -140,51 +124,3 @@ def evaluate(n: int, seed: int = 0, deck: str = "held-out", classifier: object |
         if progress and (i + 1) % 10 == 0:
             print(f"  {i + 1}/{n} scenes", flush=True)
     return tally
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m vision.evaluate", description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=200, help="scenes to render and read")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--deck", choices=("held-out", "training"), default="held-out")
-    parser.add_argument("--deck-dir", default=None,
-                        help="a scanned deck to draw the scenes with: {rank}_{oro,copa,espada,basto}.webp")
-    parser.add_argument("--model", default=None, help="card model (default models/cards.onnx)")
-    parser.add_argument("--no-model", action="store_true", help="measure the finder and stones only")
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
-    classifier: object
-    with_model = not args.no_model
-    if with_model:
-        try:
-            classifier = CardClassifier(args.model, threads=args.threads)
-        except ModelNotFound as exc:
-            print(f"{exc}: measuring the finder and stones only")
-            classifier, with_model = NeverSure(), False
-    else:
-        classifier = NeverSure()
-    faces = None
-    if args.deck_dir is not None:
-        from models.deck import load_deck
-
-        faces = load_deck(args.deck_dir)
-        if faces is None:
-            parser.error(f"no complete deck of 40 faces {{rank}}_{{oro,copa,espada,basto}}.webp in {args.deck_dir}")
-    tally = evaluate(args.n, args.seed, args.deck, classifier, progress=not args.json, faces=faces)
-    result = tally.summary(with_model)
-    if args.json:
-        print(json.dumps(result))
-    else:
-        for key, value in result.items():
-            if isinstance(value, list):
-                print(f"{key}:")
-                for line in value:
-                    print(f"  {line}")
-            else:
-                print(f"{key}: {value}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,0 +1,34 @@
+"""``mus-table bench accuracy``, and the layout rule it came from: ``vision`` never imports the training code."""
+
+from __future__ import annotations
+
+import json
+import pkgutil
+import subprocess
+import sys
+
+import pytest
+
+import vision
+from firmware.cli import main
+
+
+def test_accuracy_reads_rendered_scenes_and_reports_the_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "accuracy", "--n", "2", "--seed", "7", "--no-model", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["scenes"] == 2 and result["calibrated_pct"] == 100.0
+    assert result["finder_recall_pct"] > 90 and result["stones_exact_zones_pct"] >= 80
+    assert "cards_right_pct" not in result  # no model: cards are not scored
+
+
+def test_a_deck_folder_that_is_not_a_deck_is_one_line(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "accuracy", "--n", "1", "--no-model", "--deck-dir", str(tmp_path)]) == 2
+    assert "no complete deck" in capsys.readouterr().err
+
+
+def test_vision_imports_only_table_and_its_libraries() -> None:
+    names = [f"vision.{m.name}" for m in pkgutil.iter_modules(vision.__path__)]
+    code = ("import sys\n" + "".join(f"import {n}\n" for n in names)
+            + "print(sorted({m.split('.')[0] for m in sys.modules} & {'models', 'firmware', 'web', 'hardware', 'torch'}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
