@@ -31,7 +31,7 @@ import numpy.typing as npt
 from models.deck import HELD_OUT_STYLES, DeckStyle, deck_faces, random_style
 from table.cards import DECK, Card
 from vision.learnt import learning_cards
-from vision.mat import MARKER_IDS, MARKER_MM, Mat, quarter_turn
+from vision.mat import MARKER_IDS, MARKER_MM, Mat, aruco_dictionary, quarter_turn
 
 Image = npt.NDArray[np.uint8]
 BGR = tuple[int, int, int]
@@ -480,8 +480,7 @@ def _paste(canvas: Image, src: Image, mask: Image, dst_quad: npt.NDArray[np.floa
 
 
 def _marker(marker_id: int, px: int) -> Image:
-    d = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-    return np.asarray(cv2.aruco.generateImageMarker(d, marker_id, px), np.uint8)
+    return np.asarray(cv2.aruco.generateImageMarker(aruco_dictionary(), marker_id, px), np.uint8)
 
 
 def _hand_polys(centre: Point, angle: float, rng: np.random.Generator) -> list[npt.NDArray[np.float64]]:
