@@ -187,55 +187,115 @@ class OpenCVCamera:
             self._cap.release()
 
 
+def flicker_free(exposure_us: float, gain: float, period_us: float = 10_000.0) -> tuple[int, float]:
+    """The exposure rounded to whole flicker periods (10 ms under 50 Hz mains lamps), the gain
+    changed to keep the same brightness; an exposure shorter than one period is kept (a room
+    that bright is lit by daylight, which does not flicker).
+
+    >>> flicker_free(23_000, 4.0)
+    (20000, 4.6)
+    >>> flicker_free(6_000, 1.0)
+    (6000, 1.0)
+    """
+    if exposure_us < period_us:
+        return int(round(exposure_us)), gain
+    periods = max(1, round(exposure_us / period_us))
+    locked = periods * period_us
+    return int(round(locked)), round(max(1.0, gain * exposure_us / locked), 3)
+
+
 class PiCamera:
     """A Raspberry Pi camera through picamera2 (``python3-picamera2`` from Raspberry Pi OS).
 
     One configuration with two streams: ``main`` at full resolution for the
-    stills, ``lores`` (converted to BGR) to watch. After ``settle_s`` the
-    automatic exposure and white balance are locked at what they found, so the
-    frames do not drift while hands pass over the table.
+    stills, ``lores`` (YUV420, converted to BGR) to watch. While the automatic
+    exposure and white balance settle (until the exposure reports converged,
+    ``settle_s`` at most) the exposure is asked to avoid the lamps' flicker;
+    then both are locked at what they found, the exposure rounded to whole
+    flicker periods (:func:`flicker_free`), so the frames neither drift nor
+    band while hands pass over the table. picamera2 is imported here only: off
+    the Pi the table runs from the other sources. A frame that does not come
+    within ``timeout_s`` (a ribbon cable pulled) gives None, as for any source.
     """
 
+    SETTLE_FRAMES = 10
+    """Frames at least before locking: the white balance has no «converged» flag."""
+
     def __init__(self, *, still_size: tuple[int, int] = (2304, 1296), watch_size: tuple[int, int] = (768, 432),
-                 settle_s: float = 2.0, clock: Callable[[], float] = time.monotonic) -> None:
+                 settle_s: float = 3.0, mains_hz: int = 50, timeout_s: float = 2.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         try:
             from picamera2 import Picamera2  # only here: the Pi's own package
         except ImportError as exc:
             raise CameraError("picamera2 is not installed (on Raspberry Pi OS: apt install python3-picamera2; "
                               "a virtual environment needs --system-site-packages)") from exc
+        if mains_hz not in (50, 60):
+            raise InvalidInput(f"mains_hz is 50 or 60, not {mains_hz!r}")
+        self.period_us = 1e6 / (2 * mains_hz)
+        """Lamps flicker at twice the mains frequency: 10 ms at 50 Hz, 8.33 ms at 60 Hz."""
+        self.watch_size = watch_size
+        self.timeout_s = timeout_s
+        self._clock = clock
+        self._n = 0
+        self.locked: dict[str, Any] = {}
+        """The controls locked after settling (for the log and the tests)."""
         try:
             self._cam = Picamera2()
             config = self._cam.create_still_configuration(
                 main={"size": still_size, "format": "RGB888"},  # RGB888 arrays are B, G, R: OpenCV's order
                 lores={"size": watch_size, "format": "YUV420"}, buffer_count=3)
             self._cam.configure(config)
+            available = getattr(self._cam, "camera_controls", {}) or {}
+            if "AeFlickerMode" in available:  # libcamera's own flicker avoidance, while it settles
+                self._cam.set_controls({"AeFlickerMode": 1, "AeFlickerPeriod": int(round(self.period_us))})
             self._cam.start()
-            time.sleep(settle_s)
-            meta = self._cam.capture_metadata()
-            controls: dict[str, Any] = {"AeEnable": False, "AwbEnable": False}
-            for key, name in (("ExposureTime", "ExposureTime"), ("AnalogueGain", "AnalogueGain"),
-                              ("ColourGains", "ColourGains")):
-                if key in meta:
-                    controls[name] = meta[key]
-            self._cam.set_controls(controls)
+            meta = self._settle(settle_s)
+            self.locked = self._lock_controls(meta)
+            self._cam.set_controls(self.locked)
         except Exception as exc:  # noqa: BLE001 - libcamera raises many kinds
             raise CameraError(f"the Pi camera cannot be started: {exc}") from exc
-        self._n = 0
-        self._clock = clock
-        self._watch_h = watch_size[1]
+
+    def _settle(self, settle_s: float) -> dict[str, Any]:
+        """Frames until the exposure has converged (and ``SETTLE_FRAMES`` at least); the last metadata."""
+        start = self._clock()
+        frames = 0
+        while True:
+            meta: dict[str, Any] = self._cam.capture_metadata()
+            frames += 1
+            converged = meta.get("AeLocked") is True or meta.get("AeState") == 2  # AeStateConverged
+            if frames >= self.SETTLE_FRAMES and converged or self._clock() - start >= settle_s:
+                return meta
+
+    def _lock_controls(self, meta: dict[str, Any]) -> dict[str, Any]:
+        controls: dict[str, Any] = {"AeEnable": False, "AwbEnable": False}
+        if "ExposureTime" in meta:
+            exposure, gain = flicker_free(float(meta["ExposureTime"]), float(meta.get("AnalogueGain", 1.0)),
+                                          self.period_us)
+            controls["ExposureTime"] = exposure
+            controls["AnalogueGain"] = gain
+        if "ColourGains" in meta:
+            red, blue = meta["ColourGains"]
+            controls["ColourGains"] = (float(red), float(blue))
+        return controls
+
+    def _capture(self, stream: str) -> Any:
+        job = self._cam.capture_array(stream, wait=False)
+        return self._cam.wait(job, timeout=self.timeout_s)
 
     def grab(self) -> Frame | None:
         try:
-            yuv = self._cam.capture_array("lores")
-        except Exception:  # noqa: BLE001 - a camera that went away gives no frame
+            yuv = self._capture("lores")
+        except Exception:  # noqa: BLE001 - a camera that went away (or timed out) gives no frame
             return None
-        image = cv2.cvtColor(yuv, cv2.COLOR_YUV420p2BGR)
+        w, h = self.watch_size
+        # YUV420 comes as one plane of 1.5 x the height, rows padded to the stride: cut to the width
+        image = cv2.cvtColor(np.ascontiguousarray(yuv[: h * 3 // 2]), cv2.COLOR_YUV420p2BGR)[:, :w]
         self._n += 1
-        return Frame(np.asarray(image, np.uint8), self._n, self._clock())
+        return Frame(np.ascontiguousarray(image, np.uint8), self._n, self._clock())
 
     def still(self) -> Image | None:
         try:
-            return np.asarray(self._cam.capture_array("main"), np.uint8)
+            return np.asarray(self._capture("main"), np.uint8)
         except Exception:  # noqa: BLE001
             return None
 

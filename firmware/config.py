@@ -64,6 +64,8 @@ class CameraSection:
     watch_width: int = 768
     watch_height: int = 432
     fps: float = 8.0
+    mains_hz: int = 50
+    """picamera2: the mains frequency; the exposure is locked to whole periods of the lamps' flicker."""
     seed: int = 1
     """synthetic: the seed of its cards and scenes."""
 
@@ -192,6 +194,8 @@ def parse_config(text: str) -> TableConfig:
         raise InvalidInput(f"config: camera.source must be one of {', '.join(SOURCES)}, not {cfg.camera.source!r}")
     if cfg.camera.source == "folder" and not cfg.camera.path:
         raise InvalidInput("config: camera.source = \"folder\" needs camera.path (the folder of frames)")
+    if cfg.camera.mains_hz not in (50, 60):
+        raise InvalidInput(f"config: camera.mains_hz must be 50 or 60, not {cfg.camera.mains_hz}")
     if not 1 <= cfg.web.port <= 65535 or not 1 <= cfg.mqtt.port <= 65535:
         raise InvalidInput("config: ports are 1-65535")
     try:

@@ -33,7 +33,7 @@ def open_source(config: TableConfig) -> CameraSource:
     cam = config.camera
     if cam.source == "picamera2":
         return PiCamera(still_size=(cam.still_width, cam.still_height),
-                        watch_size=(cam.watch_width, cam.watch_height))
+                        watch_size=(cam.watch_width, cam.watch_height), mains_hz=cam.mains_hz)
     if cam.source == "opencv":
         return OpenCVCamera(cam.path or cam.device, width=cam.still_width, height=cam.still_height)
     if cam.source == "folder":

@@ -1,15 +1,18 @@
-"""Camera sources: a folder of frames, OpenCV on a video file, and the Pi camera's absence off the Pi."""
+"""Camera sources: a folder of frames, OpenCV on a video file, the Pi camera (through a stand-in for
+picamera2, which exists only on Raspberry Pi OS) and its absence off the Pi."""
 
 from __future__ import annotations
 
 import sys
+import types
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 import pytest
 
-from firmware.camera import CameraError, FolderCamera, OpenCVCamera, PiCamera
+from firmware.camera import CameraError, FolderCamera, OpenCVCamera, PiCamera, flicker_free
 from table.errors import InvalidInput
 
 
@@ -103,3 +106,132 @@ def test_a_hanging_webcam_gives_no_frame_instead_of_stopping_the_table() -> None
     got = [cam.grab() for _ in range(4)]
     assert [f is not None for f in got].count(True) >= 1 and got[-1] is None
     cam.close()
+
+
+class FakePicamera2:
+    """What the table uses of picamera2's ``Picamera2``: two streams, metadata, controls, jobs.
+
+    Its automatic exposure converges after ``converge_after`` frames; ``lores`` is YUV420 with
+    rows padded to a stride of 64 bytes, as libcamera delivers it; ``stall`` makes every
+    capture time out (a ribbon cable pulled).
+    """
+
+    made: list[FakePicamera2] = []
+
+    def __init__(self) -> None:
+        self.config: dict[str, Any] = {}
+        self.controls: list[dict[str, Any]] = []
+        self.camera_controls = {"AeFlickerMode": (0, 1, 0), "AeFlickerPeriod": (100, 1_000_000, 10_000)}
+        self.frames = 0
+        self.converge_after = 14
+        self.started = self.closed = self.stall = False
+        FakePicamera2.made.append(self)
+
+    def create_still_configuration(self, main: dict[str, Any], lores: dict[str, Any],
+                                   buffer_count: int) -> dict[str, Any]:
+        return {"main": main, "lores": lores, "buffer_count": buffer_count}
+
+    def configure(self, config: dict[str, Any]) -> None:
+        self.config = config
+
+    def set_controls(self, controls: dict[str, Any]) -> None:
+        self.controls.append(dict(controls))
+
+    def start(self) -> None:
+        self.started = True
+
+    def capture_metadata(self) -> dict[str, Any]:
+        self.frames += 1
+        return {"ExposureTime": 23_000, "AnalogueGain": 4.0, "ColourGains": (1.9, 1.6),
+                "AeLocked": self.frames >= self.converge_after}
+
+    def capture_array(self, name: str = "main", wait: bool | None = None) -> str:
+        assert wait is False  # always asynchronous, so that a stalled camera cannot hang the table
+        return name
+
+    def wait(self, job: str, timeout: float | None = None) -> np.ndarray:
+        assert timeout is not None
+        if self.stall:
+            raise TimeoutError(job)
+        w, h = self.config[job]["size"]
+        if job == "main":
+            return np.full((h, w, 3), (200, 100, 50), np.uint8)  # B, G, R
+        stride = -(-w // 64) * 64
+        yuv = np.full((h * 3 // 2, stride), 128, np.uint8)
+        yuv[:h, :w] = 90  # a grey picture; the padding beyond the width is garbage
+        yuv[:h, w:] = 255
+        return yuv
+
+    def stop(self) -> None:
+        self.started = False
+
+    def close(self) -> None:
+        self.closed = True
+
+
+@pytest.fixture
+def picamera2(monkeypatch: pytest.MonkeyPatch) -> type[FakePicamera2]:
+    module = types.ModuleType("picamera2")
+    module.Picamera2 = FakePicamera2  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    FakePicamera2.made = []
+    return FakePicamera2
+
+
+def test_the_pi_camera_watches_small_reads_full_and_locks_exposure(picamera2: type[FakePicamera2]) -> None:
+    cam = PiCamera(still_size=(2304, 1296), watch_size=(500, 282), settle_s=60.0)
+    fake = picamera2.made[0]
+    assert fake.config["main"] == {"size": (2304, 1296), "format": "RGB888"}
+    assert fake.config["lores"] == {"size": (500, 282), "format": "YUV420"}
+    # while settling, libcamera is asked to avoid 50 Hz lamps' flicker; it settled when the
+    # exposure converged (not after a fixed sleep), then exposure and white balance were locked
+    assert fake.controls[0] == {"AeFlickerMode": 1, "AeFlickerPeriod": 10_000}
+    assert fake.frames == fake.converge_after
+    assert fake.controls[-1] == {"AeEnable": False, "AwbEnable": False, "ExposureTime": 20_000,
+                                 "AnalogueGain": 4.6, "ColourGains": (1.9, 1.6)}
+    frame = cam.grab()
+    assert frame is not None and frame.image.shape == (282, 500, 3) and frame.number == 1
+    assert int(frame.image.max()) < 120  # the stride's padding was cut off, not shown
+    still = cam.still()
+    assert still is not None and still.shape == (1296, 2304, 3) and tuple(still[0, 0]) == (200, 100, 50)
+    fake.stall = True  # the cable pulled: no frame, and no hang
+    assert cam.grab() is None and cam.still() is None
+    cam.close()
+    assert fake.closed
+
+
+def test_the_pi_camera_settles_at_most_settle_s(picamera2: type[FakePicamera2]) -> None:
+    t = [0.0]
+
+    def clock() -> float:
+        t[0] += 0.5
+        return t[0]
+
+    picamera2.converge_after = 10_000  # type: ignore[assignment]
+    try:
+        cam = PiCamera(settle_s=3.0, mains_hz=60, clock=clock)
+    finally:
+        picamera2.converge_after = 14  # type: ignore[assignment]
+    fake = picamera2.made[0]
+    assert fake.frames <= 7 and fake.controls[0]["AeFlickerPeriod"] == 8333
+    assert fake.controls[-1]["ExposureTime"] == 25_000  # three 8.33 ms periods of 60 Hz lamps
+    cam.close()
+
+
+def test_a_pi_camera_that_cannot_start_is_a_camera_error(picamera2: type[FakePicamera2],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_camera(self: FakePicamera2) -> None:
+        raise RuntimeError("Camera __init__ sequence did not complete")
+
+    monkeypatch.setattr(FakePicamera2, "start", no_camera)
+    with pytest.raises(CameraError, match="cannot be started: Camera __init__"):
+        PiCamera()
+    with pytest.raises(InvalidInput, match="mains_hz"):
+        PiCamera(mains_hz=55)
+
+
+def test_flicker_free_exposures_are_whole_periods() -> None:
+    assert flicker_free(10_000, 1.0) == (10_000, 1.0)
+    assert flicker_free(14_000, 2.0) == (10_000, 2.8)
+    assert flicker_free(16_000, 2.0) == (20_000, 1.6)
+    assert flicker_free(12_000, 1.0, 8_333.3) == (8_333, 1.44)
