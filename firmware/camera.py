@@ -17,7 +17,7 @@ A source that gives no frame returns None (the runner turns that into the
 
 >>> import numpy as np, tempfile, cv2, pathlib
 >>> d = pathlib.Path(tempfile.mkdtemp())
->>> _ = [cv2.imwrite(str(d / f"{i}.png"), np.full((4, 4, 3), i, np.uint8)) for i in (1, 2)]
+>>> _ = [cv2.imwrite(str(d / f"{i}.png"), np.full((40, 40, 3), i, np.uint8)) for i in (1, 2)]
 >>> cam = FolderCamera(d)
 >>> [int(cam.grab().image[0, 0, 0]) for _ in range(3)]
 [1, 2, 2]
@@ -37,9 +37,11 @@ import numpy as np
 import numpy.typing as npt
 
 from table.errors import InvalidInput, MusTableError
+from vision.frames import InvalidFrame, load_frame
 
 Image = npt.NDArray[np.uint8]
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+"""What a folder of frames may hold: the formats :func:`vision.frames.load_frame` checks before decoding."""
 
 
 class CameraError(MusTableError):
@@ -72,8 +74,13 @@ class CameraSource(Protocol):
 class FolderCamera:
     """The images of a folder in name order; at the end the last one stays (the table lies still).
 
-    ``loop=True`` starts again from the first. An image that cannot be decoded
-    gives :class:`InvalidInput` (the «frames» fault), naming the file.
+    ``loop=True`` starts again from the first. Each file goes through
+    :func:`vision.frames.load_frame`, as ``mus-table read`` does: a file that is
+    no frame (truncated, damaged, random bytes, a header that lies about its
+    size, too large or too small) gives :class:`vision.frames.InvalidFrame`
+    naming the file (an ``InvalidInput``: the runner's «frames» fault) and the
+    next grab goes on with the next file; grey, alpha and 16-bit images
+    become 8-bit BGR.
     """
 
     def __init__(self, folder: str | Path, *, loop: bool = False,
@@ -100,10 +107,11 @@ class FolderCamera:
             self._i = 0
         path = self.paths[self._i]
         self._i += 1
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
-            raise InvalidInput(f"frame {path.name} cannot be decoded")
-        self._last = np.asarray(image, np.uint8)
+        try:
+            image = load_frame(path)
+        except InvalidFrame as exc:
+            raise InvalidFrame(f"frame {path.name}: {str(exc).removeprefix(f'{path}: ')}") from None
+        self._last = image
         self._n += 1
         return Frame(self._last, self._n, self._clock())
 
