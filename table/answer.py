@@ -51,6 +51,10 @@ class LanceResult:
     """The accepted envite (querido), else 0."""
     deje: int = 0
     """The stones taken at once when the envite was refused (no querido), else 0."""
+    annulled: bool = False
+    """Rule 19 annulled what was played in it (envites, deje, an órdago)."""
+    penalty: bool = False
+    """Rule 19 gave it to the other pair with a penalty deje (``how`` says ``no querido``)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"winner": self.winner, "how": self.how, "stones": self.stones}

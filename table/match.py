@@ -16,10 +16,11 @@ each record's ``mano`` and ``score`` must follow from the hand before.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from table._show import show
 from table.answer import Answer
 from table.errors import InvalidInput, InvalidPartida
 from table.record import FORMAT, HandRecord, loads
@@ -27,6 +28,14 @@ from table.rules import Rules
 from table.tanteo import score
 
 JUEGO, VACA, PARTIDA = "juego", "vaca", "partida"
+JUEGOS = 3
+"""Juegos that win a vaca, by default: «normalmente suele ser a tres juegos»."""
+VACAS = 1
+"""Vacas that win the partida, by default: a partida of one vaca."""
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
 
 
 @dataclass(slots=True)
@@ -35,9 +44,9 @@ class Partida:
 
     rules: Rules = field(default_factory=Rules)
     mano: int = 0
-    juegos: int = 3
+    juegos: int = JUEGOS
     """Juegos that win a vaca."""
-    vacas: int = 1
+    vacas: int = VACAS
     """Vacas that win the partida."""
     score: list[int] = field(default_factory=lambda: [0, 0])
     won_juegos: list[int] = field(default_factory=lambda: [0, 0])
@@ -50,11 +59,11 @@ class Partida:
 
     def __post_init__(self) -> None:
         if type(self.mano) is not int or not 0 <= self.mano <= 3:
-            raise InvalidPartida(f"mano must be a seat 0-3, not {self.mano!r}")
+            raise InvalidPartida(f"mano must be a seat 0-3, not {show(self.mano)}")
         for name in ("juegos", "vacas"):
             value = getattr(self, name)
             if type(value) is not int or value < 1:
-                raise InvalidPartida(f"{name} must be a whole number of at least 1, not {value!r}")
+                raise InvalidPartida(f"{name} must be a whole number of at least 1, not {show(value)}")
 
     @property
     def over(self) -> bool:
@@ -67,17 +76,24 @@ class Partida:
 
     def play(self, rec: HandRecord) -> tuple[Answer, list[tuple[str, int]]]:
         """Score the next hand, after checking that it follows from the partida so far."""
+        self.check(rec)
+        answer = score(rec)
+        return answer, self.apply(answer)
+
+    def check(self, rec: HandRecord) -> None:
+        """Refuse a hand that does not follow: after the end, other rules, mano or score."""
         if self.over:
             raise InvalidPartida(f"the partida is over (won by pair {self.winner}): no more hands")
         if rec.rules != self.rules:
-            raise InvalidPartida(f"the rules changed: {rec.rules.to_json()}, "
-                                 f"the partida plays {self.rules.to_json()}")
+            ours, theirs = self.rules.to_json(), rec.rules.to_json()
+            name = next(k for k in ours if ours[k] != theirs[k])
+            raise InvalidPartida(f"rules.{name} should be {_json(ours[name])} as in the hands "
+                                 f"before, not {_json(theirs[name])}")
         if rec.mano != self.mano:
-            raise InvalidPartida(f"mano is {rec.mano}, but this hand's mano is seat {self.mano}")
+            raise InvalidPartida(f"mano should be seat {self.mano}, not {rec.mano}")
         if list(rec.score) != self.score:
-            raise InvalidPartida(f"score is {list(rec.score)}, but the partida stands at {self.score}")
-        answer = score(rec)
-        return answer, self.apply(answer)
+            after = " (a juego was just won)" if self.hands and self.score == [0, 0] else ""
+            raise InvalidPartida(f"score should be {self.score}{after}, not {list(rec.score)}")
 
     def apply(self, answer: Answer) -> list[tuple[str, int]]:
         """Move on by one hand; what it won: ``[("juego", pair), ("vaca", pair), ...]``."""
@@ -103,17 +119,38 @@ class Partida:
         return won
 
 
-def read_partida(lines: str | bytes | Iterable[str | bytes], juegos: int = 3, vacas: int = 1,
-                 ) -> tuple[Partida, list[Answer]]:
-    """Replay a partida written as JSON lines of hand records (blank lines skipped).
+@dataclass(frozen=True, slots=True)
+class Played:
+    """One hand of a replayed partida, and where the partida stood after it."""
+
+    hand: int
+    """1 for the partida's first hand."""
+    line: int
+    """The line of the JSON lines it was read from."""
+    record: HandRecord
+    answer: Answer
+    won: tuple[tuple[str, int], ...]
+    """What the hand won: ``(("juego", 1), ("vaca", 1))``..., or nothing."""
+    score: tuple[int, int]
+    """The stones the next hand starts from (0-0 after a juego)."""
+    juegos: tuple[int, int]
+    """Juegos won in the vaca being played (after a vaca: the juegos it ended at)."""
+    vacas: tuple[int, int]
+
+
+def follow(lines: str | bytes | Iterable[str | bytes], juegos: int = JUEGOS, vacas: int = VACAS,
+           ) -> Iterator[tuple[Partida, Played]]:
+    """Replay a partida written as JSON lines of hand records (blank lines skipped),
+    hand by hand, as a table plays it.
 
     The first record sets the rules and the first mano, and starts at 0-0; every
-    later one must follow from the hand before. Errors name the line.
+    later one must follow from the hand before (:meth:`Partida.check`). The first
+    line that does not raises :class:`~table.errors.InvalidPartida` naming it
+    (``line 7: mano should be seat 2, not 0``).
     """
     if isinstance(lines, (str, bytes)):
         lines = lines.splitlines()
     partida: Partida | None = None
-    answers: list[Answer] = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -123,12 +160,39 @@ def read_partida(lines: str | bytes | Iterable[str | bytes], juegos: int = 3, va
                 if rec.score != (0, 0):
                     raise InvalidPartida(f"a partida starts at [0, 0], not {list(rec.score)}")
                 partida = Partida(rec.rules, rec.mano, juegos, vacas)
-            answers.append(partida.play(rec)[0])
+            before = tuple(partida.won_juegos)
+            answer, won = partida.play(rec)
         except InvalidInput as exc:
             raise InvalidPartida(f"line {number}: {exc}") from None
+        if any(what == VACA for what, _ in won):
+            w = won[0][1]
+            standing = (before[0] + (w == 0), before[1] + (w == 1))
+        else:
+            standing = (partida.won_juegos[0], partida.won_juegos[1])
+        yield partida, Played(partida.hands, number, rec, answer, tuple(won),
+                              (partida.score[0], partida.score[1]), standing,
+                              (partida.won_vacas[0], partida.won_vacas[1]))
     if partida is None:
         raise InvalidPartida("the partida has no hands")
-    return partida, answers
+
+
+def replay(lines: str | bytes | Iterable[str | bytes], juegos: int = JUEGOS, vacas: int = VACAS,
+           ) -> tuple[Partida, list[Played]]:
+    """The whole partida checked and replayed (see :func:`follow`): its end state and each hand."""
+    last: Partida | None = None
+    played: list[Played] = []
+    for partida, step in follow(lines, juegos, vacas):
+        last = partida
+        played.append(step)
+    assert last is not None  # follow() raises on a partida without hands
+    return last, played
+
+
+def read_partida(lines: str | bytes | Iterable[str | bytes], juegos: int = JUEGOS,
+                 vacas: int = VACAS) -> tuple[Partida, list[Answer]]:
+    """Replay a partida written as JSON lines; its end state and each hand's answer."""
+    partida, played = replay(lines, juegos, vacas)
+    return partida, [p.answer for p in played]
 
 
 def write_partida(records: Iterable[HandRecord]) -> str:

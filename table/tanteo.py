@@ -30,9 +30,18 @@ from table.answer import (
     LanceResult,
     Mistake,
 )
-from table.betting import EN_PASO, NO_QUERIDO, NOT_BET, ORDAGO_QUERIDO, QUERIDO, UNBET, Outcome
+from table.betting import (
+    EN_PASO,
+    NO_QUERIDO,
+    NOT_BET,
+    ORDAGO_QUERIDO,
+    PASSED,
+    QUERIDO,
+    UNBET,
+    Outcome,
+)
 from table.jugadas import PARES_BONUS, PARES_KINDS, Jugadas
-from table.lances import How
+from table.lances import How, Lance
 from table.numerals import stones as say
 from table.record import HandRecord, parse
 from table.rules import Rules
@@ -43,18 +52,27 @@ NONE = How.NONE
 class _Plan:
     """One lance's result and its events (the deje during the bets, the rest at the end)."""
 
-    __slots__ = ("lance", "winner", "how", "seat", "deje", "end", "stake")
+    __slots__ = ("lance", "winner", "how", "seat", "deje", "end", "stake", "annulled", "penalty")
 
     def __init__(self, lance: str, winner: int | None, how: str, seat: int | None,
                  deje: Event | None, end: list[Event], stake: int = 0) -> None:
         self.lance, self.winner, self.how, self.seat = lance, winner, how, seat
         self.deje, self.end, self.stake = deje, end, stake
+        self.annulled = False
+        """Rule 19 annulled what was played in the lance (its envites, deje or órdago)."""
+        self.penalty = False
+        """Rule 19 gave the lance to the other pair with a penalty deje."""
 
     def result(self) -> LanceResult:
         stones = 0 if self.how == ORDAGO_QUERIDO else (
             (self.deje.stones if self.deje else 0) + sum(e.stones for e in self.end))
         return LanceResult(self.lance, self.winner, self.how, stones, self.seat, self.stake,
-                           self.deje.stones if self.deje else 0)
+                           self.deje.stones if self.deje else 0, self.annulled, self.penalty)
+
+
+def _annul(plan: _Plan) -> _Plan:
+    plan.annulled = True
+    return plan
 
 
 def _bonus(lance: str, pair: int, holders: Iterable[int], j: Jugadas, rules: Rules) -> list[Event]:
@@ -122,13 +140,19 @@ def _penalty(lance: str, pair: int, holders: Iterable[int], j: Jugadas, rules: R
         end.append(Event(lance, pair, 1, "una de punto", PUNTO_STONE))
     else:
         end += _bonus(lance, pair, holders, j, rules)
-    return _Plan(lance, pair, NO_QUERIDO, None, None, end)
+    plan = _Plan(lance, pair, NO_QUERIDO, None, None, end)
+    plan.penalty = True
+    return _annul(plan)
 
 
-def _mistakes(rec: HandRecord) -> tuple[Mistake, ...]:
+def _mistakes(rec: HandRecord, asked: tuple[bool, bool]) -> tuple[Mistake, ...]:
+    """The false declarations, among those that were asked for (``asked``: «¿pares?»,
+    «¿juego?»; an órdago accepted before a lance ends the hand before its question)."""
     out = []
     has = rec.holds()
     for i, lance in enumerate(("pares", "juego")):
+        if not asked[i]:
+            continue
         for seat in range(4):
             said, held = rec.declared[i][seat], has[i][seat]
             if said and not held:
@@ -154,14 +178,14 @@ def _mundial_pares(o: Outcome, decl: tuple[bool, ...], has: tuple[bool, ...], j:
     if len(pairs) == 2:
         rulings.append("regla 19: las dos parejas cantaron pares sin tenerlos: se anula lo "
                        "jugado a pares y se cuentan los pares de quien los tiene")
-        return _plan("pares", UNBET, true, j, rules)
+        return _annul(_plan("pares", UNBET, true, j, rules))
     p = pairs.pop()
     q = 1 - p
     p_has, q_has = any(s & 1 == p for s in true), any(s & 1 == q for s in true)
     if not p_has:
         rulings.append(f"regla 19: la pareja {p} cantó pares sin tenerlos y su compañero no "
                        f"los tiene: se anula lo jugado a pares y la pareja {q} cuenta sus pares")
-        return _plan("pares", UNBET, true, j, rules)
+        return _annul(_plan("pares", UNBET, true, j, rules))
     if q_has:
         rulings.append(f"regla 19: la pareja {p} cantó pares sin tenerlos; su compañero y los "
                        f"contrarios los tienen: se anula lo jugado y la pareja {q} se apunta el "
@@ -185,8 +209,8 @@ def _mundial_juego(lance: str, o: Outcome, decl: tuple[bool, ...], has: tuple[bo
         rulings.append("regla 19: juego mal cantado por las dos parejas: se anula lo jugado "
                        "y se cuenta por las cartas")
         if any(has):
-            return _plan("juego", UNBET, [s for s in range(4) if has[s]], j, rules)
-        return _plan("punto", Outcome(EN_PASO), no_juego, j, rules)
+            return _annul(_plan("juego", UNBET, [s for s in range(4) if has[s]], j, rules))
+        return _annul(_plan("punto", Outcome(EN_PASO), no_juego, j, rules))
     p = pairs.pop()
     q = 1 - p
     p_has, q_has = any(s & 1 == p for s in true), any(s & 1 == q for s in true)
@@ -202,7 +226,7 @@ def _mundial_juego(lance: str, o: Outcome, decl: tuple[bool, ...], has: tuple[bo
         if q_has and not p_has:
             rulings.append(f"regla 19: la pareja {p} cantó juego sin tenerlo y su compañero no "
                            f"lo tiene: se anula cualquier envite y la pareja {q} cuenta su juego")
-            return _plan("juego", UNBET, true, j, rules)
+            return _annul(_plan("juego", UNBET, true, j, rules))
         rulings.append(f"regla 19: la pareja {p} cantó juego sin tenerlo; su compañero y los "
                        f"contrarios lo tienen: se anulan los envites y la pareja {q} se apunta "
                        f"el deje y su juego")
@@ -211,7 +235,7 @@ def _mundial_juego(lance: str, o: Outcome, decl: tuple[bool, ...], has: tuple[bo
     if not true:
         rulings.append(f"regla 19: la pareja {p} no cantó juego teniéndolo y nadie más lo tiene: "
                        f"se anula lo jugado a punto y cuenta lo que vale su juego")
-        return _plan("juego", UNBET, hidden, j, rules)
+        return _annul(_plan("juego", UNBET, hidden, j, rules))
     if p_has and not q_has:
         rulings.append(f"regla 19: la pareja {p} no cantó un juego; su compañero lo tiene y los "
                        f"contrarios no: cuentan los dos juegos")
@@ -229,7 +253,10 @@ def score(rec: HandRecord) -> Answer:
     """Score one checked hand record."""
     j = rec.jugadas
     rules = rec.rules
-    mistakes = _mistakes(rec) if rec.declared_given != (False, False) else ()
+    ordago = rec.ordago
+    # «¿pares?» is asked after chica, «¿juego?» after pares: not after an órdago that ended the hand
+    asked = (ordago is None or ordago in _AFTER_CHICA, ordago is None or ordago in _AFTER_PARES)
+    mistakes = _mistakes(rec, asked) if rec.declared_given != (False, False) else ()
     mundial = rules.penalties == "mundial" and bool(mistakes)
     rulings: list[str] = []
     plans: list[_Plan] = []
@@ -244,16 +271,21 @@ def score(rec: HandRecord) -> Answer:
             else:
                 plan = _mundial_juego(lance, o, rec.declared[1], has_juego, j, rules, rulings)
         else:
-            seats = j.seats
-            if lance == "pares":
-                holders = [s for s in range(4) if seats[s].pares]
-            elif lance == "juego":
-                holders = [s for s in range(4) if seats[s].juego]
-            else:
-                holders = [s for s in range(4) if seats[s].punto]
-            plan = _plan(lance, o, holders, j, rules)
+            plan = _plan(lance, o, _holders(lance, j), j, rules)
+        if o.how == ORDAGO_QUERIDO and plan.annulled:
+            # «se invalida cualquier jugada habida»: the órdago goes with the rest of the lance
+            rulings.append(f"regla 19: el órdago {Lance(lance).a} se anula con lo jugado "
+                           f"{Lance(lance).a}, y la mano se cuenta como si no se hubiera echado")
+            ordago = None
+            plans.append(plan)
+            if lance == "pares":  # juego was never asked: the last lance is scored en paso
+                fourth = "juego" if any(s.juego for s in j.seats) else "punto"
+                holders = _holders(fourth, j)
+                bettable = fourth == "punto" or len({s & 1 for s in holders}) == 2
+                plans.append(_plan(fourth, PASSED if bettable else UNBET, holders, j, rules))
+            break
         if o.how == ORDAGO_QUERIDO and plan.how != ORDAGO_QUERIDO:
-            # an accepted órdago is never undone: rule 19 only decides who wins its lance
+            # rule 19 left what was played standing: it only decides who wins the órdago
             plan = _Plan(plan.lance, plan.winner, ORDAGO_QUERIDO, plan.seat, None, [])
         plans.append(plan)
 
@@ -264,7 +296,7 @@ def score(rec: HandRecord) -> Answer:
     skipped: list[Event] = []
     events = [p.deje for p in plans if p.deje is not None]
     ending = [e for p in plans for e in p.end]
-    if rec.ordago is None:
+    if ordago is None:
         events += ending
     for ev in events:
         if winner is not None:
@@ -274,7 +306,7 @@ def score(rec: HandRecord) -> Answer:
         counted.append(ev)
         if points[ev.pair] >= target:
             winner = ev.pair
-    if rec.ordago is not None:
+    if ordago is not None:
         skipped += ending
         if winner is None:
             winner = plans[-1].winner
@@ -287,9 +319,23 @@ def score(rec: HandRecord) -> Answer:
         start=rec.score,
         target=target,
         not_counted=tuple(skipped),
-        ordago=rec.ordago,
+        ordago=ordago,
         rulings=tuple(rulings),
     )
+
+
+def _holders(lance: str, j: Jugadas) -> list[int]:
+    """The seats whose cards hold the jugada of ``lance`` (pares, juego or punto)."""
+    seats = j.seats
+    if lance == "pares":
+        return [s for s in range(4) if seats[s].pares]
+    if lance == "juego":
+        return [s for s in range(4) if seats[s].juego]
+    return [s for s in range(4) if seats[s].punto]
+
+
+_AFTER_CHICA = frozenset((Lance.PARES, Lance.JUEGO, Lance.PUNTO))
+_AFTER_PARES = frozenset((Lance.JUEGO, Lance.PUNTO))
 
 
 def score_text(text: str | bytes) -> Answer:

@@ -52,11 +52,11 @@ def test_a_juego_resets_the_score_and_counts_toward_the_vaca() -> None:
 
 def test_hands_must_follow_from_one_another() -> None:
     p = Partida(Rules(), mano=0)
-    with pytest.raises(InvalidPartida, match="mano is 1, but this hand's mano is seat 0"):
+    with pytest.raises(InvalidPartida, match="mano should be seat 0, not 1"):
         p.play(HandRecord.from_json({**SPEC_RECORD, "mano": 1, "bets": {}}))
-    with pytest.raises(InvalidPartida, match=r"score is \[1, 0\]"):
+    with pytest.raises(InvalidPartida, match=r"score should be \[0, 0\], not \[1, 0\]"):
         p.play(HandRecord.from_json({**SPEC_RECORD, "score": [1, 0]}))
-    with pytest.raises(InvalidPartida, match="the rules changed"):
+    with pytest.raises(InvalidPartida, match="rules.target should be 40 as in the hands before, not 30"):
         p.play(HandRecord.from_json({**SPEC_RECORD, "rules": {"target": 30}}))
 
 
@@ -84,7 +84,7 @@ def test_read_partida_names_the_bad_line() -> None:
     first = dict(SPEC_RECORD)
     second = {**SPEC_RECORD, "mano": 3, "score": [3, 9], "bets": {}}
     text = json.dumps(first) + "\n\n" + json.dumps(second) + "\n"
-    with pytest.raises(InvalidPartida, match="line 3: mano is 3, but this hand's mano is seat 1"):
+    with pytest.raises(InvalidPartida, match="line 3: mano should be seat 1, not 3"):
         read_partida(text)
     with pytest.raises(InvalidPartida, match="line 1: a partida starts at"):
         read_partida(json.dumps({**SPEC_RECORD, "score": [1, 1]}))

@@ -14,6 +14,7 @@ from table.record import HandRecord
 from table.tanteo import score
 
 CARDS = "12o 3c 1e 4b | 11o 11c 7e 7b | 5o 6c 2b 10e | 10o 10c 1o 12b"
+CARDS_NO_JUEGO_BUT_SEAT_1 = "12o 1c 1e 4b | 11o 11c 7e 7b | 5o 6c 2b 10e | 10o 6o 1o 4c"
 """The spec's hand: seat 0 wins grande and chica (par de reyes, 25); seat 1 duples
 of caballos and sietes (34); seat 2 nothing (22); seat 3 par de sotas and 31."""
 JUEGOS = "12o 11o 10o 1e | 12c 11c 10c 7c | 4o 5o 6o 7o | 1c 4c 5c 6c"
@@ -274,10 +275,50 @@ def test_mundial_hidden_juego_partner_without_and_opponents_with() -> None:
     assert lance(a, "juego") == (1, "no querido", 3)      # deje 1 + seat 1's 37
 
 
-def test_mundial_ordago_is_won_by_whom_rule_19_gives_the_lance() -> None:
-    a = answer(CARDS, {"pares": [[0, "paso"], [1, "paso"], [2, "ordago"], [3, "quiero"]]},
+def test_mundial_an_annulled_lance_annuls_its_ordago() -> None:
+    # seat 2 says «pares sí» without them, its partner and the opponents hold pares:
+    # «cualquier jugada a pares quedará invalidada», the órdago with it; the hand goes on
+    a = answer(CARDS, {"grande": [[0, "envido", 2], [1, "quiero"]],
+                       "pares": [[0, "paso"], [1, "paso"], [2, "ordago"], [3, "quiero"]]},
                declared={"pares": [True, True, True, True]}, rules=MUNDIAL)
-    assert a.winner == 1 and a.lances["pares"].how == "ordago"
+    assert a.winner is None and a.ordago is None and not a.not_counted
+    pares = a.lances["pares"]
+    assert (pares.winner, pares.how, pares.annulled, pares.penalty) == (1, "no querido", True, True)
+    assert [e.why for e in a.tanteo] == [
+        "dos de envite a grande", "una de chica en paso", "una de deje por pares mal cantados",
+        "tres de duples", "una de par del compañero", "tres de treinta y una",
+        "dos de juego del compañero"]
+    assert a.lances["juego"].how == "not bet"  # juego was never asked: by the cards
+    assert a.score == (3, 10) and any("el órdago a pares se anula" in r for r in a.rulings)
+
+
+def test_mundial_ordago_stands_where_rule_19_leaves_the_lance_as_played() -> None:
+    # seat 3 hides its par de sotas: «no valdrán esos pares»; the órdago between the
+    # seats that declared stands, and seat 1's duples win it
+    a = answer(CARDS, {"pares": [[0, "ordago"], [1, "quiero"]]},
+               declared={"pares": [True, True, False, False]}, rules=MUNDIAL)
+    assert a.ordago == "pares" and a.winner == 1 and a.lances["pares"].how == "ordago"
+    assert not a.lances["pares"].annulled and a.rulings[0].startswith("regla 19: pares no cantados")
+
+
+def test_mundial_hidden_juego_annuls_an_ordago_al_punto() -> None:
+    # seat 1 hides its 31 and nobody else has juego: «se invalidarán las jugadas habidas a PUNTO»
+    a = answer(CARDS_NO_JUEGO_BUT_SEAT_1, {"punto": [[0, "ordago"], [1, "quiero"]]},
+               declared={"juego": [False, False, False, False]}, rules=MUNDIAL)
+    assert a.ordago is None and a.winner is None
+    assert a.lances["juego"].annulled and a.lances["juego"].winner == 1
+    assert "punto" not in a.lances and a.tanteo[-1].why == "dos de juego"
+
+
+def test_a_declaration_never_asked_is_no_mistake() -> None:
+    # an órdago a la grande accepted ends the hand before «¿pares?» and «¿juego?»
+    a = answer(CARDS, {"grande": [[0, "ordago"], [1, "quiero"]]},
+               declared={"pares": [True] * 4, "juego": [False] * 4}, rules=MUNDIAL)
+    assert a.mistakes == () and a.rulings == () and a.winner == 0
+    # after an órdago a pares, «¿juego?» was never asked
+    a = answer(CARDS, {"pares": [[0, "paso"], [1, "ordago"], [0, "quiero"]]},
+               declared={"juego": [True] * 4})
+    assert a.mistakes == () and a.ordago == "pares"
 
 
 # -- properties ---------------------------------------------------------------------
