@@ -90,7 +90,11 @@ class PanelSection:
     green_led: int = 23
     red_led: int = 24
     buzzer: int = 25
+    buzzer_active_high: bool = True
+    """False for the ready-made buzzer modules that sound while their input is low."""
     long_press_s: float = 1.5
+    shutdown: str = "systemctl poweroff"
+    """What a long press of undo runs (the Pi's safe shutdown); empty: nothing."""
 
     @property
     def pins(self) -> PanelPins:

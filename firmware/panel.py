@@ -93,10 +93,14 @@ BLINK_S = 0.4
 
 
 class Panel:
-    """The panel's devices, opened on ``pins`` with ``pin_factory``; close() releases them."""
+    """The panel's devices, opened on ``pins`` with ``pin_factory``; close() releases them.
+
+    ``buzzer_active_high=False`` is for the ready-made buzzer modules that sound
+    while their input is low (a PNP on the board): the pin then rests high.
+    """
 
     def __init__(self, pins: PanelPins | None = None, *, pin_factory: Any = None,
-                 long_press_s: float = 1.5, bounce_s: float | None = 0.03,
+                 long_press_s: float = 1.5, bounce_s: float | None = 0.03, buzzer_active_high: bool = True,
                  clock: Callable[[], float] = time.monotonic,
                  on_event: Callable[[PanelEvent], None] | None = None) -> None:
         self.pins = pins or PanelPins()
@@ -121,7 +125,7 @@ class Panel:
             self._devices.append(self.green)
             self.red = LED(self.pins.red_led, pin_factory=pin_factory)
             self._devices.append(self.red)
-            self.buzzer = Buzzer(self.pins.buzzer, pin_factory=pin_factory)
+            self.buzzer = Buzzer(self.pins.buzzer, active_high=buzzer_active_high, pin_factory=pin_factory)
             self._devices.append(self.buzzer)
         except Exception:
             self.close()

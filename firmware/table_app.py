@@ -9,6 +9,8 @@ synthetic table with its players). The web display comes from ``web/``
 from __future__ import annotations
 
 import logging
+import shlex
+import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +20,7 @@ from firmware.camera import CameraError, CameraSource, FolderCamera, OpenCVCamer
 from firmware.config import TableConfig
 from firmware.journal import Journal
 from firmware.mqtt import MqttPublisher
-from firmware.panel import Panel
+from firmware.panel import BEEP_ERROR, BEEP_OK, Light, Panel
 from firmware.runner import PanelDriver, TableRunner
 from firmware.table_loop import Reader, TableLoop
 from firmware.watcher import Watcher
@@ -54,6 +56,40 @@ def make_reader(config: TableConfig, mat: Mat) -> Reader:
     from vision.learnt import load_deck
 
     return TableReader(mat, classifier=load_deck(config.deck.name).classifier())
+
+
+class ShutdownHook:
+    """The panel's long press of undo: the configured command (``systemctl poweroff`` on the Pi).
+
+    systemd then stops the service as for any shutdown (SIGTERM: the table closes its
+    journal). Refused, with the error beep, while journal entries still wait for the disk:
+    they would be lost. Runs once; :attr:`process` is the command started.
+    """
+
+    def __init__(self, command: str, loop: TableLoop, panel: Panel) -> None:
+        try:
+            self.argv = shlex.split(command)
+        except ValueError as exc:
+            raise InvalidInput(f"config: panel.shutdown is not a command line: {exc}") from None
+        self.loop = loop
+        self.panel = panel
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def __call__(self) -> None:
+        if self.process is not None:
+            return
+        if not self.loop.flush():
+            log.warning("shutdown refused: journal entries still wait for the disk")
+            self.panel.beep(BEEP_ERROR)
+            return
+        log.warning("shutdown from the panel: %s", " ".join(self.argv))
+        self.panel.light(green=Light.OFF, red=Light.BLINK)
+        self.panel.beep(BEEP_OK)
+        try:
+            self.process = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL)  # noqa: S603 - the configured command
+        except OSError as exc:
+            log.error("shutdown command failed: %s", exc)
+            self.panel.beep(BEEP_ERROR)
 
 
 @dataclass
@@ -126,7 +162,10 @@ def build_table(config: TableConfig, *, source: CameraSource | None = None, read
                          fps=config.camera.fps if fps is None else fps)
     table = Table(config, loop, runner, journal, _closers=closers)
     if panel if panel is not None else config.panel.enabled:
-        table.panel = Panel(config.panel.pins, pin_factory=pin_factory, long_press_s=config.panel.long_press_s)
+        table.panel = Panel(config.panel.pins, pin_factory=pin_factory, long_press_s=config.panel.long_press_s,
+                            buzzer_active_high=config.panel.buzzer_active_high)
+        if on_shutdown is None and config.panel.shutdown.strip():
+            on_shutdown = ShutdownHook(config.panel.shutdown, loop, table.panel)
         table.panel_driver = runner.panel_driver = PanelDriver(loop, table.panel, on_shutdown=on_shutdown)
         closers.append(table.panel.close)
         closers.append(table.panel_driver.close)

@@ -14,6 +14,7 @@ import cv2
 from firmware.cli import main
 from firmware.journal import Journal
 from firmware.synthetic import SyntheticTable
+from firmware.table_commands import NewPartida
 from table.cards import Card
 
 HAND = [["12o", "3c", "1e", "4b"], ["11o", "11c", "7e", "7b"],
@@ -64,6 +65,55 @@ enabled = false
     assert cards is not None, err
     assert [sorted(s) for s in cards] == [sorted(s) for s in HAND]
     assert proc.returncode == 0, err
+
+
+def test_a_long_press_of_undo_runs_the_shutdown_command_once(tmp_path: Path) -> None:
+    from gpiozero.pins.mock import MockFactory
+
+    from firmware.config import parse_config
+    from firmware.panel import PanelButton, PanelEvent
+    from firmware.table_app import ShutdownHook, build_table
+    from firmware.table_loop import FaultKind
+
+    done = tmp_path / "powered-off"
+    cfg = parse_config(f"""
+[camera]
+source = "synthetic"
+[panel]
+buzzer_active_high = false
+shutdown = "{sys.executable} -c 'import pathlib, sys; pathlib.Path(sys.argv[1]).touch()' {done}"
+[web]
+enabled = false
+""")
+    factory = MockFactory()
+    try:
+        table = build_table(cfg, journal_path=":memory:", pin_factory=factory, reader=FakeReader())
+        driver = table.panel_driver
+        assert driver is not None and isinstance(driver.on_shutdown, ShutdownHook)
+        assert factory.pin(cfg.panel.buzzer).state is True  # a low-triggered buzzer rests high
+        failing = table.journal
+        assert failing is not None
+        real_append = failing.append
+        failing.append = lambda *a: (_ for _ in ()).throw(OSError("disk full"))  # type: ignore[method-assign]
+        table.loop.submit(NewPartida())  # an entry that waits for the disk
+        assert FaultKind.DISK in {f.kind for f in table.loop.faults}
+        driver.handle(PanelEvent(PanelButton.UNDO, long=True))
+        assert driver.on_shutdown.process is None  # refused: it would lose the entry waiting
+        failing.append = real_append  # type: ignore[method-assign]
+        driver.handle(PanelEvent(PanelButton.UNDO, long=True))
+        process = driver.on_shutdown.process
+        assert process is not None and process.wait(timeout=30) == 0 and done.exists()
+        assert not table.loop.faults  # the entry was written first
+        driver.handle(PanelEvent(PanelButton.UNDO, long=True))
+        assert driver.on_shutdown.process is process  # once
+        table.stop()
+    finally:
+        factory.reset()
+
+
+class FakeReader:
+    def read(self, frame: object) -> object:
+        raise AssertionError("nothing is read in this test")
 
 
 def test_run_refuses_a_bad_configuration_in_one_line(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]

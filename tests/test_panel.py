@@ -117,6 +117,17 @@ def test_beep_pulses_the_buzzer(factory: MockFactory) -> None:
         assert rising == 2
 
 
+def test_a_low_triggered_buzzer_module_rests_high_and_beeps_low(factory: MockFactory) -> None:
+    with Panel(pin_factory=factory, buzzer_active_high=False) as panel:
+        buzzer = factory.pin(PINS.buzzer)
+        assert buzzer.state is True  # silent: a low-triggered module sounds while its input is low
+        buzzer.clear_states()
+        panel.beep(BeepPattern(0.001, 0.001, 2), wait=True)
+        falling = sum(1 for a, b in zip(buzzer.states, buzzer.states[1:], strict=False)
+                      if a.state and not b.state)
+        assert falling == 2 and buzzer.state is True
+
+
 def test_close_releases_every_pin(factory: MockFactory) -> None:
     panel = Panel(pin_factory=factory)
     with pytest.raises(GPIOPinInUse):
