@@ -22,9 +22,9 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, get_type_hints
 
-from firmware.panel import PanelPins
 from firmware.table_loop import LoopSettings
 from firmware.watcher import WatchSettings
+from hardware.pins import PanelPins
 from table.errors import InvalidInput, InvalidRecord
 from table.rules import Rules
 from vision.mat import Mat

@@ -40,7 +40,13 @@ CREATE TABLE IF NOT EXISTS entries (
     body    TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS entries_partida ON entries (partida);
+CREATE TABLE IF NOT EXISTS marks (
+    name  TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+);
 """
+EVENTS_MARK = "events"
+"""The mark of event numbers: none up to it may be handed out again after a restart."""
 
 Entry = tuple[int, int, str, str, dict[str, Any]]
 """``(seq, partida, kind, at, body)``."""
@@ -127,6 +133,26 @@ class Journal:
                 rows = self._db.execute("SELECT seq, partida, kind, at, body FROM entries WHERE partida = ? "
                                         "ORDER BY seq", (partida,))
             return [(seq, p, kind, at, json.loads(body)) for seq, p, kind, at, body in rows.fetchall()]
+
+    def reserve(self, seq: int) -> None:
+        """Keep ``seq`` as the highest event number the table may have used (not an entry: events
+        that are no entry, a fault or «reading», are numbered too, and a restart numbers after
+        this mark). :class:`JournalError` if it could not be written."""
+        with self._lock:
+            try:
+                self._db.execute("INSERT INTO marks (name, value) VALUES (?, ?) ON CONFLICT (name) "
+                                 "DO UPDATE SET value = excluded.value", (EVENTS_MARK, seq))
+            except sqlite3.Error as exc:
+                raise JournalError(f"journal mark not written: {exc}") from None
+
+    def reserved(self) -> int:
+        """The event numbers' mark (0 when none was kept)."""
+        with self._lock:
+            try:
+                row = self._db.execute("SELECT value FROM marks WHERE name = ?", (EVENTS_MARK,)).fetchone()
+            except sqlite3.OperationalError:  # a journal from before marks, opened read-only
+                return 0
+            return int(row[0]) if row else 0
 
     def last_seq(self) -> int:
         with self._lock:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from typing import Any
 
 import cv2
 import numpy as np
@@ -66,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         t0 = time.perf_counter()
         classifier.classify([crop] * 16)
         sixteen.append((time.perf_counter() - t0) * 1000)
-    result = {
+    result: dict[str, Any] = {
         "frames": n,
         "frame_size": list(frames[0].shape[1::-1]),
         "cards_per_frame": round(float(np.mean(crops_per_frame)), 1),
@@ -82,10 +83,10 @@ def run(args: argparse.Namespace) -> int:
     print(f"mus-table bench read: {n} rendered frames (~{result['frame_size'][0]}x{result['frame_size'][1]}),"
           f" {result['cards_per_frame']} cards each, 1 thread")
     print(f"{'stage':<14}{'median ms':>10}{'p95 ms':>10}")
-    for k, v in result["ms"].items():  # type: ignore[union-attr]
+    for k, v in result["ms"].items():
         print(f"{k:<14}{v['median']:>10.1f}{v['p95']:>10.1f}")
     m = result["model_ms"]
-    print(f"model alone: one crop {m['one_crop']['median']:.2f} ms, a batch of 16 "  # type: ignore[index]
-          f"{m['batch_of_16']['median']:.2f} ms ({m['per_card_in_batch']:.2f} ms per card)"  # type: ignore[index]
-          + (", each crop shown both ways round" if m["both_ways"] else ""))  # type: ignore[index]
+    print(f"model alone: one crop {m['one_crop']['median']:.2f} ms, a batch of 16 "
+          f"{m['batch_of_16']['median']:.2f} ms ({m['per_card_in_batch']:.2f} ms per card)"
+          + (", each crop shown both ways round" if m["both_ways"] else ""))
     return 0
