@@ -2,6 +2,8 @@
 
 >>> [stones(n) for n in (1, 2, 21, 31, 40, 101, 1000)]
 ['una', 'dos', 'veintiuna', 'treinta y una', 'cuarenta', 'ciento una', 'mil']
+>>> [amarracos(n) for n in (0, 1, 7, 40, 105)]
+['nada', 'una piedra', 'un amarraco y dos piedras', 'ocho amarracos', 'veintiún amarracos']
 """
 
 from __future__ import annotations
@@ -42,3 +44,20 @@ def stones(n: int) -> str:
 
 def capitalised(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def amarracos(n: int) -> str:
+    """Stones as they lie on the table: amarracos of five and piedras
+    (``"dos amarracos y tres piedras"``, ``"una piedra"``, ``"nada"``)."""
+    if n <= 0:
+        return "nada"
+    big, small = divmod(n, 5)
+    parts = []
+    if big:
+        word = stones(big)
+        if word.endswith("una"):  # masculine before the noun: «veintiún», «treinta y un»
+            word = word[:-1].replace("veintiun", "veintiún")
+        parts.append(f"{word} amarraco" + ("" if big == 1 else "s"))
+    if small:
+        parts.append("una piedra" if small == 1 else f"{stones(small)} piedras")
+    return " y ".join(parts)

@@ -16,7 +16,7 @@ def test_explain_a_file(tmp_path: Path, capsys: Any) -> None:
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("Mano el asiento 0.")
     assert "  Tres de duples (pares), para la pareja 1: van 3 a 3." in out
-    assert out[-1] == "Quedan 3 a 9; nadie gana el juego en esta mano."
+    assert out[-1].startswith("Quedan 3 a 9 (la pareja 0, tres piedras;")
 
 
 def test_explain_refuses_bad_input_in_one_line(capsys: Any, monkeypatch: Any) -> None:
