@@ -37,6 +37,8 @@ HAND = [["12o", "3c", "1e", "4b"], ["11o", "11c", "7e", "7b"],
         ["5o", "6c", "2b", "10e"], ["10o", "10c", "1o", "12b"]]
 HAND2 = [["1o", "2o", "4o", "5o"], ["12c", "12e", "12b", "11o"],
          ["1c", "2c", "4c", "5c"], ["6c", "7c", "10c", "11c"]]
+HAND3 = [["1o", "2c", "4e", "5b"], ["12o", "4o", "5c", "6e"],  # seat 1's 12o is seat 2's: impossible
+         ["12o", "12c", "12e", "12b"], ["1c", "2e", "4b", "5o"]]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 TIMEOUT = 15000
 expect.set_options(timeout=TIMEOUT)
@@ -80,9 +82,44 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-def shot(page: Page, name: str, transparent: bool = False) -> None:
+CUT_OFF = """(scrolls) => {
+  const modal = document.getElementById("modal");
+  const scope = modal && !modal.hidden ? modal : document;
+  const W = document.documentElement.clientWidth, H = innerHeight, bad = [];
+  const items = scope.querySelectorAll(
+    "button, .speaker, .fault, .winbanner, .notcounted, .problems, .pair, .card, .learnstep, .conn, .lockstate");
+  for (const e of scope.querySelectorAll(".faults, .problems, .confirm, .said")) {
+    if (e.offsetHeight && e.scrollHeight > e.clientHeight + 1) bad.push("scrolls: " + e.className);
+  }
+  for (const e of items) {
+    const r = e.getBoundingClientRect();
+    if (!r.width || !r.height || getComputedStyle(e).visibility === "hidden") continue;
+    const name = (e.className || e.tagName) + " «" + e.textContent.trim().slice(0, 40) + "»";
+    const below = r.bottom > H + 1;
+    if (r.left < -1 || r.right > W + 1 || r.top < -1 || (below && !scrolls)) { bad.push("outside the screen: " + name); continue; }
+    if (e.scrollWidth > e.clientWidth + 1) { bad.push("its text does not fit: " + name); continue; }
+    if (below || r.top > H) continue;
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (hit && !e.contains(hit) && !hit.contains(e)) bad.push("covered by " + (hit.className || hit.tagName) + ": " + name);
+  }
+  return bad;
+}"""
+
+
+def cut_off(page: Page, scrolls: bool = False) -> list[str]:
+    """What a player could not read or reach: off the screen, text wider than its box, or covered.
+
+    ``scrolls``: a page that scrolls (a phone, the spectator page): only what is in view is
+    checked for being covered, and nothing may stick out sideways."""
+    return page.evaluate(CUT_OFF, scrolls)  # type: ignore[no-any-return]
+
+
+def shot(page: Page, name: str, transparent: bool = False, scrolls: bool = False) -> None:
+    """Save a screenshot to look at, after checking that nothing on it is cut off."""
     page.wait_for_timeout(50)
-    page.screenshot(path=str(ARTIFACTS / name), omit_background=transparent)
+    bad = cut_off(page, scrolls)
+    page.screenshot(path=str(ARTIFACTS / name), omit_background=transparent, full_page=scrolls)
+    assert bad == [], name
 
 
 def test_a_whole_hand_on_the_display(served: Served, browser: Any) -> None:
@@ -182,9 +219,44 @@ def test_a_whole_hand_on_the_display(served: Served, browser: Any) -> None:
     expect(page.locator("#main")).to_have_attribute("data-phase", "playing")
     expect(page.locator(".speaker")).to_be_visible()
 
+    # hand 3: an impossible table, said plainly with what to do, put right with a tap; then the
+    # pair that wins grande reaches 40 at once, and what it left uncounted is shown
+    assert served.loop.snapshot()["mano"] == 2
+    served.command({"kind": "say", "seat": 2, "word": "envido", "n": 40})
+    served.command({"kind": "say", "seat": 3, "word": "quiero"})
+    served.table.show([[Card.parse(c) for c in s] for s in HAND3])  # the stones still say 3 to 9
+    page.click("#btn-read")
+    expect(page.locator("#main")).to_have_attribute("data-phase", "impossible")
+    expect(page.locator("#problems")).to_contain_text("Qué hacer")
+    expect(page.locator("#faults")).to_contain_text("moved las piedras")  # the score is 0 to 0
+    shot(page, "display-800x480-impossible.png")
+    # the reader refuses both copies of the 12o: a «?» in seat 1 and in seat 2, each a tap away
+    page.locator('.cardbtn[data-seat="1"]').filter(has_text="?").click()
+    page.click('.pick[data-card="7c"]')
+    expect(page.locator('.cardbtn[data-seat="1"]').filter(has_text="?")).to_have_count(0)
+    page.locator('.cardbtn[data-seat="2"]').filter(has_text="?").click()
+    page.click('.pick[data-card="12o"]')
+    expect(page.locator("#main")).to_have_attribute("data-phase", "scored")
+    expect(page.locator("#winbanner")).to_contain_text("JUEGO PARA LA PAREJA 0")
+    expect(page.locator(".tev.wins")).to_contain_text("van 40 a 0")
+    expect(page.locator(".notcounted li").first).to_be_visible()
+    snap = served.loop.snapshot()
+    assert snap["won_at"] is not None and any(not t["counted"] for t in snap["tanteo"])
+    page.wait_for_timeout(350 * len(snap["tanteo"]) + 400)
+    shot(page, "display-800x480-juego-won.png")
+    for w, h, name in ((1024, 600, "display-1024x600-tanteo.png"), (390, 844, "display-phone-tanteo.png")):
+        page.set_viewport_size({"width": w, "height": h})
+        shot(page, name, scrolls=w < 600)
+    page.set_viewport_size({"width": 800, "height": 480})
+    page.click('.confirm-btn[data-seat="1"]')
+    expect(page.locator("#main")).to_have_attribute("data-phase", "playing")
+    assert served.loop.snapshot()["partida"]["juegos"] == [1, 1]
+    served.table.set_score([0, 0])
+    expect(page.locator("#faults")).to_be_hidden()
+
     for w, h, name in ((1024, 600, "display-1024x600.png"), (390, 844, "display-phone.png")):
         page.set_viewport_size({"width": w, "height": h})
-        shot(page, name)
+        shot(page, name, scrolls=w < 600)
     page.close()
 
 
@@ -199,7 +271,7 @@ def test_the_spectator_page_follows_live_and_resumes_after_a_drop(served: Served
             resumes.append(environ.get("HTTP_LAST_EVENT_ID", ""))
         return wsgi(environ, start)
 
-    served.app.wsgi_app = recording  # type: ignore[method-assign]
+    served.app.wsgi_app = recording  # type: ignore[method-assign,assignment]
     page.goto(served.url + "/watch")
     expect(page.locator("#conn")).to_have_class(re.compile("online"))
     page.evaluate("window.notReloaded = true")
@@ -221,11 +293,11 @@ def test_the_spectator_page_follows_live_and_resumes_after_a_drop(served: Served
     assert page.evaluate("window.notReloaded") is True
     assert resumes[0] == "" and resumes[-1] == str(seen)  # the reconnect said where it had stopped
     expect(page.locator("#hands li")).to_have_count(len(served.loop.hands()) or 1)
-    shot(page, "watch.png")
+    shot(page, "watch.png", scrolls=True)
     page.click("#hands li a >> nth=0")
     expect(page.locator(".explain li").first).to_contain_text("Mano el asiento 0")
     expect(page.locator(".explain")).to_contain_text("El tanteo, por su orden")
-    shot(page, "replay.png")
+    shot(page, "replay.png", scrolls=True)
 
     page.set_viewport_size({"width": 1920, "height": 1080})
     page.goto(served.url + "/overlay")

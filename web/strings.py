@@ -97,6 +97,9 @@ ES: dict[str, str] = {
     "pick_card": "¿Qué carta es? (asiento {seat}, carta {i})",
     "cancel": "Cancelar",
     "problems": "La mesa no cuadra:",
+    "impossible_todo": "poned bien las cartas en su sitio (se leen otra vez solas), tocad la carta mal leída "
+                       "para corregirla o pulsad «Leer las cartas»",
+    "mistakes": "Declaraciones que las cartas desmienten:",
     "lances": "Lances",
     "won_by": "pareja {p}",
     "won_by_nobody": "nadie",
@@ -118,8 +121,9 @@ ES: dict[str, str] = {
     # faults
     "faults": "Avisos",
     "todo": "Qué hacer",
-    "stones_disagree": "Las piedras no cuadran con el tanteo",
-    "stones_line": "asiento {seat}: se esperan {expected}, se ven {seen}",
+    "stones_disagree": "Las piedras no cuadran con el marcador",
+    "stones_line": "asiento {seat}: {seen} {what} (deben ser {expected})",
+    "stones_todo": "moved las piedras como dice el marcador",
     # learning
     "learn_deck": "Aprender una baraja",
     "learn_frame": "Foto {k} de {total}",
@@ -152,6 +156,8 @@ ES: dict[str, str] = {
     "hands_so_far": "Manos de la partida",
     "no_hands": "Aún no hay manos",
     "hand_row": "Mano {n}: mano el {mano}, {a} a {b}",
+    "hand_row_won": "Mano {n}: mano el {mano}, juego para la pareja {p}",
+    "download_json": "JSON",
     "spectators_full": "La mesa tiene el cupo de espectadores lleno ({cap}). Vuelve a intentarlo en un rato.",
     "partida_won": "Partida para la pareja {p}",
     "waiting_cards": "Esperando a que se enseñen las cartas",

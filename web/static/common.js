@@ -61,7 +61,9 @@ function renderScore(root, st) {
       const bets = st.bets || {};
       root.append(el("div", {class: "mid"},
         el("div", {class: "mano"}, tr("mano") + ": " + seatName(st.mano)),
-        el("div", {class: "lance"}, lanceName(bets.lance)),
+        st.phase === "playing" || !st.phase
+          ? el("div", {class: "lance"}, lanceName(bets.lance))
+          : el("div", {class: "lance phase"}, tr("phase_" + st.phase)),
         el("div", {class: "handno"}, tr("hand_no", {n: st.hand_no ?? "?"}) + " · " + tr("target", {n: st.target ?? 40}))));
     }
   }
@@ -128,9 +130,16 @@ function renderTanteo(root, st, opts) {
       tr("wins_juego", {p: won.pair}), won.why ? el("small", null, "«" + won.why + "»") : null));
   }
   if (uncounted.length) {
-    root.append(el("div", {class: "notcounted"}, el("b", null, tr("not_counted")),
+    root.append(el("div", {class: "notcounted",
+                           style: opts && opts.animate ? "animation-delay:" + ((counted.length + 1) * 0.35) + "s" : null},
+      el("b", null, tr("not_counted")),
       el("ul", null, uncounted.map((x) => el("li", null, el("i", {class: "pchip pair" + x.pair}, String(x.pair)), x.text)))));
   }
+}
+
+/* The words said in a lance, as the players say them: «0 envido 2, 1 no quiero». */
+function wordsText(ws) {
+  return ws.map((w) => w[0] + " " + (w[1] === "envido" ? tr("word_envido", {n: w[2]}) : tr("word_" + w[1])).toLowerCase()).join(", ");
 }
 
 function renderLances(root, st) {
@@ -146,4 +155,9 @@ function renderLances(root, st) {
       el("td", {class: "num"}, String(r.stones))));
   }
   root.append(tbl);
+  const mistakes = (st.answer && st.answer.mistakes) || [];
+  if (mistakes.length) {
+    root.append(el("div", {class: "mistakes"}, el("b", null, tr("mistakes")),
+      el("ul", null, mistakes.map((m) => el("li", null, seatName(m.seat) + ": " + m.why)))));
+  }
 }

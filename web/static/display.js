@@ -84,10 +84,13 @@ function renderFaults(st) {
   const items = [];
   for (const x of st.faults || []) items.push(el("div", {class: "fault"}, el("b", null, "\u26A0 " + x.text), x.todo ? el("span", null, " — " + x.todo) : null));
   const sc = st.stones_check || [];
-  if (sc.length) items.push(el("div", {class: "fault warn"}, el("b", null, tr("stones_disagree") + ": "),
-    sc.map((x) => x.text || tr("stones_line", x)).join("; ")));
+  if (sc.length) items.push(el("div", {class: "fault warn"}, el("b", null, "\u26A0 " + tr("stones_disagree") + ": "),
+    sc.map((x) => tr("stones_line", {seat: x.seat, seen: x.seen, expected: x.expected,
+      what: tr(((st.piedras || [0, 1]).includes(x.seat) ? "piedra" : "amarraco") + (x.seen === 1 ? "" : "s"))})).join("; "),
+    " — " + tr("stones_todo")));
   f.replaceChildren(...items);
   f.hidden = !items.length;
+  document.body.classList.toggle("has-faults", items.length > 0);
 }
 
 function wordButton(seat, word, n, label, cls) {
@@ -144,8 +147,7 @@ function renderBets(main, st) {
   for (const [l, ws] of Object.entries(words)) {
     if (!ws || !ws.length) continue;
     any = true;
-    said.append(el("div", null, el("b", null, lanceName(l) + ": "),
-      ws.map((w) => w[0] + " " + w[1] + (w.length > 2 ? " " + w[2] : "")).join(", ")));
+    said.append(el("div", null, el("b", null, lanceName(l) + ": "), wordsText(ws)));
   }
   if (!any) said.append(el("div", {class: "muted"}, tr("nothing_said")));
   if (st.cards) side.append(el("button", {class: "mid", id: "btn-cards", onclick: () => { view = null; render(state); }}, tr("to_cards")));
@@ -206,8 +208,9 @@ function renderEnd(main, st) {
   main.append(renderCards(st));
   const side = el("section", {class: "side end"});
   if ((st.problems || []).length) {
-    side.append(el("div", {class: "problems"}, el("b", null, tr("problems")),
-      el("ul", null, st.problems.map((p) => el("li", null, p)))));
+    side.append(el("div", {class: "problems", id: "problems"}, el("b", null, "\u26A0 " + tr("problems")),
+      el("ul", null, st.problems.map((p) => el("li", null, p))),
+      el("div", {class: "todo"}, tr("todo") + ": " + tr("impossible_todo"))));
   }
   renderLances(side, st);
   const tan = el("div", {class: "tanteo", id: "tanteo"});
@@ -216,6 +219,8 @@ function renderEnd(main, st) {
   renderTanteo(tan, st, {animate});
   shownTanteo = key;
   side.append(tan);
+  /* the banner and what was not counted stay in sight under the list, which scrolls */
+  for (const x of tan.querySelectorAll(".winbanner, .notcounted")) side.append(x);
   /* keep the end of the count (the winning event, what was not counted) in sight */
   setTimeout(() => { tan.scrollTop = tan.scrollHeight; }, animate ? 350 * (st.tanteo || []).length : 0);
   const by = st.confirm_by || [];

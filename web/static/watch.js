@@ -12,9 +12,12 @@ async function loadHands() {
   if (!hs.length) ol.append(el("li", {class: "muted"}, tr("no_hands")));
   for (const h of hs) {
     const after = (h.answer && h.answer.score) || h.record.score;
-    ol.append(el("li", null,
-      el("a", {href: "/hands/" + h.n}, tr("hand_row", {n: h.n, mano: seatName(h.record.mano), a: after[0], b: after[1]})),
-      " · ", el("a", {href: "/download/hand/" + h.n + ".json", download: true}, "JSON")));
+    const won = h.answer && h.answer.winner !== null && h.answer.winner !== undefined;
+    const row = won ? tr("hand_row_won", {n: h.n, mano: seatName(h.record.mano), p: h.answer.winner})
+                    : tr("hand_row", {n: h.n, mano: seatName(h.record.mano), a: after[0], b: after[1]});
+    ol.append(el("li", {class: won ? "won" : null},
+      el("a", {href: "/hands/" + h.n}, row),
+      " · ", el("a", {href: "/download/hand/" + h.n + ".json", download: true}, tr("download_json"))));
   }
 }
 
@@ -28,8 +31,7 @@ function renderWatch(st) {
   const said = document.getElementById("said");
   said.replaceChildren();
   for (const [l, ws] of Object.entries(b.words || {})) {
-    if (ws && ws.length) said.append(el("div", null, el("b", null, lanceName(l) + ": "),
-      ws.map((w) => w[0] + " " + w[1] + (w.length > 2 ? " " + w[2] : "")).join(", ")));
+    if (ws && ws.length) said.append(el("div", null, el("b", null, lanceName(l) + ": "), wordsText(ws)));
   }
   const cards = document.getElementById("cards");
   cards.replaceChildren();
