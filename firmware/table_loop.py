@@ -519,6 +519,10 @@ class TableLoop:
                 raise CommandRefused(f"antes, ¿{view.asked[0]}? (que declare cada asiento)")
             if view.bets.lance != cmd.lance:
                 raise CommandRefused(f"se está jugando {view.bets.lance or 'nada'}, no {cmd.lance}")
+            if cmd.n is not None and cmd.outcome in ("en paso", "ordago"):
+                raise CommandRefused(f"«{cmd.outcome}» no lleva número (solo querido y no querido)")
+            if cmd.outcome == "querido" and cmd.n is not None and cmd.n < 2:
+                raise CommandRefused(f"un envite querido es de 2 piedras o más, no {cmd.n}")
             betting = view.bets.betting
             assert betting is not None
             trial.words.extend(outcome_words(betting, cmd.outcome, cmd.n, cmd.by))

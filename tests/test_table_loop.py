@@ -139,6 +139,20 @@ def test_a_lance_ends_in_one_step(outcome: str, n: int | None, by: int | None, h
         loop.submit(LanceOutcome("grande", "en paso"))  # grande is decided
 
 
+@pytest.mark.parametrize(("outcome", "n", "by", "why"), [
+    ("querido", 1, None, "2 piedras o más"),
+    ("ordago", 3, 1, "no lleva número"),
+    ("en paso", 2, None, "no lleva número"),
+    ("no querido", 2, None, "qué pareja"),
+])
+def test_a_lance_outcome_that_cannot_be_is_refused(outcome: str, n: int | None, by: int | None, why: str) -> None:
+    loop, _ = new_loop()
+    before = loop.snapshot()
+    with pytest.raises(CommandRefused, match=why):
+        loop.submit(LanceOutcome("grande", outcome, n, by))
+    assert loop.snapshot() == before
+
+
 def test_an_impossible_table_waits_for_a_fix_and_never_scores_a_guess() -> None:
     loop, reader = new_loop()
     for lance in ("grande", "chica"):
@@ -404,3 +418,36 @@ def test_whatever_is_done_the_journal_replays_to_the_same_table(commands: list[A
     for s in (again, now):
         del s["seq"], s["reading"]
     assert again == now
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**6), st.lists(st.tuples(st.sampled_from(["en paso", "querido", "no querido", "ordago"]),
+                                                 st.integers(1, 12), st.integers(0, 3)), min_size=4, max_size=4))
+def test_every_lance_ended_in_one_step_is_a_legal_record_the_engine_scores(
+        seed: int, outcomes: list[tuple[str, int, int]]) -> None:
+    """Cards read first (they declare pares and juego), then each lance in play ended in one
+    step: whatever was accepted is a mus-hand/1 record that scores, confirms and is journaled."""
+    journal = Journal(":memory:")
+    loop, reader = new_loop(journal, first_mano=seed % 4)
+    obj = random_record(random.Random(seed), Rules(), mano=seed % 4, score=[0, 0])
+    lay(loop, reader, obj["cards"])
+    for outcome, n, by in outcomes:
+        lance = loop.snapshot()["bets"]["lance"]
+        if lance is None:
+            break
+        number = n if outcome in ("querido", "no querido") else None
+        if outcome == "querido" and number is not None and number < 2:
+            number = 2
+        try:
+            loop.submit(LanceOutcome(lance, outcome, number, by))
+        except CommandRefused:  # that seat cannot bet here (its pair has no pares, say): en paso
+            loop.submit(LanceOutcome(lance, "en paso"))
+    s = loop.snapshot()
+    if s["partida"]["over"]:
+        return
+    assert s["phase"] == "scored", s["problems"]
+    record = HandRecord.from_json(s["record"])
+    assert s["answer"] == score(record).to_json()
+    confirm(loop)
+    kept = [b for _, _, k, _, b in journal.entries() if k == "confirm"]
+    assert HandRecord.from_json(kept[-1]["record"]).to_json() == record.to_json()
