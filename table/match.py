@@ -151,9 +151,14 @@ def follow(lines: str | bytes | Iterable[str | bytes], juegos: int = JUEGOS, vac
     if isinstance(lines, (str, bytes)):
         lines = lines.splitlines()
     partida: Partida | None = None
+    ended = 0
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
+        if partida is not None and partida.over:
+            raise InvalidPartida(f"line {number}: the partida ended at line {ended} (won by "
+                                 f"pair {partida.winner}): no hand may follow")
+        ended = number
         try:
             rec = HandRecord.from_json(loads(line))
             if partida is None:

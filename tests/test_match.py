@@ -96,5 +96,5 @@ def test_read_partida_names_the_bad_line() -> None:
 
 def test_no_hands_after_the_partida_is_won() -> None:
     lines = [json.dumps({**SPEC_RECORD, "mano": m, "bets": ordago(m)}) for m in range(4)]
-    with pytest.raises(InvalidPartida, match="line 4: the partida is over"):
+    with pytest.raises(InvalidPartida, match="line 4: the partida ended at line 3 \\(won by pair 0\\): no hand may follow"):
         read_partida("\n".join(lines), juegos=3)

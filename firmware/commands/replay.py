@@ -1,0 +1,65 @@
+"""``mus-table replay PARTIDA.jsonl``: a whole partida replayed hand by hand, to settle a dispute.
+
+The input is the hands of one partida, one ``mus-hand/1`` record per line in the
+order played (what ``mus-table journal export`` writes). Every hand must follow
+from the one before as a table plays them (:func:`table.match.follow`): the
+first line that does not is refused with one line naming it, exit status 2,
+and nothing is printed. Otherwise: one line per hand and the result; ``--json``
+one JSON answer per hand and a closing summary line; ``--explain`` every hand
+narrated as ``mus-table explain`` does; ``--hand N`` that hand only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from firmware.commands.score import dump, quiet_broken_pipe, read_input
+from table.errors import InvalidInput
+from table.match import JUEGOS, VACAS
+
+HELP = "replay a whole partida (JSON lines of mus-hand/1 records), checking each hand follows"
+
+
+def _count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}") from None
+    if not 1 <= n <= 1000:
+        raise argparse.ArgumentTypeError(f"must be between 1 and 1000, not {n}")
+    return n
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="PARTIDA.jsonl",
+                        help="the partida's hands, one mus-hand/1 record per line, or - for standard input")
+    parser.add_argument("--juegos", type=_count, default=JUEGOS,
+                        help=f"juegos that win a vaca (default {JUEGOS}: «a tres juegos»; "
+                             "the World Championship plays 4)")
+    parser.add_argument("--vacas", type=_count, default=VACAS,
+                        help=f"vacas that win the partida (default {VACAS})")
+    how = parser.add_mutually_exclusive_group()
+    how.add_argument("--json", action="store_true",
+                     help="one JSON line per hand (the answer and the partida after it), then a summary line")
+    how.add_argument("--explain", action="store_true", help="narrate every hand as mus-table explain does")
+    how.add_argument("--hand", type=_count, default=None, metavar="N", help="narrate hand N only")
+
+
+def run(args: argparse.Namespace) -> int:
+    from table.match import replay
+    from table.partida import hand_json, narrate, summary_json
+
+    partida, played = replay(read_input(args.file).splitlines(), args.juegos, args.vacas)
+    if args.hand is not None and args.hand > len(played):
+        raise InvalidInput(f"--hand {args.hand}: the partida has {len(played)} hands")
+    if args.json:
+        lines = [dump(hand_json(step)) for step in played] + [dump(summary_json(partida, played))]
+    else:
+        lines = narrate(partida, played, full=args.explain, hand=args.hand)
+    try:
+        sys.stdout.write("\n".join(lines) + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return quiet_broken_pipe()
+    return 0

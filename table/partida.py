@@ -1,0 +1,122 @@
+"""A whole partida told hand by hand: what ``mus-table replay`` prints.
+
+The following itself (each hand's mano, score and rules checked against the
+hand before, juegos, vacas, the end) is :func:`table.match.follow`; this module
+only says it: one line per hand in the juez's words, the result, or each hand's
+full narration (:func:`table.explain.explain`), and the same as JSON.
+
+>>> import json
+>>> from table.match import replay
+>>> hand = {"format": "mus-hand/1", "mano": 0, "score": [0, 0], "bets": {
+...     "grande": [[0, "ordago"], [1, "quiero"]]}, "cards": [
+...     ["12o", "3c", "1e", "4b"], ["11o", "11c", "7e", "7b"],
+...     ["5o", "6c", "2b", "10e"], ["10o", "10c", "1o", "12b"]]}
+>>> partida, played = replay([json.dumps(hand)], juegos=1)
+>>> hand_line(played[0])
+'Mano 1 (línea 1), mano el asiento 0: juego para la pareja 0 (asientos 0 y 2), por el órdago (iban 0 a 0). Juegos: 1 a 0: vaca para la pareja 0. Vacas: 1 a 0: partida para la pareja 0.'
+>>> result(partida, played)
+'La pareja 0 gana la partida, 1 juego a 0, en 1 mano.'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from table.explain import closing, explain
+from table.match import JUEGO, PARTIDA, VACA, Partida, Played
+from table.rules import Rules
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def heading(rules: Rules, juegos: int, vacas: int, mano: int) -> str:
+    """What the partida is played to: «Partida a 3 juegos, a 40 piedras, ...»."""
+    vaca = "" if vacas == 1 else f" por vaca, {vacas} vacas"
+    real = ", 31 real" if rules.real else ""
+    penalties = ", reglamento mundial (regla 19)" if rules.penalties == "mundial" else ""
+    return (f"Partida a {_plural(juegos, 'juego', 'juegos')}{vaca}, a {rules.target} piedras, "
+            f"{rules.reyes} reyes{real}{penalties}; primera mano el asiento {mano}.")
+
+
+def hand_line(step: Played) -> str:
+    """One hand in a line: the score after it, or the juego (vaca, partida) it won."""
+    head = f"Mano {step.hand} (línea {step.line}), mano el asiento {step.record.mano}: "
+    a = step.answer
+    if a.winner is None:
+        return head + f"van {a.score[0]} a {a.score[1]}."
+    text = head + closing(a)[0].lower() + closing(a)[1:-1]
+    text += f". Juegos: {step.juegos[0]} a {step.juegos[1]}"
+    won = dict(step.won)
+    if VACA in won:
+        text += f": vaca para la pareja {won[VACA]}. Vacas: {step.vacas[0]} a {step.vacas[1]}"
+    if PARTIDA in won:
+        text += f": partida para la pareja {won[PARTIDA]}"
+    return text + "."
+
+
+def juegos_won(played: list[Played]) -> tuple[int, int]:
+    """Juegos won by each pair in the whole partida."""
+    won = [0, 0]
+    for step in played:
+        for what, pair in step.won:
+            if what == JUEGO:
+                won[pair] += 1
+    return won[0], won[1]
+
+
+def result(partida: Partida, played: list[Played]) -> str:
+    """The partida's result (or where it stands, if unfinished)."""
+    hands = _plural(len(played), "mano", "manos")
+    won = juegos_won(played)
+    if partida.winner is not None:
+        w = partida.winner
+        if partida.vacas > 1:
+            score = f"{_plural(partida.won_vacas[w], 'vaca', 'vacas')} a {partida.won_vacas[1 - w]}"
+        else:
+            score = f"{_plural(won[w], 'juego', 'juegos')} a {won[1 - w]}"
+        return f"La pareja {w} gana la partida, {score}, en {hands}."
+    return (f"La partida sigue tras {hands}: van {partida.score[0]} a {partida.score[1]}, "
+            f"juegos {partida.won_juegos[0]} a {partida.won_juegos[1]}"
+            + (f", vacas {partida.won_vacas[0]} a {partida.won_vacas[1]}" if partida.vacas > 1
+               else "") + ".")
+
+
+def narrate(partida: Partida, played: list[Played], *, full: bool = False,
+            hand: int | None = None) -> list[str]:
+    """The partida as text lines: a line per hand and the result; ``full``: every hand
+    narrated as ``explain`` does; ``hand``: that hand only, narrated."""
+    if hand is not None:
+        step = played[hand - 1]
+        return [f"Mano {step.hand} (línea {step.line}):", *explain(step.record, step.answer),
+                hand_line(step)]
+    first = played[0].record
+    lines = [heading(partida.rules, partida.juegos, partida.vacas, first.mano)]
+    for step in played:
+        if full:
+            lines += ["", f"Mano {step.hand} (línea {step.line}):",
+                      *explain(step.record, step.answer)]
+        lines.append(hand_line(step))
+    if full:
+        lines.append("")
+    lines.append(result(partida, played))
+    return lines
+
+
+def hand_json(step: Played) -> dict[str, Any]:
+    """One hand as ``replay --json`` writes it: the scorer's answer and the partida after it."""
+    return {"hand": step.hand, "line": step.line, "mano": step.record.mano,
+            "answer": step.answer.to_json(), "won": {what: pair for what, pair in step.won},
+            "score": list(step.score), "juegos": list(step.juegos), "vacas": list(step.vacas)}
+
+
+def summary_json(partida: Partida, played: list[Played]) -> dict[str, Any]:
+    """The closing line of ``replay --json``."""
+    return {"summary": {
+        "hands": len(played), "rules": partida.rules.to_json(),
+        "format": {"juegos": partida.juegos, "vacas": partida.vacas},
+        "juegos": list(juegos_won(played)), "vacas": list(partida.won_vacas),
+        "vaca_results": [list(v) for v in partida.vaca_results],
+        "score": list(partida.score), "over": partida.over, "winner": partida.winner,
+        "result": result(partida, played)}}
