@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("demo", "the whole table on a laptop: the synthetic table plays hands through the real loop"),
     "score": ("score", "score mus-hand/1 records and print the answer as JSON"),
     "explain": ("explain", "say a hand's tanteo step by step, as a juez de mesa would"),
+    "replay": ("replay", "replay a whole partida (JSON lines of mus-hand/1 records), checking each hand follows"),
     "bench": ("bench", "measure speed: 'bench score' (hands/s) or 'bench read' (ms per frame)"),
     "read": ("read", "read the cards and stones of overhead images (one JSON line each)"),
     "mat": ("mat", "draw the printable mat (PDF, SVG or PNG), whole or tiled on sheets"),
