@@ -85,6 +85,11 @@ def test_the_cli_lists_and_exports(tmp_path: Path, capsys: pytest.CaptureFixture
     assert main(["journal", "export", str(path), "--partida", "1"]) == 0
     records = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert [HandRecord.from_json(r).to_json() for r in records] == [h.record.to_json() for h in loop.hands()]
+    exported = tmp_path / "partida.jsonl"
+    exported.write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert main(["replay", str(exported), "--json"]) == 0  # the replay command takes the export as it is
+    replayed = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [a["score"] for a in replayed[:2]] == [list(h.answer.score) for h in loop.hands()]
     assert main(["journal", "export", str(path), "--partida", "7"]) == 2
     assert "no partida 7" in capsys.readouterr().err
     assert main(["journal", "list", str(tmp_path / "none.sqlite")]) == 2
