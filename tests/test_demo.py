@@ -65,3 +65,46 @@ def test_the_demo_partida_follows_the_rules_given() -> None:
     demo = make_demo(seed=4, rules=Rules(target=30))
     assert demo.table.loop.snapshot()["target"] == 30
     demo.table.stop()
+
+
+def test_the_demo_serves_its_table_on_localhost(tmp_path: Path) -> None:
+    """`mus-table demo` (the README's first command): the display on 127.0.0.1 shows the hands
+    the synthetic players confirm, and Ctrl-C stops it."""
+    import json
+    import os
+    import signal
+    import socket
+    import subprocess
+    import time
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    proc = subprocess.Popen([sys.executable, "-m", "firmware.cli", "demo", "--hands", "1", "--pace", "0",
+                             "--seed", "6", "--port", str(port), "--journal", str(tmp_path / "d.sqlite")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    state = None
+    deadline = time.monotonic() + 120  # a safety net for a stuck demo, not a timing
+    try:
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=5) as r:
+                    state = json.loads(r.read())
+                if state["hands"] >= 1:
+                    break
+            except OSError:
+                pass
+            try:
+                proc.wait(timeout=0.3)
+            except subprocess.TimeoutExpired:
+                pass
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
+            page = r.read().decode()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    assert state is not None and state["hands"] == 1 and state["table"] == "demo", err
+    assert "<html" in page.lower()
+    assert "http://127.0.0.1:" in out and "1 manos" in out
