@@ -1,7 +1,9 @@
 """``mus-table score``: the answer as JSON; invalid input: one line, exit 2, no traceback."""
 
+import contextlib
 import io
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -9,8 +11,11 @@ from typing import Any
 
 import pytest
 from _engine_helpers import SPEC_RECORD
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from firmware.cli import main
+from table.generate import random_record
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
@@ -81,3 +86,91 @@ def test_the_installed_command_never_prints_a_traceback(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.strip() == "mus-table score: cards must be a list of four seats' cards, not 1 seats"
+
+
+# -- no input can crash a command: score, score --jsonl and explain --------------------
+
+def _run_captured(args: list[str], data: bytes) -> tuple[int, str, str]:
+    """Run a command in-process on ``data`` as standard input (hypothesis needs no fixtures)."""
+    out, err = io.StringIO(), io.StringIO()
+    stdin = sys.stdin
+    sys.stdin = io.TextIOWrapper(io.BytesIO(data))
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(args)
+    finally:
+        sys.stdin = stdin
+    return code, out.getvalue(), err.getvalue()
+
+
+HUGE = "7" * 5000  # more digits than Python prints by default
+SURROGATES = st.text(st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF), min_size=1, max_size=3)
+garbage = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10 ** 40), 10 ** 40) | st.just(HUGE)
+    | st.sampled_from(["paso", "envido", "quiero", "ordago", "12o", "grande", "pares", "mundial"])
+    | st.text(max_size=8) | SURROGATES,
+    lambda children: st.lists(children, max_size=4)
+    | st.dictionaries(st.sampled_from(["format", "mano", "bets", "cards", "rules", "grande"])
+                      | SURROGATES, children, max_size=4),
+    max_leaves=12,
+)
+
+
+def _put(rng: random.Random, obj: Any, value: Any) -> Any:
+    """``obj`` with one node somewhere replaced by ``value``."""
+    if isinstance(obj, dict) and obj and rng.random() < 0.75:
+        key = rng.choice(list(obj))
+        return {**obj, key: _put(rng, obj[key], value)}
+    if isinstance(obj, list) and obj and rng.random() < 0.75:
+        i = rng.randrange(len(obj))
+        return obj[:i] + [_put(rng, obj[i], value)] + obj[i + 1:]
+    return value
+
+
+def _text(obj: Any) -> str:
+    return json.dumps(obj).replace(f'"{HUGE}"', HUGE)  # the huge integer as a JSON number
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1), garbage, st.integers(0, 3))
+def test_fuzz_the_three_commands_never_crash(seed: int, value: Any, nesting: int) -> None:
+    rng = random.Random(seed)
+    good = random_record(rng, lies=0.2)
+    bad = _put(rng, good, value)
+    lines = [_text(good), _text(bad), "[" * (3000 * nesting) + "]" * (3000 * nesting),
+             '{"format": "mus-hand/1", "\\ud800": 1}', _text(good)]
+    for args in (["score", "-"], ["explain", "-"]):
+        code, out, err = _run_captured(args, lines[1].encode())
+        assert code in (0, 2)
+        if code == 2:
+            assert out == "" and err.count("\n") == 1 and len(err) < 400
+            assert err.startswith(f"mus-table {args[0]}: ")
+    code, out, err = _run_captured(["score", "--jsonl", "-"], "\n".join(lines).encode())
+    answers = [json.loads(x) for x in out.splitlines()]
+    assert code == 2 and err == "" and len(answers) == (5 if nesting else 4)
+    assert "score" in answers[0] and "score" in answers[-1]
+    assert all(len(a["error"]) < 400 for a in answers if "error" in a)
+
+
+def test_a_lone_surrogate_or_a_huge_envite_is_one_bad_line(capsys: Any, monkeypatch: Any) -> None:
+    good = json.dumps(SPEC_RECORD)
+    word = json.dumps({**SPEC_RECORD, "bets": {"grande": [[0, "\ud800"]]}})
+    key = json.dumps({**SPEC_RECORD, "\udfff": 0})
+    envite = json.dumps({**SPEC_RECORD, "bets": {"grande": [[0, "envido", 77]]}}).replace("77", HUGE)
+    big = json.dumps({**SPEC_RECORD, "bets": {"grande": [[0, "envido", 1001]]}})
+    card = json.dumps({**SPEC_RECORD, "cards": [["x" * 10_000_000, "3c", "1e", "4b"],
+                                                *SPEC_RECORD["cards"][1:]]})
+    data = "\n".join([word, key, envite, big, card, good]).encode()
+    code, out, _ = run(["score", "--jsonl", "-"], capsys, monkeypatch, data)
+    errors = [json.loads(x).get("error", "") for x in out.splitlines()]
+    assert code == 2 and len(errors) == 6 and errors[-1] == ""
+    assert errors[0] == ('line 1: bets.grande, word 1 [0, "\\ud800"]: unknown word "\\ud800" '
+                         "(words: paso, envido, quiero, no quiero, ordago)")
+    assert errors[1].startswith('line 2: unknown key "\\udfff"')
+    assert errors[2] == "line 3: bad JSON: a number of more than 4300 digits"
+    assert errors[3].endswith("envido takes a whole number from 2 to 1000, not 1001")
+    assert errors[4].startswith('line 5: cards: seat 0: not a card: "xxxx') and len(errors[4]) < 120
+    for command in ("score", "explain"):
+        for line in (word, envite, big, card):
+            code, out, err = run([command, "-"], capsys, monkeypatch, line.encode())
+            assert code == 2 and out == "" and err.count("\n") == 1 and len(err) < 200
