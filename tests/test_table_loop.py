@@ -451,3 +451,27 @@ def test_every_lance_ended_in_one_step_is_a_legal_record_the_engine_scores(
     confirm(loop)
     kept = [b for _, _, k, _, b in journal.entries() if k == "confirm"]
     assert HandRecord.from_json(kept[-1]["record"]).to_json() == record.to_json()
+
+
+def test_juegos_and_vacas_end_the_partida_as_configured() -> None:
+    """A partida of two vacas of two juegos: each juego won starts the score at 0-0 again, each
+    vaca at 0-0 juegos; mano moves one seat on every hand; the partida ends with the second vaca."""
+    loop, reader = new_loop(juegos=2, vacas=2, rules=Rules(target=30), first_mano=3)
+    rng = random.Random(11)
+    juegos_won = 0
+    for _ in range(500):
+        s = loop.snapshot()
+        if s["phase"] == "over":
+            break
+        play(loop, reader, random_record(rng, Rules(target=30), mano=s["mano"], score=s["score"]))
+        after = confirm(loop)
+        assert after["mano"] == (s["mano"] + 1) % 4 and after["hands"] == s["hands"] + 1
+        if after["partida"]["vaca_results"] != s["partida"]["vaca_results"] or after["partida"]["juegos"] != \
+                s["partida"]["juegos"]:
+            juegos_won += 1
+            assert after["score"] == [0, 0]  # a juego won: the next starts from nothing
+    s = loop.snapshot()
+    p = s["partida"]
+    assert s["phase"] == "over" and p["winner"] in (0, 1) and p["vacas"][p["winner"]] == 2
+    assert all(max(v) == 2 for v in p["vaca_results"]) and len(p["vaca_results"]) == sum(p["vacas"])
+    assert juegos_won == sum(sum(v) for v in p["vaca_results"])
