@@ -72,3 +72,21 @@ def test_wiring_svg_draws_each_part_from_its_pin() -> None:
 def test_default_pins_stay_off_the_buses() -> None:
     busy = {2, 3, 7, 8, 9, 10, 11, 14, 15, 18, 19, 20, 21}  # I2C, SPI0, UART, PCM
     assert not busy & set(dataclasses.astuple(PanelPins()))
+
+
+def test_the_parts_list_adds_up_to_its_total() -> None:
+    """Every row of the README's parts list has a part number or example, a price and where to
+    buy it, and the prices add up to the total it states."""
+    import re
+
+    text = (HARDWARE / "README.md").read_text(encoding="utf-8")
+    section = text.split("## 1. What to buy", 1)[1].split("## 2.", 1)[0]
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in section.splitlines()
+            if re.match(r"^\| \d+ \|", line)]
+    assert len(rows) >= 20
+    for number, part, example, qty, price, where in rows:
+        assert part and example and where and int(qty) >= 1, number
+        assert re.fullmatch(r"\d+", price), f"row {number}: price {price!r}"
+    total = re.search(r"\*\*Total\*\*.*\*\*≈ (\d+)\*\*", section)
+    assert total is not None
+    assert abs(sum(int(r[4]) for r in rows) - int(total.group(1))) <= 5
