@@ -129,6 +129,15 @@ def test_a_whole_hand_on_the_display(served: Served, browser: Any) -> None:
     expect(page.locator(".speaker")).to_contain_text("asiento 0")
     shot(page, "display-800x480-bets.png")
 
+    # the envido's number: 5 in one tap, any other with − and +
+    page.click('button[data-step="5"]')
+    expect(page.locator('button[data-word="envido"]')).to_have_text("Envido 5")
+    page.click('button[data-step="5"]')
+    page.click('button[data-step="+"]')
+    expect(page.locator('button[data-word="envido"]')).to_have_text("Envido 3")
+    page.click('button[data-step="-"]')
+    expect(page.locator('button[data-word="envido"]')).to_have_text("Envido 2")
+
     # a control without the PIN asks for it; a wrong PIN is refused in words and changes nothing
     page.click('button[data-word="envido"]')
     for d in "1111":
@@ -142,6 +151,11 @@ def test_a_whole_hand_on_the_display(served: Served, browser: Any) -> None:
     page.click('.pinkey[data-key="OK"]')
     expect(page.locator(".speaker")).to_contain_text("Responde el asiento 1")  # the envido went in
 
+    page.click('button[data-word="no quiero"]')
+    expect(page.locator(".speaker")).to_contain_text("asiento 3")
+    page.click("#btn-unsay")  # the last word taken back, then said again
+    expect(page.locator(".speaker")).to_contain_text("Responde el asiento 1")
+    assert served.loop.snapshot()["bets"]["words"]["grande"] == [[0, "envido", 2]]
     page.click('button[data-word="no quiero"]')
     expect(page.locator(".speaker")).to_contain_text("asiento 3")
     page.click('button[data-word="quiero"]')
@@ -292,16 +306,46 @@ def test_the_spectator_page_follows_live_and_resumes_after_a_drop(served: Served
     expect(page.locator("#conn")).to_have_class(re.compile("online"))
     assert page.evaluate("window.notReloaded") is True
     assert resumes[0] == "" and resumes[-1] == str(seen)  # the reconnect said where it had stopped
-    expect(page.locator("#hands li")).to_have_count(len(served.loop.hands()) or 1)
+    hands = len(served.loop.hands())
+    expect(page.locator("#hands li")).to_have_count(hands or 1)
     shot(page, "watch.png", scrolls=True)
+
+    # the cards are read: the spectators see them and the tanteo, and the overlay shows it too
+    bets = served.loop.snapshot()["bets"]
+    served.command({"kind": "say", "seat": bets["speaker"], "word": "no quiero"})  # the partner too
+    served.table.show([[Card.parse(c) for c in s] for s in HAND])
+    state = served.command({"kind": "read"})
+    assert state["phase"] == "scored", (state["faults"], state["problems"], state["cards"], state["bets"])
+    expect(page.locator("#cards .card")).to_have_count(16)
+    expect(page.locator("#tanteo .tev").last).to_contain_text(
+        "van {} a {}".format(*state["tanteo"][-1]["score"]))
+    expect(page.locator("#tanteo table.lances tr")).to_have_count(4)
+    shot(page, "watch-tanteo.png", scrolls=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+    shot(page, "watch-phone.png", scrolls=True)
+    overlay = browser.new_page(viewport={"width": 1920, "height": 1080})
+    overlay.goto(served.url + "/overlay")
+    expect(overlay.locator(".ov-score .points").first).to_have_text(str(state["score"][0]))
+    expect(overlay.locator(".ov-tanteo .tev")).to_have_count(len(state["tanteo"]))
+    shot(overlay, "overlay-1080p.png", transparent=True)
+    overlay.close()
+
+    # a player confirms: the hand joins the partida's list, live, and its replay is a tap away
+    served.command({"kind": "confirm", "seat": state["confirm_by"][0]})
+    expect(page.locator("#hands li")).to_have_count(hands + 1)
+    expect(page.locator("#cards")).to_contain_text("Esperando")
+    assert page.evaluate("window.notReloaded") is True
     page.click("#hands li a >> nth=0")
     expect(page.locator(".explain li").first).to_contain_text("Mano el asiento 0")
     expect(page.locator(".explain")).to_contain_text("El tanteo, por su orden")
     shot(page, "replay.png", scrolls=True)
 
-    page.set_viewport_size({"width": 1920, "height": 1080})
-    page.goto(served.url + "/overlay")
-    expect(page.locator(".ov-score .points").first).to_have_text(str(served.loop.snapshot()["score"][0]))
-    shot(page, "overlay-1080p.png", transparent=True)
+    # a pair inside its last five stones is «dentro», as the table shows it
+    text = page.evaluate("""() => { const d = document.createElement("div");
+      renderScore(d, {score: [37, 12], phase: "playing", mano: 1, hand_no: 9, target: 40,
+        stones: [{amarracos: 0, piedras: 2, dentro: true}, {amarracos: 2, piedras: 2, dentro: false}],
+        partida: {juegos: [1, 0], vacas: [0, 0]}, bets: {lance: "chica"}});
+      return d.textContent; }""")
+    assert "dentro 2 piedras" in text and "2 amarracos · 2 piedras" in text and "1 juego" in text
     page.close()
     served.app.wsgi_app = wsgi  # type: ignore[method-assign]

@@ -8,13 +8,18 @@ exercised by the browser tests and the load script with the synthetic table).
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from firmware.table_loop import TableLoop, expected_stones
+import web as web_pkg
+from firmware.table_loop import Phase, TableLoop, expected_stones
+from table.betting import BetWord
 from table.cards import Card
+from table.lances import How, Lance
 from vision.reading import Reading
 from vision.stones import StoneCount
 from web.app import create_app
@@ -81,6 +86,33 @@ def test_pages_render_with_every_text_from_the_strings_table(table: Any) -> None
         assert '<meta name="csrf-token"' in r.text and "window.T = " in r.text
         assert r.headers["Cache-Control"] == "no-store"
     assert "bet" in c.get("/").text  # the loop's event kinds are listened to by name
+
+
+def _keys_used() -> set[str]:
+    """Every text key the pages ask for: ``tr(...)`` in the scripts, ``t('...')`` in the templates."""
+    web = Path(web_pkg.__file__).parent
+    keys: set[str] = set()
+    for js in (web / "static").glob("*.js"):
+        text = js.read_text()
+        for m in re.finditer(r"\btr\(", text):
+            depth, i = 1, m.end()
+            while depth and i < len(text):  # the call's arguments, to its closing parenthesis
+                depth += {"(": 1, ")": -1}.get(text[i], 0)
+                i += 1
+            keys |= set(re.findall(r'"([a-z][a-z_ ]*)"', text[m.end():i]))
+    for html in (web / "templates").glob("*.html"):
+        keys |= set(re.findall(r"\bt\('([a-z_]+)'", html.read_text()))
+    return keys
+
+
+def test_every_text_the_pages_use_is_in_the_strings_table() -> None:
+    used = _keys_used()
+    assert {"title_display", "pin_wrong", "wins_juego", "not_counted", "stones_todo"} <= used
+    prefixes = {k for k in used if k.endswith("_")}
+    assert prefixes == {"lance_", "phase_", "word_", "how_"}
+    dynamic = ({f"lance_{x}" for x in Lance} | {f"phase_{x}" for x in Phase}
+               | {f"word_{x}" for x in BetWord} | {f"how_{x}" for x in How})
+    assert (used - prefixes) | dynamic <= set(ES)
 
 
 def test_every_language_has_only_known_keys() -> None:

@@ -78,6 +78,10 @@ function openModal(content) {
 }
 function closeModal() { document.getElementById("modal").hidden = true; }
 
+function stoneWord(n, piedras) {
+  return piedras ? tr(n === 1 ? "piedra" : "piedras") : tr(n === 1 ? "amarraco" : "amarracos");
+}
+
 /* The faults, each with what to do. */
 function renderFaults(st) {
   const f = document.getElementById("faults");
@@ -86,7 +90,7 @@ function renderFaults(st) {
   const sc = st.stones_check || [];
   if (sc.length) items.push(el("div", {class: "fault warn"}, el("b", null, "\u26A0 " + tr("stones_disagree") + ": "),
     sc.map((x) => tr("stones_line", {seat: x.seat, seen: x.seen, expected: x.expected,
-      what: tr(((st.piedras || [0, 1]).includes(x.seat) ? "piedra" : "amarraco") + (x.seen === 1 ? "" : "s"))})).join("; "),
+      what: stoneWord(x.seen, (st.piedras || [0, 1]).includes(x.seat))})).join("; "),
     " — " + tr("stones_todo")));
   f.replaceChildren(...items);
   f.hidden = !items.length;

@@ -25,9 +25,11 @@ function renderWatch(st) {
   renderScore(document.getElementById("score"), st);
   const b = st.bets || {};
   const lance = document.getElementById("lance");
-  lance.textContent = tr("phase_" + st.phase) + (b.lance ? " · " + tr("lance") + ": " + lanceName(b.lance) : "") +
-    (b.lance && b.speaker !== null && b.speaker !== undefined
-      ? " · " + tr((b.legal || []).includes("quiero") ? "answers" : "speaks", {seat: seatName(b.speaker)}) : "");
+  const answering = (b.legal || []).includes("quiero");
+  const betting = st.phase === "playing" && b.lance;  /* once the cards are read, the lance is history */
+  lance.textContent = tr("phase_" + st.phase) + (betting ? " · " + tr("lance") + ": " + lanceName(b.lance) : "") +
+    (betting && b.speaker !== null && b.speaker !== undefined
+      ? " · " + tr(answering ? "answers" : "speaks", {seat: seatName(b.speaker)}) : "");
   const said = document.getElementById("said");
   said.replaceChildren();
   for (const [l, ws] of Object.entries(b.words || {})) {
