@@ -264,3 +264,66 @@ def test_the_kiosk_waits_for_the_page_then_opens_it_full_screen(tmp_path: Path) 
 def test_the_kiosk_says_so_when_there_is_no_browser(tmp_path: Path) -> None:
     done, _ = _kiosk(tmp_path, ())
     assert done.returncode == 1 and "no chromium found" in done.stderr
+
+
+# A picamera2 as small as the table's camera source needs, for the self-check's own Python.
+FAKE_PICAMERA2 = '''
+import numpy as np
+
+class Picamera2:
+    camera_controls = {}
+
+    def create_still_configuration(self, main, lores, buffer_count):
+        return {"main": main, "lores": lores}
+
+    def configure(self, config):
+        self.config = config
+
+    def set_controls(self, controls):
+        pass
+
+    def start(self):
+        pass
+
+    def capture_metadata(self):
+        return {"ExposureTime": 30000, "AnalogueGain": 2.0, "ColourGains": (1.8, 1.5), "AeLocked": True}
+
+    def capture_array(self, name, wait=None):
+        return name
+
+    def wait(self, job, timeout=None):
+        w, h = self.config[job]["size"]
+        if job == "lores":
+            return np.full((h * 3 // 2, w), 128, np.uint8)
+        return np.full((h, w, 3), 120, np.uint8)
+
+    def stop(self):
+        pass
+
+    def close(self):
+        pass
+'''
+
+
+def test_the_self_checks_first_frame_goes_through_the_tables_camera_source(tmp_path: Path) -> None:
+    """The Python the self-check runs for «a first frame» (taken out of install.sh as it is):
+    the configured source, opened as the service opens it, writes a full-resolution still."""
+    import sys
+
+    import cv2
+
+    text = SCRIPT.read_text()
+    start = text.index("<<'EOF' || ok=0\n", text.index("check 3/4")) + len("<<'EOF' || ok=0\n")
+    code = text[start:text.index("\nEOF\n", start)]
+    (tmp_path / "picamera2").mkdir()
+    (tmp_path / "picamera2" / "__init__.py").write_text(FAKE_PICAMERA2)
+    config = tmp_path / "table.toml"
+    config.write_text('[table]\njournal = "/nonexistent/journal.sqlite"\n')  # the example's camera: picamera2
+    frame = tmp_path / "first-frame.jpg"
+    done = subprocess.run([sys.executable, "-", str(frame), str(config)], input=code, capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "PYTHONPATH": f"{tmp_path}:{REPO}"})
+    assert done.returncode == 0, done.stderr
+    assert "watching 768x432, still 2304x1296, mean level 120" in done.stdout
+    assert "'AeEnable': False" in done.stdout  # exposure and white balance were locked
+    image = cv2.imread(str(frame))
+    assert image is not None and image.shape == (1296, 2304, 3)

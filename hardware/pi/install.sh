@@ -17,7 +17,8 @@
 #   mus-table.service         `mus-table run --config /etc/mus-table/table.toml`, restarted on failure
 #   the display               Chromium in kiosk mode at the desktop user's login (labwc), no blanking
 #   mus-table.local           hostname and mDNS (avahi); optionally a Wi-Fi access point
-#   self-check                picamera2 imports in the venv and takes a first frame; the page answers
+#   self-check                picamera2 imports in the venv; a first frame through the table's own
+#                             camera source (settled, locked); the page answers
 #
 # ROOT=/some/dir installs into a fake root instead of / (the tests do; apt, systemctl and the
 # like are then whatever the PATH holds). Nothing outside ROOT is written then.
@@ -309,19 +310,25 @@ self_check() {
         "$ROOT$CONFIG" || ok=0
     say "check 3/4: a first frame (the service lets go of the camera meanwhile)"
     [ -n "$ROOT" ] || systemctl stop mus-table.service
-    "$py" - "$frame" <<'EOF' || ok=0
+    "$py" - "$frame" "$ROOT$CONFIG" <<'EOF' || ok=0
 import sys
 
 import cv2
-from picamera2 import Picamera2
+from firmware.config import load_config
+from firmware.table_app import open_source
 
-cam = Picamera2()
-cam.configure(cam.create_still_configuration(main={"size": (2304, 1296), "format": "RGB888"}))
-cam.start()
-frame = cam.capture_array("main")  # RGB888 comes out in B, G, R order: what OpenCV writes
-cam.close()
-cv2.imwrite(sys.argv[1], frame)
-print(f"first frame {frame.shape[1]}x{frame.shape[0]}, mean level {frame.mean():.0f}: {sys.argv[1]}")
+# The table's own camera source, as the service opens it: for picamera2 the watch stream
+# and the full-resolution still, after the exposure and white balance settled and locked.
+cam = open_source(load_config(sys.argv[2]))
+try:
+    frame, still = cam.grab(), cam.still()
+finally:
+    cam.close()
+if frame is None or still is None:
+    sys.exit("the camera gave no frame")
+cv2.imwrite(sys.argv[1], still)
+print(f"first frame: watching {frame.image.shape[1]}x{frame.image.shape[0]}, still {still.shape[1]}x{still.shape[0]}, "
+      f"mean level {still.mean():.0f}, locked {getattr(cam, 'locked', {})}: {sys.argv[1]}")
 EOF
     if [ -z "$ROOT" ]; then
         chown "$SERVICE_USER:$SERVICE_USER" "$frame" 2>/dev/null || true
