@@ -139,6 +139,17 @@ def test_control_needs_the_pin_and_a_wrong_pin_changes_nothing(table: Any) -> No
     assert loop.snapshot() == before
 
 
+def test_unlocking_needs_json_from_this_site(table: Any) -> None:
+    _, _, app = table
+    c = app.test_client()
+    r = c.post("/api/unlock", data=f"pin={PIN}", content_type="application/x-www-form-urlencoded")
+    assert r.status_code == 415
+    r = c.post("/api/unlock", json={"pin": PIN}, headers={"Origin": "http://evil.example"})
+    assert r.status_code == 403
+    assert c.post("/api/unlock", json=[PIN]).status_code == 403
+    assert c.post("/api/command", json={"kind": "unsay"}).status_code == 403  # still locked
+
+
 def test_repeated_wrong_pins_lock_out_even_the_right_one(table: Any) -> None:
     _, _, app = table
     c = app.test_client()

@@ -229,8 +229,10 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
         if not same_origin(request.headers.get("Origin"), request.headers.get("Referer"),
                            request.host):
             return refuse(Refusal(403, "pin_needed"))
-        body = request.get_json(silent=True) or {}
-        r = guard.check(body.get("pin"))
+        if not request.is_json:  # as for commands: no cross-site form can send JSON
+            return jsonify(error="JSON body required", code="json"), 415
+        body = request.get_json(silent=True)
+        r = guard.check(body.get("pin") if isinstance(body, dict) else None)
         if r is not None:
             return refuse(r)
         session["until"] = time.time() + UNLOCK_S

@@ -122,7 +122,8 @@ function renderTanteo(root, st, opts) {
       el("span", {class: "why"}, el("i", {class: "pchip pair" + ln.pair}, String(ln.pair)), ln.text),
       sc.length ? el("span", {class: "run"}, tr("running", {a: sc[0], b: sc[1]})) : null));
   });
-  if (!counted.length) ol.append(el("li", {class: "muted"}, tr("no_tanteo")));
+  if (!counted.length && won && !st.won_at) ol.append(el("li", {class: "tev wins"}, el("span", {class: "why"}, tr("out_ordago"))));
+  else if (!counted.length) ol.append(el("li", {class: "muted"}, tr("no_tanteo")));
   root.append(ol);
   if (won && won.pair !== undefined && won.pair !== null) {
     root.append(el("div", {class: "winbanner", id: "winbanner",
