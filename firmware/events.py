@@ -46,8 +46,6 @@ class EventKind(StrEnum):
     """A reading came back: the hand is scored, impossible, or there was nothing to read."""
     CORRECTED = "corrected"
     """A card corrected by hand."""
-    SCORED = "scored"
-    """The hand is scored and waits for a player of the other pair to confirm it."""
     CONFIRMED = "confirmed"
     """The hand counts: journaled, score moved on, next hand (or the partida is over)."""
     UNDONE = "undone"
