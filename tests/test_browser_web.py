@@ -349,3 +349,33 @@ def test_the_spectator_page_follows_live_and_resumes_after_a_drop(served: Served
     assert "dentro 2 piedras" in text and "2 amarracos · 2 piedras" in text and "1 juego" in text
     page.close()
     served.app.wsgi_app = wsgi  # type: ignore[method-assign]
+
+
+def test_the_partida_won_and_a_new_one(served: Served, browser: Any) -> None:
+    # two accepted órdagos that pair 1 wins at grande take it to three juegos: the vaca and the partida
+    for _ in range(2):
+        state = served.loop.snapshot()
+        if state["phase"] == "over":
+            break
+        served.command({"kind": "say", "seat": state["bets"]["speaker"], "word": "ordago"})
+        served.command({"kind": "say", "seat": served.loop.snapshot()["bets"]["speaker"], "word": "quiero"})
+        served.table.show([[Card.parse(c) for c in s] for s in HAND2])
+        state = served.command({"kind": "read"})
+        assert state["answer"]["winner"] == 1
+        served.command({"kind": "confirm", "seat": state["confirm_by"][0]})
+    assert served.loop.snapshot()["phase"] == "over"
+
+    page = browser.new_page(viewport={"width": 800, "height": 480})
+    page.set_default_timeout(TIMEOUT)
+    page.goto(served.url + "/")
+    expect(page.locator(".over .winbanner")).to_contain_text("Partida para la pareja 1")
+    shot(page, "display-800x480-partida-won.png")
+    expect(page.locator(".over")).to_contain_text("Vacas: 0 a 1")
+    page.click("#btn-new-partida")  # «Nueva partida»: the PIN first
+    for d in PIN:
+        page.click(f'.pinkey[data-key="{d}"]')
+    page.click('.pinkey[data-key="OK"]')
+    expect(page.locator("#main")).to_have_attribute("data-phase", "playing")
+    expect(page.locator('.points[data-pair="1"]')).to_have_text("0")
+    assert served.loop.snapshot()["partida"]["juegos"] == [0, 0]
+    page.close()

@@ -280,13 +280,17 @@ function renderLearning(main, st) {
   main.append(mat, side);
 }
 
+/* The partida is won: who won it, the vacas and the juegos of each, and a new partida. */
 function renderOver(main, st) {
-  const p = (st.partida || {}).winner;
-  main.append(el("section", {class: "over"}, el("div", {class: "winbanner"}, tr("partida_won", {p})),
-    el("button", {class: "big", onclick: () => command({kind: "new_partida"})}, tr("new_partida"))));
-  const side = el("section", {class: "side end"});
-  renderTanteo(side, st, {animate: false});
-  main.append(side);
+  const part = st.partida || {};
+  const vacas = part.vacas || [0, 0];
+  const vr = part.vaca_results || [];
+  main.append(el("section", {class: "over"},
+    el("div", {class: "winbanner big", id: "winbanner"}, tr("partida_won", {p: part.winner})),
+    el("div", {class: "overline"}, tr("vacas_line", {a: vacas[0], b: vacas[1]})),
+    vr.length ? el("div", {class: "overline muted"},
+      tr("vaca_juegos") + " " + vr.map((v) => tr("a_to_b", {a: v[0], b: v[1]})).join("; ")) : null,
+    el("button", {class: "big", id: "btn-new-partida", onclick: () => command({kind: "new_partida"})}, tr("new_partida"))));
 }
 
 function render(st) {
