@@ -224,7 +224,14 @@ def test_a_whole_hand_through_the_api(table: Any) -> None:
     assert hands[0]["record"]["format"] == "mus-hand/1" and hands[0]["record"]["cards"] == HAND
     one = c.get("/api/hands/1").json
     assert one["record"] == hands[0]["record"] and any("tanteo" in x for x in one["explain"])
-    assert c.get("/api/hands/7").status_code == 404
+    r = c.get("/api/hands/7")
+    assert r.status_code == 404 and r.json["error"] == "No existe la mano 7"
+    r = c.get("/hands/7")
+    assert r.status_code == 404 and "No existe la mano 7" in r.text
+    assert c.get("/download/hand/7.json").status_code == 404
+    r = c.get("/api/nothing")
+    assert r.status_code == 404 and r.json["error"] == ES["page_not_found"]
+    assert ES["page_not_found"] in c.get("/nothing").text
 
     lines = c.get("/download/partida.jsonl").text.splitlines()
     assert [json.loads(x) for x in lines] == [hands[0]["record"]]

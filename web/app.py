@@ -21,7 +21,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Flask, Response, abort, jsonify, render_template, request, session
+from flask import Flask, Response, jsonify, render_template, request, session
 
 from table.errors import InvalidInput
 from table.explain import explain
@@ -115,6 +115,19 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
                                               session.get("csrf")):
             return refuse(Refusal(403, "pin_needed"))
         return None
+
+    @app.errorhandler(NoSuchHand)
+    def _no_hand(e: NoSuchHand) -> tuple[Response, int] | tuple[str, int]:
+        text = tr("not_found", n=e.n)
+        if request.path.startswith("/hands/"):
+            return render_template("message.html", message=text), 404
+        return jsonify(error=text, code="not_found"), 404
+
+    @app.errorhandler(404)
+    def _no_page(e: Exception) -> tuple[Response, int] | tuple[str, int]:
+        if request.path.startswith("/api/"):
+            return jsonify(error=tr("page_not_found"), code="not_found"), 404
+        return render_template("message.html", message=tr("page_not_found")), 404
 
     # -- pages -------------------------------------------------------------------------
 
@@ -295,11 +308,19 @@ def _learning_layout() -> list[list[list[str]]]:
     return [[[str(c) for c in seat] for seat in learning_cards(k)] for k in range(FRAMES)]
 
 
+class NoSuchHand(Exception):
+    """A hand number the partida does not have (answered 404 with its own words)."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(n)
+        self.n = n
+
+
 def _hand(loop: Any, n: int) -> Any:
     for h in loop.hands(None):
         if h.n == n:
             return h
-    abort(404)
+    raise NoSuchHand(n)
 
 
 def _hand_json(h: Any) -> dict[str, Any]:

@@ -168,6 +168,7 @@ ES: dict[str, str] = {
     "no_frame": "Sin imagen de la cámara",
     "no_reading": "No hay lectura todavía",
     "not_found": "No existe la mano {n}",
+    "page_not_found": "Esta página no existe en la mesa",
 }
 
 EN: dict[str, str] = {
