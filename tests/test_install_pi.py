@@ -327,3 +327,17 @@ def test_the_self_checks_first_frame_goes_through_the_tables_camera_source(tmp_p
     assert "'AeEnable': False" in done.stdout  # exposure and white balance were locked
     image = cv2.imread(str(frame))
     assert image is not None and image.shape == (1296, 2304, 3)
+
+
+def test_the_debian_trial_parses_and_refuses_to_run_unprivileged(tmp_path: Path) -> None:
+    """hardware/pi/try-on-debian.sh (run by hand in a Debian container: it needs apt and the
+    network) is valid bash, and says in one line that it needs root before doing anything."""
+    trial = REPO / "hardware" / "pi" / "try-on-debian.sh"
+    assert subprocess.run(["bash", "-n", str(trial)], capture_output=True, timeout=30).returncode == 0
+    stubs = tmp_path / "stubs"
+    stubs.mkdir()
+    (stubs / "id").write_text("#!/bin/sh\necho 1000\n")
+    (stubs / "id").chmod(0o755)
+    done = subprocess.run(["bash", str(trial)], capture_output=True, text=True, timeout=30,
+                          env={**os.environ, "PATH": f"{stubs}:{os.environ['PATH']}"})
+    assert done.returncode == 1 and done.stderr.count("\n") == 1 and "as root" in done.stderr
