@@ -31,7 +31,7 @@ from models.deck import (
 )
 from models.scene import RenderedScene, random_cards, random_scene, render_scene
 from table.cards import Card
-from vision.cardcrop import warp_card
+from vision.cardcrop import half_turn, warp_card
 
 Image = npt.NDArray[np.uint8]
 StyleSet = Literal["training", "held-out"]
@@ -53,7 +53,7 @@ def crops_of(scene: RenderedScene, rng: np.random.Generator, jitter_px: float = 
     for t in scene.cards:
         crop = warp_card(scene.image, jitter_quad(t.quad_image, rng, jitter_px) if jitter_px else t.quad_image)
         if turn and rng.random() < 0.5:
-            crop = np.ascontiguousarray(crop[::-1, ::-1])
+            crop = half_turn(crop)
         crops.append(crop)
         labels.append(t.card.index)
     return crops, labels

@@ -101,6 +101,10 @@ class DeckStyle:
     pip_sizes: tuple[float, ...] | None = None
     ace_tilt: bool = False
     stick_sizes: tuple[float, ...] = (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0)
+    index_inside: bool = False
+    """Index printed inside the frame line's corner (as the Fournier pattern has it), not outside."""
+    pinta_spread: bool = False
+    """Pinta gaps spread evenly along the line instead of grouped at its middle."""
 
     def suit_colours(self, suit: Suit) -> tuple[BGR, BGR]:
         return {Suit.OROS: self.oro_colours, Suit.COPAS: self.copa_colours,
@@ -193,6 +197,35 @@ def random_style(rng: np.random.Generator) -> DeckStyle:
         stick_sizes=(1.0, *(float(rng.uniform(0.7, 1.1)) for _ in range(6))),
     )
     return replace(style, ace_tilt=style.layout_variant == 1)
+
+
+def corner_style(rng: np.random.Generator) -> DeckStyle:
+    """A random style varied where real decks vary at their corners, for the corner model.
+
+    Real indices are smaller and thinner than most drawn ones (3-4 mm in the
+    Fournier pattern), often inside the frame's corner; real pintas are
+    longer gaps, often spread along the whole line. The held-out styles are
+    never drawn (their fields keep the defaults).
+    """
+    style = random_style(rng)
+    small = rng.random() < 0.5
+    inset = float(rng.uniform(3.5, 9.0))
+    gap, dash = float(rng.uniform(1.5, 8.0)), float(rng.uniform(3.0, 12.0))
+    room = 0.8 * (style.card_mm[0] - 2 * inset)  # three centred gaps must fit the line
+    if 3 * gap + 2 * dash > room:
+        k = room / (3 * gap + 2 * dash)
+        gap, dash = gap * k, dash * k
+    return replace(
+        style,
+        index_height_mm=float(rng.uniform(3.0, 5.0) if small else rng.uniform(4.5, 8.5)),
+        index_weight=float(rng.uniform(0.35, 1.0) if small else rng.uniform(0.6, 1.8)),
+        index_inside=bool(rng.random() < 0.45),
+        border_inset_mm=inset,
+        border_width_mm=float(rng.uniform(0.15, 1.0)),
+        pinta_spread=bool(rng.random() < 0.5),
+        pinta_gap_mm=gap,
+        pinta_len_mm=dash,
+    )
 
 
 HELD_OUT_STYLES: dict[str, DeckStyle] = {
@@ -551,12 +584,14 @@ def _draw_border(pen: _Pen, suit: Suit, w: float, h: float) -> tuple[float, floa
     gap, dash = st.pinta_gap_mm, st.pinta_len_mm
     span = gaps * gap + (gaps - 1) * dash if gaps else 0.0
     for y in (y0, y1):
-        pos = (x0 + x1) / 2 - span / 2
+        if st.pinta_spread:  # gaps centred at equal steps along the whole line
+            cuts = [x0 + (x1 - x0) * (k + 1) / (gaps + 1) - gap / 2 for k in range(gaps)]
+        else:
+            cuts = [(x0 + x1) / 2 - span / 2 + k * (gap + dash) for k in range(gaps)]
         start = x0
-        for _ in range(gaps):
+        for pos in cuts:
             pen.line((start, y), (pos, y), st.border_ink, bw)
             start = pos + gap
-            pos = start + dash
         pen.line((start, y), (x1, y), st.border_ink, bw)
     if st.double_border:
         d = 1.2
@@ -603,6 +638,12 @@ def _draw_indices(img: Image, card: Card, style: DeckStyle) -> None:
     inset = style.border_inset_mm
     mx = round(max(0.8, (inset - mask.shape[1] / PX_PER_MM) / 2) * PX_PER_MM)
     my = round(max(1.0, inset * 0.35) * PX_PER_MM)
+    if style.index_inside:  # in the frame's corner, on a patch of paper
+        mx = my = round((inset + style.border_width_mm + 0.9) * PX_PER_MM)
+        pad = round(0.6 * PX_PER_MM)
+        for x, y in ((mx, my), (w - mx - mask.shape[1], h - my - mask.shape[0])):
+            cv2.rectangle(img, (x - pad, y - pad), (x + mask.shape[1] + pad, y + mask.shape[0] + pad),
+                          style.paper, -1)
     spots = [(mx, my, False), (w - mx - mask.shape[1], h - my - mask.shape[0], True)]
     if style.four_indices:
         spots += [(w - mx - mask.shape[1], my, False), (mx, h - my - mask.shape[0], True)]

@@ -86,8 +86,11 @@ def _uniform(gen: Any, lo: float, hi: float, *shape: int) -> Any:
     return torch.rand(*shape, generator=gen) * (hi - lo) + lo
 
 
-def augment(x: Any, gen: Any, strong: bool = False) -> Any:
-    """Light, colour and sensor variation on a batch, plus half turns (cards lie either way up)."""
+def augment(x: Any, gen: Any, strong: bool = False, turn: bool = True) -> Any:
+    """Light, colour and sensor variation on a batch, plus half turns (cards lie either way up).
+
+    ``turn=False`` leaves the half turns out (the corner model's bands are always upright).
+    """
     import torch
 
     n = x.shape[0]
@@ -95,8 +98,9 @@ def augment(x: Any, gen: Any, strong: bool = False) -> Any:
     def u(lo: float, hi: float, *shape: int) -> Any:
         return _uniform(gen, lo, hi, *shape)
 
-    turn = torch.rand(n, generator=gen) < 0.5
-    x[turn] = torch.flip(x[turn], dims=(2, 3))
+    turned = torch.rand(n, generator=gen) < 0.5
+    if turn:
+        x[turned] = torch.flip(x[turned], dims=(2, 3))
     x = x * u(0.7, 1.25, n, 1, 1, 1) * u(0.85, 1.15, n, 3, 1, 1)
     mean = x.mean(dim=(1, 2, 3), keepdim=True)
     x = (x - mean) * u(0.75, 1.25, n, 1, 1, 1) + mean

@@ -17,6 +17,7 @@ from models.deck import (
     DeckStyle,
     _reink,
     _vary_art,
+    corner_style,
     load_deck,
     load_fournier1878,
     random_style,
@@ -41,9 +42,9 @@ def test_reference_size_is_246_by_380() -> None:
     assert render_card(Card.parse("1o"), DeckStyle()).shape == (380, 246, 3)
 
 
-def _gaps_in_top_line(face: np.ndarray, style: DeckStyle) -> int:
+def _gaps_in_top_line(face: np.ndarray, style: DeckStyle, corner_mm: float = 6.0) -> int:
     y = int(round(style.border_inset_mm * PX_PER_MM))
-    x0 = int(round((style.border_inset_mm + 6) * PX_PER_MM))
+    x0 = int(round((style.border_inset_mm + corner_mm) * PX_PER_MM))
     x1 = face.shape[1] - x0
     row = face[y - 1:y + 2, x0:x1].min(axis=0)  # darkest of three rows: the line
     ink = row.astype(int).sum(axis=1) < np.asarray(style.paper).sum() - 120
@@ -191,3 +192,27 @@ def test_reinked_faces_keep_their_size_with_fewer_inks() -> None:
     out = _reink(face, 4)
     assert out.shape == face.shape and out.dtype == np.uint8
     assert len(np.unique(out.reshape(-1, 3), axis=0)) < len(np.unique(face.reshape(-1, 3), axis=0))
+
+
+def test_corner_styles_vary_the_ends_as_real_decks_do_and_keep_the_pintas() -> None:
+    rng = np.random.default_rng(4)
+    styles = [corner_style(rng) for _ in range(60)]
+    assert all(s.name == "random" and s not in HELD_OUT_STYLES.values() for s in styles)
+    assert min(s.index_height_mm for s in styles) < 3.5 and max(s.index_height_mm for s in styles) > 7.5
+    assert {s.index_inside for s in styles} == {True, False}
+    assert {s.pinta_spread for s in styles} == {True, False}
+    assert all(not s.index_inside and not s.pinta_spread for s in HELD_OUT_STYLES.values())
+    for style in styles[:12]:
+        for suit in Suit:
+            face = render_card(Card(5, suit), replace(style, index_inside=False, double_border=False))
+            assert _gaps_in_top_line(face, style, corner_mm=1.5) == PINTAS[suit]
+
+
+def test_an_index_inside_the_frame_is_printed_inside_its_corner() -> None:
+    style = replace(HELD_OUT_STYLES["clasica"], index_inside=True, index_height_mm=3.5)
+    face = render_card(Card.parse("7o"), style).astype(int)
+    inset = round(style.border_inset_mm * PX_PER_MM)
+    outside = face[:inset - 2, :inset - 2]
+    inside = face[inset + 2:inset + round(6 * PX_PER_MM), inset + 2:inset + round(6 * PX_PER_MM)]
+    assert outside.min() > 150  # paper only
+    assert inside.min() < 100  # the index's ink

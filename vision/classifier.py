@@ -22,13 +22,16 @@ import numpy.typing as npt
 
 from table.cards import DECK, Card
 from table.errors import MusTableError
-from vision.cardcrop import CROP_H, CROP_W, to_model_input
+from vision.cardcrop import BAND_H, BAND_W, CROP_H, CROP_W, card_bands, to_model_input
 
 MODEL_NAME = "cards.onnx"
+CORNER_MODEL_NAME = "corners.onnx"
 FEATURES = "features"
 """The model's second output: what its last layer sees, one row per crop (for learnt decks)."""
 DEFAULT_THRESHOLD = 0.9
 """Least probability (in both views) for a card to be called; below it the card is unknown."""
+CORNER_THRESHOLD = 0.97
+"""Least probability (in both end bands) for the corner model to call a card the main model is unsure of."""
 
 
 class ModelNotFound(MusTableError):
@@ -38,6 +41,11 @@ class ModelNotFound(MusTableError):
 def default_model_path() -> Path:
     """``models/cards.onnx`` inside the installed ``models`` package."""
     return Path(str(importlib.resources.files("models").joinpath(MODEL_NAME)))
+
+
+def default_corner_model_path() -> Path:
+    """``models/corners.onnx`` (the corner model, which reads a card by its end bands) beside it."""
+    return Path(str(importlib.resources.files("models").joinpath(CORNER_MODEL_NAME)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,32 +110,103 @@ class NeverSure:
         return [Prediction(DECK[0], 0.0, False) for _ in crops]
 
 
+def _session(path: Path, threads: int, what: str) -> Any:
+    """An onnxruntime CPU session with few threads and no spinning (a Pi runs other things too)."""
+    import onnxruntime as ort
+
+    if not path.is_file():
+        raise ModelNotFound(f"{what} not found: {path}")
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = max(1, int(threads))
+    so.inter_op_num_threads = 1
+    so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    so.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    so.add_session_config_entry("session.inter_op.allow_spinning", "0")
+    so.log_severity_level = 3
+    try:
+        return ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own untyped errors
+        raise ModelNotFound(f"{what} cannot be loaded from {path}: {exc}") from exc
+
+
+class CornerModel:
+    """onnxruntime session for the corner model (``models/corners.onnx``): a card read by its ends.
+
+    Its input is a card's two end bands (:func:`vision.cardcrop.card_bands`,
+    cut from the frame at the frame's own resolution), its output 40 card
+    logits per band; the two bands are its two views.
+    """
+
+    def __init__(self, path: str | Path | None = None, threads: int = 1) -> None:
+        self.path = Path(path) if path is not None else default_corner_model_path()
+        self._session: Any = _session(self.path, threads, "corner model")
+        if [i.name for i in self._session.get_inputs()] != ["bands"]:
+            raise ModelNotFound(f"{self.path} is not a corner model (needs input 'bands')")
+
+    def probabilities(self, crops: list[npt.NDArray[np.uint8]]) -> npt.NDArray[np.float64]:
+        """Class probabilities ``[N, 2, 40]`` of the crops' two end bands, in one call."""
+        n = len(crops)
+        if n == 0:
+            return np.zeros((0, 2, len(DECK)))
+        bands = np.concatenate([card_bands(c) for c in crops])  # [2N, H, W, 3], card by card
+        batch = np.ascontiguousarray(bands[..., ::-1].transpose(0, 3, 1, 2), np.float32) / np.float32(255.0)
+        assert batch.shape[1:] == (3, BAND_H, BAND_W)
+        logits = np.asarray(self._session.run(["logits"], {"bands": batch})[0], np.float32)
+        return softmax(logits).reshape(n, 2, len(DECK))
+
+
+def combine(main: list[Prediction], corner: list[Prediction], threshold: float = DEFAULT_THRESHOLD,
+            corner_threshold: float = CORNER_THRESHOLD) -> list[Prediction]:
+    """One call per card from the main model's and the corner model's: either may call it, neither
+    against the other.
+
+    A card is called when one model is sure of it (the main model at
+    ``threshold``, the corner model at ``corner_threshold``, each in both its
+    views) and the other is not sure (at ``threshold``) of another card; two
+    sure models that disagree leave it unknown. So the wrong calls are at
+    most those of the two models added, and the right ones at least those of
+    the better one, less the clashes.
+
+    >>> from table.cards import Card
+    >>> m = [Prediction(Card.parse("6o"), 0.95, True), Prediction(Card.parse("6o"), 0.4, True)]
+    >>> c = [Prediction(Card.parse("7o"), 0.99, True), Prediction(Card.parse("7o"), 0.99, True)]
+    >>> [(str(p.card), p.sure()) for p in combine(m, c)]
+    [('6o', False), ('7o', True)]
+    """
+    out = []
+    for m, c in zip(main, corner, strict=True):
+        if m.sure(threshold):
+            clash = c.sure(threshold) and c.card != m.card
+            out.append(Prediction(m.card, m.probability, not clash))
+        elif c.sure(corner_threshold):
+            out.append(Prediction(c.card, c.probability, True))
+        else:
+            out.append(m)
+    return out
+
+
 class CardClassifier:
-    """onnxruntime session for the card model.
+    """onnxruntime session for the card model, with the corner model beside it where there is one.
 
     ``threads`` is onnxruntime's intra-op thread count (1-2 on a Pi);
     ``both_ways`` also shows each crop turned 180 degrees and requires agreement.
+    ``corners``: the corner model's path, ``None`` for ``models/corners.onnx``
+    when the main model is the default one and that file is there, ``False``
+    for the main model alone. With it, :meth:`classify` combines the two
+    (:func:`combine`).
     """
 
     def __init__(self, path: str | Path | None = None, threads: int = 1,
-                 both_ways: bool = True) -> None:
-        import onnxruntime as ort
-
+                 both_ways: bool = True, corners: str | Path | bool | None = None) -> None:
         self.path = Path(path) if path is not None else default_model_path()
-        if not self.path.is_file():
-            raise ModelNotFound(f"card model not found: {self.path}")
-        so = ort.SessionOptions()
-        so.intra_op_num_threads = max(1, int(threads))
-        so.inter_op_num_threads = 1
-        so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        so.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        so.add_session_config_entry("session.inter_op.allow_spinning", "0")
-        so.log_severity_level = 3
-        try:
-            self._session: Any = ort.InferenceSession(str(self.path), so,
-                                                      providers=["CPUExecutionProvider"])
-        except Exception as exc:  # onnxruntime raises its own untyped errors
-            raise ModelNotFound(f"card model cannot be loaded from {self.path}: {exc}") from exc
+        self._session: Any = _session(self.path, threads, "card model")
+        self.corners: CornerModel | None = None
+        if corners is None and path is None and default_corner_model_path().is_file():
+            corners = default_corner_model_path()
+        if corners not in (None, False, True):
+            self.corners = CornerModel(corners, threads)  # type: ignore[arg-type]
+        elif corners is True:
+            self.corners = CornerModel(None, threads)
         inputs = {i.name for i in self._session.get_inputs()}
         outputs = {o.name for o in self._session.get_outputs()}
         if "crops" not in inputs or "logits" not in outputs:
@@ -168,7 +247,10 @@ class CardClassifier:
         return p
 
     def classify(self, crops: list[npt.NDArray[np.uint8]]) -> list[Prediction]:
-        """One prediction per crop, all crops in one model call."""
+        """One prediction per crop, all crops in one model call (one more for the corner model)."""
         if not crops:
             return []
-        return call_cards(self.probabilities(crops))
+        main = call_cards(self.probabilities(crops))
+        if self.corners is None or not self.both_ways:
+            return main
+        return combine(main, call_cards(self.corners.probabilities(crops)))
