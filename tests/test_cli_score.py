@@ -174,3 +174,20 @@ def test_a_lone_surrogate_or_a_huge_envite_is_one_bad_line(capsys: Any, monkeypa
         for line in (word, envite, big, card):
             code, out, err = run([command, "-"], capsys, monkeypatch, line.encode())
             assert code == 2 and out == "" and err.count("\n") == 1 and len(err) < 200
+
+
+def test_jsonl_jobs_give_the_same_bytes(tmp_path: Path) -> None:
+    rng = random.Random(2)
+    lines = [json.dumps(random_record(rng, lies=0.05 if i % 3 else 0.0)) for i in range(4500)]
+    lines[100] = "{bad"
+    lines[4400] = ""
+    path = tmp_path / "many.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    outs = []
+    for jobs in ("1", "3"):
+        done = subprocess.run([sys.executable, "-m", "firmware.cli", "score", "--jsonl", "--jobs", jobs,
+                               str(path)], capture_output=True, timeout=300)
+        assert done.returncode == 2 and done.stderr == b""
+        outs.append(done.stdout)
+    assert outs[0] == outs[1] and outs[0].count(b"\n") == 4499
+    assert json.loads(outs[0].splitlines()[100])["error"].startswith("line 101: bad JSON")

@@ -1,0 +1,220 @@
+"""The answer of a plain record, straight from its JSON text: the batch scorer's fast path.
+
+``mus-table score --jsonl`` spends most of its time on the few shapes of record a
+table writes again and again. :func:`answer` takes such a record (decoded by a C
+JSON reader; no ``declared``, so no mistakes and no rule 19) and gives the
+answer's JSON object with no intermediate objects: the jugadas looked up, each
+lance's words replayed once and cached (:func:`table.record._lance`), the
+tanteo counted as :func:`table.tanteo.score` counts it. Anything else — any
+fault, any unusual shape — answers ``None`` and the caller takes the reference
+path (:func:`table.record.parse`, :func:`table.tanteo.score`), which also names
+every fault. A test checks both paths give the same answer, byte for byte, on
+random and mutated records.
+
+>>> answer(b'{"format": "mus-hand/1", "mano": 0, "score": [0, 0], "bets": {}, "cards": '
+...        b'[["12o","3c","1e","4b"], ["11o","11c","7e","7b"], ["5o","6c","2b","10e"], '
+...        b'["10o","10c","1o","12b"]]}')["score"]
+[2, 9]
+>>> answer(b'{"format": "mus-hand/1", "mano": 4}') is None
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from table.betting import NO_QUERIDO, NOT_BET, ORDAGO_QUERIDO, QUERIDO
+from table.errors import InvalidInput
+from table.jugadas import PARES_BONUS, PARES_KINDS, SeatJugadas, table_for
+from table.lances import How, Lance
+from table.numerals import stones
+from table.record import _KEYSET, _LANCESET, _RANK, FORMAT, _keys, _lance
+from table.rules import Rules
+
+try:
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - without orjson there is no fast path
+    _orjson = None  # type: ignore[assignment]
+
+_GRANDE, _CHICA, _PARES, _JUEGO, _PUNTO = "grande", "chica", "pares", "juego", "punto"
+_WITH_JUEGO = (Lance.GRANDE, Lance.CHICA, Lance.PARES, Lance.JUEGO)
+_WITH_PUNTO = (Lance.GRANDE, Lance.CHICA, Lance.PARES, Lance.PUNTO)
+_ORDERS = tuple(tuple((mano + i) % 4 for i in range(4)) for mano in range(4))
+_SAY = [stones(n) for n in range(1001)]
+_NAMES = {True: tuple(x.value for x in _WITH_JUEGO), False: tuple(x.value for x in _WITH_PUNTO)}
+_HOW = {h: h.value for h in How}
+
+
+def _say(n: int) -> str:
+    return _SAY[n] if n <= 1000 else stones(n)
+
+
+def answer(text: bytes | str) -> dict[str, Any] | None:
+    """The answer's JSON object for a plain, valid record; None: take the reference path."""
+    if _orjson is None:
+        return None
+    try:
+        obj = _orjson.loads(text)
+    except (_orjson.JSONDecodeError, TypeError):
+        return None
+    if type(obj) is not dict or obj.get("declared") is not None:
+        return None
+    colons = text.count(b":") if isinstance(text, bytes) else text.count(":")
+    if colons != _keys(obj):  # a repeated key or a colon in a string: the strict reader decides
+        return None
+    for key in obj:
+        if key not in _KEYSET:
+            return None
+    try:
+        return _answer(obj)
+    except (InvalidInput, KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return None
+
+
+_RULES: dict[tuple[object, ...], Rules] = {}
+
+
+def _answer(obj: dict[str, Any]) -> dict[str, Any] | None:
+    if obj.get("format") != FORMAT or type(obj["format"]) is not str:
+        return None
+    rules = Rules.from_json(obj.get("rules"))
+    target = rules.target
+    mano = obj["mano"]
+    if type(mano) is not int or not 0 <= mano <= 3:
+        return None
+    points = obj["score"]
+    if (type(points) is not list or len(points) != 2 or type(points[0]) is not int
+            or type(points[1]) is not int or not 0 <= points[0] < target
+            or not 0 <= points[1] < target):
+        return None
+    cards = obj["cards"]
+    if type(cards) is not list or len(cards) != 4:
+        return None
+    c0, c1, c2, c3 = cards
+    if (type(c0) is not list or type(c1) is not list or type(c2) is not list
+            or type(c3) is not list or len(c0) != 4 or len(c1) != 4 or len(c2) != 4
+            or len(c3) != 4):
+        return None
+    flat = c0 + c1 + c2 + c3
+    if len(set(flat)) != 16:
+        return None
+    rank = _RANK
+    table = table_for(rules)
+    seats: tuple[SeatJugadas, ...] = (
+        table[tuple(sorted((rank[c0[0]], rank[c0[1]], rank[c0[2]], rank[c0[3]]), reverse=True))],
+        table[tuple(sorted((rank[c1[0]], rank[c1[1]], rank[c1[2]], rank[c1[3]]), reverse=True))],
+        table[tuple(sorted((rank[c2[0]], rank[c2[1]], rank[c2[2]], rank[c2[3]]), reverse=True))],
+        table[tuple(sorted((rank[c3[0]], rank[c3[1]], rank[c3[2]], rank[c3[3]]), reverse=True))])
+    bets = obj["bets"]
+    if type(bets) is not dict:
+        return None
+    for key in bets:
+        if key not in _LANCESET:
+            return None
+    s0, s1, s2, s3 = seats
+    pares_mask = ((s0.pares_kind > 0) | (s1.pares_kind > 0) << 1 | (s2.pares_kind > 0) << 2
+                  | (s3.pares_kind > 0) << 3)
+    juego_mask = (s0.juego > 0) | (s1.juego > 0) << 1 | (s2.juego > 0) << 2 | (s3.juego > 0) << 3
+    if juego_mask:
+        lances, masks = _WITH_JUEGO, (15, 15, pares_mask, juego_mask)
+        if bets.get(_PUNTO):
+            return None
+    else:
+        lances, masks = _WITH_PUNTO, (15, 15, pares_mask, 15)
+        if bets.get(_JUEGO):
+            return None
+    order = _ORDERS[mano]
+    out_lances: dict[str, dict[str, Any]] = {}
+    dejes: list[tuple[str, int, int, str]] = []
+    ending: list[tuple[str, int, int, str]] = []
+    ordago = False
+    last_winner: int | None = None
+    for lance, name, mask in zip(lances, _NAMES[lances is _WITH_JUEGO], masks, strict=True):
+        words = bets.get(name)
+        if words is None:
+            words = ()
+        elif type(words) is not list:
+            return None
+        if ordago:
+            if words:
+                return None
+            continue
+        o = _lance(lance, mano, mask, words)[1]
+        how = o.how
+        # who wins it by the cards: the best key, ties to the seat nearer mano
+        if mask == 15 and lance is not Lance.PUNTO:
+            holders = order
+        elif lance is Lance.PUNTO:
+            holders = tuple(s for s in order if seats[s].punto)
+        else:
+            holders = tuple(s for s in order if mask >> s & 1)
+        seat = None
+        best = -(1 << 30) if mask == 15 and lance is not Lance.PUNTO else 0
+        for s in holders:
+            k = getattr(seats[s], name)
+            if k > best:
+                seat, best = s, k
+        pair = None if seat is None else seat & 1
+        end: list[tuple[str, int, int, str]] = []
+        deje = 0
+        if how is NO_QUERIDO:
+            pair = o.pair
+            deje = o.deje
+            dejes.append((name, pair, deje, f"{_say(deje)} porque no"))  # type: ignore[arg-type]
+            if lance is Lance.PUNTO:
+                end.append((name, pair, 1, "una de punto"))  # type: ignore[arg-type]
+            elif lance is Lance.PARES or lance is Lance.JUEGO:
+                end += _bonus(name, pair, holders, seats, rules)  # type: ignore[arg-type]
+        elif how is ORDAGO_QUERIDO or pair is None:
+            if pair is None and how is NOT_BET:
+                how = How.NONE
+        elif how is QUERIDO:
+            end.append((name, pair, o.stake, f"{_say(o.stake)} de envite a {name}"))
+            if lance is Lance.PUNTO:
+                end.append((name, pair, 1, "una de punto"))
+            elif lance is Lance.PARES or lance is Lance.JUEGO:
+                end += _bonus(name, pair, holders, seats, rules)
+        elif lance is Lance.GRANDE or lance is Lance.CHICA:
+            end.append((name, pair, 1, f"una de {name} en paso"))
+        elif lance is Lance.PUNTO:
+            end.append((name, pair, 1, "una de punto"))
+        else:
+            end += _bonus(name, pair, holders, seats, rules)
+        worth = 0 if how is ORDAGO_QUERIDO else deje + sum(e[2] for e in end)
+        out_lances[name] = {"winner": pair, "how": _HOW[how], "stones": worth}
+        ending += end
+        if how is ORDAGO_QUERIDO:
+            ordago = True
+            last_winner = pair
+    score = [points[0], points[1]]
+    winner: int | None = None
+    tanteo = []
+    for ev in dejes if ordago else dejes + ending:
+        p = ev[1]
+        score[p] += ev[2]
+        tanteo.append({"lance": ev[0], "pair": p, "stones": ev[2], "why": ev[3]})
+        if score[p] >= target:
+            winner = p
+            break
+    if ordago and winner is None:
+        winner = last_winner
+    return {"score": score, "winner": winner, "lances": out_lances, "tanteo": tanteo}
+
+
+def _bonus(lance: str, pair: int, holders: tuple[int, ...], seats: tuple[SeatJugadas, ...],
+           rules: Rules) -> list[tuple[str, int, int, str]]:
+    """As :func:`table.tanteo._bonus`: each seat of ``pair`` holding the jugada, better first."""
+    mine = [s for s in holders if s & 1 == pair]
+    if len(mine) == 2 and getattr(seats[mine[1]], lance) > getattr(seats[mine[0]], lance):
+        mine.reverse()  # holders are in speaking order: the better first, a tie to mano
+    out = []
+    for i, s in enumerate(mine):
+        sj = seats[s]
+        if lance == _PARES:
+            value, name = PARES_BONUS[sj.pares_kind], PARES_KINDS[sj.pares_kind]
+        elif sj.sum == 31:
+            value, name = 3, "treinta y una real" if (sj.real and rules.real) else "treinta y una"
+        else:
+            value, name = 2, "juego"
+        out.append((lance, pair, value, f"{_SAY[value]} de {name}" + (" del compañero" if i else "")))
+    return out
