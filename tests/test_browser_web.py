@@ -114,9 +114,16 @@ def cut_off(page: Page, scrolls: bool = False) -> list[str]:
     return page.evaluate(CUT_OFF, scrolls)  # type: ignore[no-any-return]
 
 
+def counted(page: Page) -> None:
+    """Wait until the tanteo's lines, banner and what was not counted have all appeared."""
+    page.wait_for_function("""() => [...document.querySelectorAll(
+        ".tanteo .tev, .side.end .winbanner, .side.end .notcounted")].every(
+        (e) => getComputedStyle(e).opacity === "1")""")
+
+
 def shot(page: Page, name: str, transparent: bool = False, scrolls: bool = False) -> None:
     """Save a screenshot to look at, after checking that nothing on it is cut off."""
-    page.wait_for_timeout(50)
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     bad = cut_off(page, scrolls)
     page.screenshot(path=str(ARTIFACTS / name), omit_background=transparent, full_page=scrolls)
     assert bad == [], name
@@ -172,7 +179,7 @@ def test_a_whole_hand_on_the_display(served: Served, browser: Any) -> None:
     page.click("#btn-read")
     expect(page.locator("#main")).to_have_attribute("data-phase", "scored")
     expect(page.locator(".tev").last).to_contain_text("van 3 a 9")
-    page.wait_for_timeout(2600)  # the tanteo is counted step by step
+    counted(page)  # the tanteo is counted step by step
     shot(page, "display-800x480-tanteo.png")
 
     # correct a card: the 4 de bastos of seat 0 was «misread» as 5 de bastos, then put right
@@ -213,7 +220,7 @@ def test_a_whole_hand_on_the_display(served: Served, browser: Any) -> None:
     page.click("#btn-read")
     expect(page.locator("#main")).to_have_attribute("data-phase", "scored")
     expect(page.locator("#winbanner")).to_contain_text("JUEGO PARA LA PAREJA 1")
-    page.wait_for_timeout(1500)
+    counted(page)
     shot(page, "display-800x480-ordago-won.png")
     page.click('.confirm-btn >> nth=0')
     expect(page.locator("#main")).to_have_attribute("data-phase", "playing")
@@ -256,7 +263,7 @@ def test_a_whole_hand_on_the_display(served: Served, browser: Any) -> None:
     expect(page.locator(".notcounted li").first).to_be_visible()
     snap = served.loop.snapshot()
     assert snap["won_at"] is not None and any(not t["counted"] for t in snap["tanteo"])
-    page.wait_for_timeout(350 * len(snap["tanteo"]) + 400)
+    counted(page)
     shot(page, "display-800x480-juego-won.png")
     for w, h, name in ((1024, 600, "display-1024x600-tanteo.png"), (390, 844, "display-phone-tanteo.png")):
         page.set_viewport_size({"width": w, "height": h})
