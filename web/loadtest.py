@@ -9,7 +9,8 @@ event with the whole state). It measures, for ``--seconds`` each:
 2. the same with ``--spectators`` open event streams (real TCP connections,
    held by a separate process so that their reading does not count against
    the table), and the delay from each event's publication to the moment the
-   LAST spectator received it (p50, p99, max).
+   LAST spectator received it (p50, p99, max);
+3. what one more spectator is told, the cap being exactly ``--spectators``.
 
 Times are ``time.monotonic()``, which is one clock for every process of the
 machine. Usage::
@@ -24,6 +25,7 @@ import argparse
 import asyncio
 import json
 import resource
+import socket
 import statistics
 import subprocess
 import sys
@@ -85,6 +87,22 @@ def crowd_main(host: str, port: int, n: int, seconds: float) -> None:
     print(json.dumps(out), flush=True)
 
 
+def past_cap(host: str, port: int) -> str:
+    """What one more spectator is told once every place is taken (the ``full`` event's message)."""
+    with socket.create_connection((host, port), timeout=10) as s:
+        s.sendall(f"GET /api/events HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
+        got = b""
+        while b"event: full" not in got or not got.endswith(b"\n\n"):
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            got += chunk
+    for line in got.decode().splitlines():
+        if line.startswith("data: "):
+            return str(json.loads(line[6:])["message"])
+    return "(no message: " + got.decode(errors="replace")[-200:] + ")"
+
+
 # ------------------------------------------------------------------------------ the table
 
 
@@ -94,7 +112,7 @@ class Bench:
         self.table = SyntheticTable(seed=5)
         self.loop = TableLoop()
         self.runner = TableRunner(self.loop, self.table, fps=0)
-        self.app = create_app(self.loop, pin="0000", max_spectators=spectators + 10)
+        self.app = create_app(self.loop, pin="0000", max_spectators=spectators)
         self.server = make_server(self.app, "127.0.0.1", 0)
         self.port = self.server.effective_port
         threading.Thread(target=self.server.run, daemon=True).start()
@@ -153,6 +171,7 @@ def run(spectators: int, seconds: float, events_per_s: float, fps: float = 0.0) 
         if crowd.stdout.readline().strip() != "ready":
             raise RuntimeError("the spectators could not connect")
         connected = bench.app.extensions["mus_table"]["hub"].spectators
+        refused = past_cap("127.0.0.1", bench.port)
         first = bench.loop.bus.last_seq
         watched = bench.frames(seconds)
         last_seq = bench.loop.bus.last_seq
@@ -172,6 +191,7 @@ def run(spectators: int, seconds: float, events_per_s: float, fps: float = 0.0) 
                                  "max": round(max(delays), 1),
                                  "mean": round(statistics.fmean(delays), 1)} if delays else None,
             "dropped_slow": bench.app.extensions["mus_table"]["hub"].dropped,
+            "past_the_cap": refused,
             "server_threads": threading.active_count(),
             "max_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         }
