@@ -27,6 +27,7 @@ from table.betting import (
     MIN_ENVIDO,
     ORDAGO_QUERIDO,
     PASSED,
+    UNBET,
     WORDS,
     Betting,
     Outcome,
@@ -278,8 +279,10 @@ _LANCE_CACHE_SIZE = 50_000
 
 def _lance(lance: Lance, mano: int, mask: int, words: Any) -> tuple[tuple[Word, ...], Outcome]:
     """The words of one lance checked by replaying them, and how the lance ended."""
+    if not words:  # nobody spoke: en paso, or not bet when one pair alone may speak
+        return _SILENT[mask]
     key = None
-    if words and _orjson is not None:
+    if _orjson is not None:
         try:
             key = (lance, mano, mask, _orjson.dumps(words))
         except TypeError:  # not plain JSON values (a caller's own objects): no cache
@@ -314,6 +317,10 @@ def _lance(lance: Lance, mano: int, mask: int, words: Any) -> tuple[tuple[Word, 
         _LANCE_CACHE[key] = found
     return found
 
+
+_SILENT = tuple(((), PASSED if mask & 0b0101 and mask & 0b1010 else UNBET) for mask in range(16))
+"""A lance without words, by the seats that may speak (a bit mask): both pairs among
+them, en paso; else not bet."""
 
 _WORD_CACHE = {(seat, word.value): Word(seat, word, 2 if word == ENVIDO else None)
                for seat in range(4) for word in WORDS}
