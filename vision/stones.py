@@ -328,7 +328,9 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
         # a stone is of another colour, or lighter, or far darker than a shadow
         # (where a glare was taken off, the darkness is noisier: the plain limit, no growth from
         # seeds, which there grew haze into stones: seed 23 scene 89 read 14 pool stones for 10)
-        stone = (dp > colour_t) | (a > 1.0 + light_t) | (_dark(a) if amp is None else a < DARKEST_SHADOW)
+        lit = (dp > colour_t) | (a > 1.0 + light_t)
+        dark = _dark(a) if amp is None else a < DARKEST_SHADOW
+        stone = lit | dark
         if amp is not None:  # under a glare taken off the noise is louder: thresholds there from the felt's spread there
             under = (amp > 1.05) & ~stone
             if np.count_nonzero(under) > 100:
@@ -344,25 +346,29 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
                 dp_hf = (dp - cv2.GaussianBlur(dp, (0, 0), 2.0))[under]
                 ct_u = max(colour_t, 6.0 * _spread(dp_hf))
                 lt_u = max(light_t, 6.0 * _spread(a_hf))
-                stone = np.where(glare_on, (dp > ct_u) | (a > 1.0 + lt_u) | (a < DARKEST_SHADOW), stone)
+                lit = np.where(glare_on, (dp > ct_u) | (a > 1.0 + lt_u), lit)
+                dark = np.where(glare_on, a < DARKEST_SHADOW, dark)
+                stone = lit | dark
         signed = np.asarray(cv2.subtract(log_image(seen), np.log(felt_map + LOG_OFFSET)), dtype=np.float32)
         if amp is not None:
             glared[y0:y1, x0:x1][amp > 1.05] = 255
-        regions.append(((rx0, ry0, rx1, ry1), (x0, y0, x1, y1), stone, signed))
+        regions.append(((rx0, ry0, rx1, ry1), (x0, y0, x1, y1), stone, signed, dark & ~lit))
 
     first: list[list[_Blob]] = []
 
     def search(colour: npt.NDArray[np.float32] | None, radius: float) -> list[_Blob]:
         found: list[_Blob] = []
-        for i, ((rx0, ry0, rx1, ry1), (x0, y0, _, _), stone, signed) in enumerate(regions):
+        for i, ((rx0, ry0, rx1, ry1), (x0, y0, _, _), stone, signed, only_dark) in enumerate(regions):
             if colour is not None:  # and what has the stones' own colour (a stone in a shadow)
                 off = channel_max(np.asarray(cv2.absdiff(signed, np.full_like(signed, colour)), np.float32))
                 # nearer the stones' colour than the felt's: paled stones never make the felt a stone
                 extra = (off < 0.8 * COLOUR_TOL) & (off < 0.8 * channel_max(np.abs(signed))) & ~stone
-                if np.count_nonzero(extra) < 0.02 * np.count_nonzero(stone) + 0.1 * math.pi * radius ** 2:
+                shadow = _deep_shadow(signed, colour, only_dark)
+                worth = 0.1 * math.pi * radius ** 2
+                if np.count_nonzero(shadow) < worth and np.count_nonzero(extra) < 0.02 * np.count_nonzero(stone) + worth:
                     found.extend(first[i])  # nothing worth a second look
                     continue
-                stone = stone | extra
+                stone = (stone & ~shadow if np.count_nonzero(shadow) >= worth else stone) | extra
             mask = (stone * 255).astype(np.uint8)
             if exclude is not None:
                 mask[exclude[y0:y0 + mask.shape[0], x0:x0 + mask.shape[1]] > 0] = 0
@@ -398,7 +404,8 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
         radius = float(np.median(arcs))
         colour = np.median(np.stack([b.colour for b in small]), axis=0)
     # again, now that the stones' colour is known: the parts of stones the first cut missed;
-    # and the size of one stone again, from these whole stones
+    # and the size of one stone again, from these whole stones; and without the deep shadows
+    # beside them (what only darkness made stones, not of the stones' hue)
     blobs = search(np.asarray(colour, np.float32), radius)
     singles = _in_plain_light([b for b in blobs if b.round_single and abs(b.equivalent_radius / radius - 1) < 0.3],
                               glared)
@@ -666,13 +673,34 @@ def _soft_edge(b: _Blob) -> float:
     return float(np.median(s[ring])) / max(float(np.median(s[inside])), 1e-6)
 
 
-def _under_glare(b: _Blob, glared: Image) -> bool:
-    """Whether a blob lies partly where a glare was taken off."""
+def _deep_shadow(signed: npt.NDArray[np.float32], colour: npt.NDArray[np.float32],
+                 only_dark: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """What only its darkness made a stone pixel and is not of the stones' hue: a deep shadow.
+
+    A stone in a shadow is the stones' colour made darker: its log ratios to
+    the felt are the stones' shifted alike in every channel. A shadow beside a
+    red stone darkens the felt in every channel alike, which the stones' hue
+    is not (seed 23 scene 56: a red stone and the dark felt it lay in were one
+    blob of two stones' area).
+    """
+    d = signed - colour
+    mean = cv2.transform(d, np.full((1, 3), 1 / 3, np.float32))
+    hue_off = channel_max(np.asarray(np.abs(d - mean[:, :, None]), np.float32))
+    return np.asarray(only_dark & (hue_off >= COLOUR_TOL))
+
+
+def _share(marked: Image, b: _Blob) -> float:
+    """The share of a blob's pixels marked (255) in a mat-sized mask."""
     h, w = b.mask.shape
     y0, x0 = max(0, b.y0), max(0, b.x0)
-    under = glared[y0:b.y0 + h, x0:b.x0 + w]
+    under = marked[y0:b.y0 + h, x0:b.x0 + w]
     inside = b.mask[y0 - b.y0:y0 - b.y0 + under.shape[0], x0 - b.x0:x0 - b.x0 + under.shape[1]] > 0
-    return bool(np.count_nonzero(under[inside]) > 0.2 * max(1, int(np.count_nonzero(inside))))
+    return float(np.count_nonzero(under[inside])) / max(1, int(np.count_nonzero(inside)))
+
+
+def _under_glare(b: _Blob, glared: Image) -> bool:
+    """Whether a blob lies partly where a glare was taken off."""
+    return _share(glared, b) > 0.2
 
 
 def _cosine(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
