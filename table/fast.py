@@ -39,14 +39,20 @@ except ImportError:  # pragma: no cover - without orjson there is no fast path
 _GRANDE, _CHICA, _PARES, _JUEGO, _PUNTO = "grande", "chica", "pares", "juego", "punto"
 _WITH_JUEGO = (Lance.GRANDE, Lance.CHICA, Lance.PARES, Lance.JUEGO)
 _WITH_PUNTO = (Lance.GRANDE, Lance.CHICA, Lance.PARES, Lance.PUNTO)
-_ORDERS = tuple(tuple((mano + i) % 4 for i in range(4)) for mano in range(4))
-_SAY = [stones(n) for n in range(1001)]
+_IN_ORDER = tuple(tuple(tuple(s for s in ((mano + i) % 4 for i in range(4)) if mask >> s & 1)
+                        for mask in range(16)) for mano in range(4))
+"""For each mano and set of seats (a bit mask): those seats in speaking order."""
+_SAY: dict[int, str] = {}
+"""Numbers as stones are said, filled as they are first needed."""
 _NAMES = {True: tuple(x.value for x in _WITH_JUEGO), False: tuple(x.value for x in _WITH_PUNTO)}
 _HOW = {h: h.value for h in How}
 
 
 def _say(n: int) -> str:
-    return _SAY[n] if n <= 1000 else stones(n)
+    said = _SAY.get(n)
+    if said is None:
+        said = _SAY[n] = stones(n)
+    return said
 
 
 def answer(text: bytes | str) -> dict[str, Any] | None:
@@ -71,13 +77,19 @@ def answer(text: bytes | str) -> dict[str, Any] | None:
         return None
 
 
-_RULES: dict[tuple[object, ...], Rules] = {}
+_RULES: dict[bytes, Rules] = {}
+"""Rules objects by their JSON text (a table writes the same few again and again)."""
 
 
 def _answer(obj: dict[str, Any]) -> dict[str, Any] | None:
     if obj.get("format") != FORMAT or type(obj["format"]) is not str:
         return None
-    rules = Rules.from_json(obj.get("rules"))
+    given = obj.get("rules")
+    rules = _RULES.get(_orjson.dumps(given)) if type(given) is dict else None
+    if rules is None:
+        rules = Rules.from_json(given)
+        if type(given) is dict and len(_RULES) < 64:
+            _RULES[_orjson.dumps(given)] = rules
     target = rules.target
     mano = obj["mano"]
     if type(mano) is not int or not 0 <= mano <= 3:
@@ -123,7 +135,7 @@ def _answer(obj: dict[str, Any]) -> dict[str, Any] | None:
         lances, masks = _WITH_PUNTO, (15, 15, pares_mask, 15)
         if bets.get(_JUEGO):
             return None
-    order = _ORDERS[mano]
+    in_order = _IN_ORDER[mano]
     out_lances: dict[str, dict[str, Any]] = {}
     dejes: list[tuple[str, int, int, str]] = []
     ending: list[tuple[str, int, int, str]] = []
@@ -141,15 +153,11 @@ def _answer(obj: dict[str, Any]) -> dict[str, Any] | None:
             continue
         o = _lance(lance, mano, mask, words)[1]
         how = o.how
-        # who wins it by the cards: the best key, ties to the seat nearer mano
-        if mask == 15 and lance is not Lance.PUNTO:
-            holders = order
-        elif lance is Lance.PUNTO:
-            holders = tuple(s for s in order if seats[s].punto)
-        else:
-            holders = tuple(s for s in order if mask >> s & 1)
+        # who wins it by the cards: the best key, ties to the seat nearer mano (punto is
+        # played only when nobody has juego: every seat has a punto)
+        holders = in_order[mask]
         seat = None
-        best = -(1 << 30) if mask == 15 and lance is not Lance.PUNTO else 0
+        best = -(1 << 30) if lance is Lance.GRANDE or lance is Lance.CHICA else 0
         for s in holders:
             k = getattr(seats[s], name)
             if k > best:
@@ -216,5 +224,5 @@ def _bonus(lance: str, pair: int, holders: tuple[int, ...], seats: tuple[SeatJug
             value, name = 3, "treinta y una real" if (sj.real and rules.real) else "treinta y una"
         else:
             value, name = 2, "juego"
-        out.append((lance, pair, value, f"{_SAY[value]} de {name}" + (" del compañero" if i else "")))
+        out.append((lance, pair, value, f"{_say(value)} de {name}" + (" del compañero" if i else "")))
     return out

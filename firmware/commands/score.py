@@ -126,8 +126,6 @@ def _jobs(asked: int, lines: int) -> int:
 def _score_block(bounds: tuple[int, int]) -> tuple[bytes, bool]:
     """Score lines ``bounds`` of the batch: their answer lines, and whether any was bad."""
     from table.fast import answer as fast_answer
-    from table.record import parse
-    from table.tanteo import score
 
     start, end = bounds
     out = []
@@ -140,6 +138,9 @@ def _score_block(bounds: tuple[int, int]) -> tuple[bytes, bool]:
         if plain is not None:
             out.append(_compact(plain))
             continue
+        from table.record import parse  # the reference path: imported when first needed
+        from table.tanteo import score
+
         try:
             answer: dict[str, Any] = score(parse(line)).to_json()
         except InvalidInput as exc:
