@@ -267,10 +267,11 @@ def _mask(seats: tuple[bool, ...]) -> int:
     return seats[0] | seats[1] << 1 | seats[2] << 2 | seats[3] << 3
 
 
-_LANCE_CACHE: dict[tuple[Lance, int, int, bytes], tuple[tuple[Word, ...], Outcome]] = {}
-"""Lances already replayed, by (lance, mano, seats that may speak, the words as JSON).
+_LANCE_CACHE: dict[tuple[int, int, bytes], tuple[tuple[Word, ...], Outcome]] = {}
+"""Lances already replayed, by (mano, seats that may speak, the words as JSON).
 
-The outcome of a lance depends on nothing else, and tables say the same few sequences
+The outcome of a lance depends on nothing else (not even which lance it is: the
+lances are bet alike, only who may speak differs), and tables say the same few sequences
 of words again and again («paso, paso, paso, paso»): most lances are looked up, not
 replayed. The key is the words written back as JSON, so ``0`` and ``false``, ``2`` and
 ``2.0`` stay different keys. Only legal lances are stored; bounded in size."""
@@ -284,7 +285,7 @@ def _lance(lance: Lance, mano: int, mask: int, words: Any) -> tuple[tuple[Word, 
     key = None
     if _orjson is not None:
         try:
-            key = (lance, mano, mask, _orjson.dumps(words))
+            key = (mano, mask, _orjson.dumps(words))
         except TypeError:  # not plain JSON values (a caller's own objects): no cache
             key = None
         else:
