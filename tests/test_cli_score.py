@@ -191,3 +191,10 @@ def test_jsonl_jobs_give_the_same_bytes(tmp_path: Path) -> None:
         outs.append(done.stdout)
     assert outs[0] == outs[1] and outs[0].count(b"\n") == 4499
     assert json.loads(outs[0].splitlines()[100])["error"].startswith("line 101: bad JSON")
+
+
+def test_bench_score_runs_the_command(capsys: Any) -> None:
+    assert main(["bench", "score", "--n", "30", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["hands"] == 30 and figures["command_wall_per_s"] > 0
+    assert figures["command_cpu_per_s"] > 0 and figures["from_json_per_s"] > 0
