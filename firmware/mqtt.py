@@ -2,9 +2,10 @@
 
 Topics, under ``PREFIX/TABLE/`` (``mus-table/mesa-1/`` by default):
 
-* ``state`` — the latest event (``{"seq", "kind", "at", "state"}``), **retained**:
-  a late subscriber gets the table's whole state at once;
-* ``events/KIND`` — every event as it happens (not retained);
+* ``state`` — the latest event (``{"seq", "kind", "at", "state"}``), **retained**
+  (QoS 0, published again at every connection): a late subscriber gets the
+  table's whole state at once, never an older one;
+* ``events/KIND`` — every event as it happens (not retained, QoS 1);
 * ``status`` — ``online``, or ``offline`` (retained; the broker sends it as the
   client's last will when the table drops off).
 
@@ -53,11 +54,11 @@ class MqttPublisher:
         if getattr(reason, "is_failure", False):
             log.warning("MQTT broker refused the table: %s", reason)
             return
-        self.connected.set()
         client.publish(f"{self.base}/status", "online", qos=1, retain=True)
         latest = self.bus.latest
         if latest is not None:  # the state of now, for whoever subscribes from now on
-            client.publish(f"{self.base}/state", _payload(latest), qos=1, retain=True)
+            client.publish(f"{self.base}/state", _payload(latest), qos=0, retain=True)
+        self.connected.set()
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         self.connected.clear()
@@ -68,7 +69,10 @@ class MqttPublisher:
             return  # published again as the retained state once connected
         payload = _payload(event)
         self._client.publish(f"{self.base}/events/{event.kind}", payload, qos=1)
-        self._client.publish(f"{self.base}/state", payload, qos=1, retain=True)
+        # The state at QoS 0: a QoS 1 state still unacknowledged when the broker went away would
+        # be sent again after the reconnection, after the newer one, and stay retained, stale.
+        # Lost instead, it costs nothing: every (re)connection publishes the state of then.
+        self._client.publish(f"{self.base}/state", payload, qos=0, retain=True)
 
     def close(self) -> None:
         self._stop()

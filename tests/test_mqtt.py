@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import queue
+import shutil
 import socket
+import subprocess
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -14,7 +17,7 @@ import pytest
 
 from firmware.mqtt import MqttPublisher
 from firmware.table_commands import LanceOutcome, Say
-from firmware.table_loop import LoopSettings, TableLoop
+from firmware.table_loop import FaultKind, LoopSettings, TableLoop
 
 HOST, PORT = "127.0.0.1", 1883
 
@@ -31,11 +34,11 @@ pytestmark = pytest.mark.skipif(not _broker(), reason="no MQTT broker at 127.0.0
 
 
 class Listener:
-    def __init__(self, topic: str) -> None:
+    def __init__(self, topic: str, port: int = PORT) -> None:
         self.messages: queue.Queue[tuple[str, bool, Any]] = queue.Queue()
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
         self.client.on_message = self._message
-        self.client.connect(HOST, PORT)
+        self.client.connect(HOST, port)
         self.client.subscribe(topic, qos=1)
         self.client.loop_start()
 
@@ -79,6 +82,7 @@ def test_events_go_out_live_and_the_state_is_retained(table: str) -> None:
         loop.submit(Say(0, "envido", 4))
         retain, event = live.next(f"mus-table/{table}/events/bet")
         assert event["seq"] == loop.bus.last_seq
+        assert live.next(f"mus-table/{table}/state")[1]["seq"] == loop.bus.last_seq  # the broker has it
         late = Listener(f"mus-table/{table}/state")  # a spectator who comes late gets the whole state
         try:
             retain, state = late.next(f"mus-table/{table}/state")
@@ -117,3 +121,88 @@ def test_a_configured_broker_gets_the_table_built_from_the_configuration(table: 
     finally:
         live.close()
         built.stop()
+
+
+def test_one_subscription_follows_every_table(table: str) -> None:
+    other = f"{table}-b"
+    loops = [TableLoop(LoopSettings(table=name)) for name in (table, other)]
+    pubs = [MqttPublisher(loop.bus, name, HOST, PORT) for loop, name in zip(loops, (table, other), strict=True)]
+    club = Listener("mus-table/+/state")
+    try:
+        assert all(p.connected.wait(5) for p in pubs)
+        loops[1].submit(LanceOutcome("grande", "en paso"))
+        seen: dict[str, Any] = {}
+        while set(seen) != {table, other} or seen[other]["bets"]["lance"] != "chica":
+            topic, _, body = club.messages.get(timeout=5)
+            seen[topic.split("/")[1]] = body["state"]
+        assert seen[table]["table"] == table and seen[table]["bets"]["lance"] == "grande"
+    finally:
+        club.close()
+        for p in pubs:
+            p.close()
+        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+        c.connect(HOST, PORT)
+        c.loop_start()
+        for topic in ("state", "status"):
+            c.publish(f"mus-table/{other}/{topic}", b"", qos=1, retain=True).wait_for_publish(5)
+        c.loop_stop()
+        c.disconnect()
+
+
+@pytest.mark.skipif(shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists(),
+                    reason="no mosquitto program to start a broker of the test's own")
+def test_a_broker_that_goes_away_gets_the_state_when_it_is_back(table: str, tmp_path: Path) -> None:
+    """A broker of the test's own, stopped and started again: the table goes on meanwhile,
+    and the broker has the state of now, retained, once the table has reconnected."""
+    program = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        port = s.getsockname()[1]
+    conf = tmp_path / "mosquitto.conf"
+    conf.write_text(f"listener {port} {HOST}\nallow_anonymous true\npersistence false\n")
+
+    def start() -> subprocess.Popen[bytes]:
+        broker = subprocess.Popen([program, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        for _ in range(100):
+            try:
+                socket.create_connection((HOST, port), timeout=0.5).close()
+                return broker
+            except OSError:
+                if broker.poll() is not None:
+                    pytest.skip(f"mosquitto did not start: {broker.stderr.read() if broker.stderr else ''!r}")
+                try:
+                    broker.wait(timeout=0.1)
+                except subprocess.TimeoutExpired:
+                    pass
+        raise AssertionError("mosquitto did not listen")
+
+    broker = start()
+    loop = TableLoop(LoopSettings(table=table))
+    pub = MqttPublisher(loop.bus, table, HOST, port)
+    listeners: list[Listener] = []
+    try:
+        assert pub.connected.wait(5)
+        broker.terminate()  # at once: the first state may still be unacknowledged
+        broker.wait(timeout=10)
+        loop.submit(LanceOutcome("grande", "en paso"))  # the table goes on without its broker
+        loop.submit(LanceOutcome("chica", "querido", 3, 1))
+        broker = start()
+        watching = Listener(f"mus-table/{table}/state", port=port)  # there before the table is back
+        listeners.append(watching)
+        assert pub.connected.wait(60)
+        loop.set_fault(FaultKind.CAMERA, "Cámara perdida", "mirad el cable")  # a change after it
+        seqs = []
+        while not seqs or seqs[-1] < loop.bus.last_seq:
+            seqs.append(watching.next(f"mus-table/{table}/state")[1]["seq"])
+        # never an older state after a newer one (a stale one resent would stay retained)
+        assert seqs == sorted(seqs) and seqs[0] >= 3, seqs
+        late = Listener(f"mus-table/{table}/state", port=port)
+        listeners.append(late)
+        retain, state = late.next(f"mus-table/{table}/state")
+        assert retain and state["seq"] == loop.bus.last_seq and state["state"] == loop.snapshot()
+    finally:
+        for listener in listeners:
+            listener.close()
+        pub.close()
+        broker.terminate()
+        broker.wait(timeout=10)
