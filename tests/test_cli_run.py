@@ -67,6 +67,50 @@ enabled = false
     assert proc.returncode == 0, err
 
 
+def test_run_serves_the_display_and_stops_on_sigterm_as_systemd_stops_it(tmp_path: Path) -> None:
+    import json
+    import socket
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    config = tmp_path / "table.toml"
+    config.write_text(f"""
+[table]
+name = "con-pantalla"
+journal = "{tmp_path / 'journal.sqlite'}"
+[camera]
+source = "synthetic"
+[panel]
+enabled = false
+[web]
+host = "127.0.0.1"
+port = {port}
+""")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    proc = subprocess.Popen([sys.executable, "-m", "firmware.cli", "run", "--config", str(config)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    state = None
+    deadline = time.monotonic() + 90  # a safety net for a table that never answers, not a timing
+    try:
+        while state is None and time.monotonic() < deadline and proc.poll() is None:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=5) as r:
+                    state = json.loads(r.read())
+            except OSError:
+                try:
+                    proc.wait(timeout=0.3)
+                except subprocess.TimeoutExpired:
+                    pass
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+    assert state is not None and state["table"] == "con-pantalla", err
+    assert proc.returncode == 0, err
+    assert [kind for _, _, kind, _, _ in Journal(tmp_path / "journal.sqlite").entries()] == ["new_partida"]
+
+
 def test_a_long_press_of_undo_runs_the_shutdown_command_once(tmp_path: Path) -> None:
     from gpiozero.pins.mock import MockFactory
 
