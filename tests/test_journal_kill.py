@@ -86,7 +86,14 @@ def test_every_confirmed_hand_survives_sigkill(tmp_path: Path) -> None:
                 confirmed.append((int(p), int(n)))
     assert len(confirmed) >= 10
 
+    import sqlite3
+
+    with sqlite3.connect(path) as db:  # the file itself is whole after every kill
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     journal = Journal(path)
+    seqs = [seq for seq, *_ in journal.entries()]
+    assert seqs == sorted(set(seqs))  # each entry once, in order, numbers never reused
+    assert journal.reserved() > seqs[-1]  # the event numbers' mark is ahead of every entry
     by_partida = {s.id: s for s in journal.partidas()}
     for p, n in confirmed:
         assert by_partida[p].hands >= n, f"hand {n} of partida {p} was confirmed but is not in the journal"
@@ -95,7 +102,7 @@ def test_every_confirmed_hand_survives_sigkill(tmp_path: Path) -> None:
         for record, answer in journal.hands(p):
             assert answer == score(record).to_json()
             assert partida.play(record)[0].to_json() == answer
-    # and a table started on that journal resumes with exactly those hands
+    # and a table started on that journal resumes with exactly those hands, in every partida
     loop = TableLoop(LoopSettings(rules=Rules(target=30), juegos=1), journal=journal)
-    last = max(by_partida)
-    assert [h.record.to_json() for h in loop.hands()] == [r.to_json() for r, _ in journal.hands(last)]
+    for p in by_partida:
+        assert [h.record.to_json() for h in loop.hands(p)] == [r.to_json() for r, _ in journal.hands(p)]
