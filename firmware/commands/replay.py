@@ -21,14 +21,20 @@ from table.match import JUEGOS, VACAS
 HELP = "replay a whole partida (JSON lines of mus-hand/1 records), checking each hand follows"
 
 
-def _count(text: str) -> int:
+def _count(text: str, most: int | None = 1000) -> int:
+    """A whole number from 1 (to ``most``), for argparse."""
     try:
         n = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}") from None
-    if not 1 <= n <= 1000:
-        raise argparse.ArgumentTypeError(f"must be between 1 and 1000, not {n}")
+    if n < 1 or (most is not None and n > most):
+        bound = "1 or more" if most is None else f"between 1 and {most}"
+        raise argparse.ArgumentTypeError(f"must be {bound}, not {str(n)[:40]}")
     return n
+
+
+def _hand(text: str) -> int:
+    return _count(text, None)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,7 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     how.add_argument("--json", action="store_true",
                      help="one JSON line per hand (the answer and the partida after it), then a summary line")
     how.add_argument("--explain", action="store_true", help="narrate every hand as mus-table explain does")
-    how.add_argument("--hand", type=_count, default=None, metavar="N", help="narrate hand N only")
+    how.add_argument("--hand", type=_hand, default=None, metavar="N", help="narrate hand N only")
 
 
 def run(args: argparse.Namespace) -> int:
