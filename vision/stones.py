@@ -63,6 +63,12 @@ GLARE_MIN_MM = 35.0
 """Least radius of a glare: smaller bright spots are things lying there (a white stone)."""
 GLARE_MIN = 25.0
 """White (grey levels) a glare adds before it is taken off."""
+PALE_MIN = 0.12
+"""Least contrast along the stones' hue (log ratio) of a stone paled by a glare, disc against ring."""
+PALE_SHARE = 0.15
+"""... and least share of the stones' own contrast it keeps."""
+PALE_COS = 0.7
+"""A paled stone keeps the stones' hue: cosine of its colour (log ratios to the felt) to theirs."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -415,6 +421,7 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
     stones: list[Stone] = []
     rejected: list[Rejected] = []
     queue = list(blobs)
+    seen_blobs = np.zeros((h, w), np.uint8)  # the stones counted and the large things refused
     while queue:
         b = queue.pop(0)
         why = _not_stones(b, radius, colour, glared)
@@ -463,7 +470,10 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
                 why = "thinner than a stone"  # a finger of the stones' colour
         if why is not None:
             rejected.append(_rejected(b, k, mat, why))
+            if b.area > 2.0 * math.pi * radius ** 2:
+                _paint(seen_blobs, b)  # a hand, a card, a sleeve: nothing in it is looked at again
             continue
+        _paint(seen_blobs, b)
         # the peel is greedy: its first n discs are the same whether it stops at n or goes on
         centres = peeled[0][:n] if peeled is not None else _peel(b, radius, max_stones=n)[0]
         ys, xs = np.nonzero(b.mask)
@@ -472,11 +482,147 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
         for cx, cy in centres:
             x, y = (b.x0 + cx + 0.5) / k, (b.y0 + cy + 0.5) / k
             stones.append(Stone(x, y, mat.zone_at(x, y)))
+    if glared.any():
+        known_all = np.maximum(markers, exclude) if exclude is not None else markers
+        for cx, cy in _paled_stones(regions, glared, seen_blobs | known_all, colour, radius):
+            x, y = (cx + 0.5) / k, (cy + 0.5) / k
+            stones.append(Stone(x, y, mat.zone_at(x, y)))
     pool = sum(1 for s in stones if s.zone is Zone.POOL)
     seats = tuple(sum(1 for s in stones if s.zone is Zone.stones(i)) for i in range(4))
     colour_bgr = tuple(float(c) for c in colour)
     return StoneReading(StoneCount(pool, seats), tuple(stones), tuple(rejected),  # type: ignore[arg-type]
                         2 * radius / k, colour_bgr)  # type: ignore[arg-type]
+
+
+def _paint(canvas: Image, b: _Blob) -> None:
+    """Mark a blob's pixels (255) on a mat-sized mask."""
+    h, w = b.mask.shape
+    y0, x0 = max(0, b.y0), max(0, b.x0)
+    dst = canvas[y0:b.y0 + h, x0:b.x0 + w]
+    dst |= b.mask[y0 - b.y0:y0 - b.y0 + dst.shape[0], x0 - b.x0:x0 - b.x0 + dst.shape[1]]
+
+
+def _ring_kernel(r0: float, r1: float) -> npt.NDArray[np.float32]:
+    """A normalised flat kernel over the ring r0 <= d < r1 (a disc when r0 is 0)."""
+    half = int(math.ceil(r1))
+    yy, xx = np.mgrid[-half:half + 1, -half:half + 1]
+    d = np.hypot(xx, yy)
+    kern = ((d >= r0) & (d < r1)).astype(np.float32)
+    return np.asarray(kern / kern.sum(), np.float32)
+
+
+def _paled_stones(regions: list[tuple[tuple[float, float, float, float], tuple[int, int, int, int], npt.NDArray[np.bool_],
+                                      npt.NDArray[np.float32], npt.NDArray[np.bool_]]],
+                  glared: Image, taken: Image, colour: npt.NDArray[np.float32], radius: float
+                  ) -> list[tuple[float, float]]:
+    """Centres (rectified px) of the stones a glare paled below the pixel thresholds.
+
+    Under a glare of 0.6-0.9 a stone keeps its hue but loses half or more of
+    its contrast: its pixels fall under the thresholds, or the few that pass
+    make a blob too small or too pale to be a stone. Along the stones' hue,
+    the mean over a stone-sized disc less the mean over the ring around it
+    still stands out; at each such peak, where a glare was taken off and
+    nothing was counted or refused, the stone is cut at half its contrast
+    and counted only if that cut is one round stone of the frame's size or
+    a few touching, of the stones' hue, with a sharp edge (a haze of the
+    glare or a blotch of the felt rises slowly).
+    """
+    norm = float(np.linalg.norm(colour))
+    if norm < 1e-6:
+        return []
+    u = (colour / norm).astype(np.float32).reshape(1, 3)
+    disc, around = _ring_kernel(0.0, 0.8 * radius), _ring_kernel(1.25 * radius, 1.8 * radius)
+    peak_disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(radius) + 1,) * 2)
+    out: list[tuple[float, float]] = []
+    done = taken.copy()
+    for _, (x0, y0, _, _), _, signed, _ in regions:
+        hh, ww = signed.shape[:2]
+        glare = glared[y0:y0 + hh, x0:x0 + ww] > 0
+        if not glare.any():
+            continue
+        s = np.asarray(cv2.transform(signed, u), np.float32)
+        inner = cv2.filter2D(s, -1, disc, borderType=cv2.BORDER_REFLECT)
+        outer = cv2.filter2D(s, -1, around, borderType=cv2.BORDER_REFLECT)
+        resp = inner - outer
+        peaks = (resp >= cv2.dilate(resp, peak_disc)) & (resp > max(PALE_MIN, PALE_SHARE * norm)) & glare
+        ys, xs = np.nonzero(peaks)
+        for py, px in sorted(zip(ys.tolist(), xs.tolist(), strict=True), key=lambda p: -resp[p[0], p[1]]):
+            if done[y0 + py, x0 + px]:
+                continue
+            found = _paled_stone(s, signed, px, py, float(inner[py, px]), float(outer[py, px]), colour, radius)
+            if found is None:
+                continue
+            centres, part, (wx0, wy0) = found
+            region_done = done[y0:y0 + hh, x0:x0 + ww]
+            sub = region_done[wy0:wy0 + part.shape[0], wx0:wx0 + part.shape[1]]
+            if np.count_nonzero(sub[part > 0]) > 0.1 * np.count_nonzero(part):
+                continue  # it overlaps what was counted or refused
+            sub |= np.asarray(cv2.dilate(part, _rim(radius)), np.uint8)[:sub.shape[0], :sub.shape[1]]
+            out.extend((x0 + cx, y0 + cy) for cx, cy in centres)
+    return out
+
+
+def _paled_stone(s: npt.NDArray[np.float32], signed: npt.NDArray[np.float32], px: int, py: int,
+                 inner: float, outer: float, colour: npt.NDArray[np.float32], radius: float
+                 ) -> tuple[list[tuple[float, float]], Image, tuple[int, int]] | None:
+    """The stones at a peak of the disc response, cut at half its contrast: their centres, the cut and its origin.
+
+    None unless the cut is one round stone of the frame's size or a few
+    touching (counted by area, with the notches touching leaves), of the
+    stones' hue, with a sharp edge.
+    """
+    hh, ww = s.shape
+    half = int(math.ceil(3.5 * radius))
+    wx0, wy0 = max(0, px - half), max(0, py - half)
+    wx1, wy1 = min(ww, px + half + 1), min(hh, py + half + 1)
+    win = s[wy0:wy1, wx0:wx1]
+    cut = (win > outer + 0.5 * (inner - outer)).astype(np.uint8) * 255
+    # printed lines and specks are thinner than half a stone: an opening takes them off
+    cut = np.asarray(cv2.morphologyEx(cut, cv2.MORPH_OPEN, cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (2 * max(1, round(0.25 * radius)) + 1,) * 2)), np.uint8)
+    _, labels, stats, cents = cv2.connectedComponentsWithStats(cut, connectivity=8)
+    lab = labels[py - wy0, px - wx0]
+    if lab == 0:
+        return None
+    x, y, bw, bh, area = (int(v) for v in stats[lab])
+    if x == 0 or y == 0 or x + bw == win.shape[1] or y + bh == win.shape[0]:
+        return None  # reaches out of the window: bigger than a few stones
+    part = (labels == lab).astype(np.uint8) * 255
+    n_area = area / (math.pi * radius ** 2)
+    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    cnt = max(contours, key=cv2.contourArea)
+    circ = 4 * math.pi * area / max(float(cv2.arcLength(cnt, True)), 1e-6) ** 2
+    solidity = area / max(float(cv2.contourArea(cv2.convexHull(cnt))), 1e-6)
+    # cut at half their contrast, stones lose their darker rims: a single one is 0.7-0.9 of a stone
+    if 0.7 <= n_area <= 1.35:
+        if circ <= 0.75 or solidity <= 0.9:
+            return None
+        n = 1
+    else:
+        n = int(round(n_area / 0.85))
+        depth = float(cv2.distanceTransform(part, cv2.DIST_L2, 5).max())
+        if not (2 <= n <= 4 and abs(n_area / 0.85 - n) < 0.3 and 0.72 <= solidity <= 0.95
+                and 0.7 * radius <= depth <= 1.2 * radius):
+            return None
+    mean = signed[wy0:wy1, wx0:wx1][part > 0].mean(axis=0)
+    if _cosine(mean, colour) < PALE_COS:
+        return None  # not the stones' hue
+    # a sharp edge: just outside the cut the contrast is back to the felt's
+    ring = (cv2.dilate(part, np.ones((7, 7), np.uint8)) > 0) & ~(cv2.dilate(part, np.ones((3, 3), np.uint8)) > 0)
+    inside = float(np.median(win[part > 0])) - outer
+    if inside <= 0 or (float(np.median(win[ring])) - outer) / inside > SOFT_EDGE:
+        return None
+    if n == 1:
+        cx, cy = cents[lab]
+        centres = [(float(cx), float(cy))]
+    else:
+        blob = _Blob(part, 0, 0, float(area), 0.0, 0.0, 0.0, np.zeros(3, np.float32), False,
+                     np.zeros((*part.shape, 3), np.float32))
+        centres = _peel(blob, 0.92 * radius, max_stones=n)[0]
+        ys, xs = np.nonzero(part)
+        while len(centres) < n:
+            centres.append((float(xs.mean()), float(ys.mean())))
+    return [(wx0 + cx, wy0 + cy) for cx, cy in centres], part, (wx0, wy0)
 
 
 def _in_plain_light(blobs: list[_Blob], glared: Image) -> list[_Blob]:
