@@ -268,7 +268,7 @@ class PiCamera:
         start = self._clock()
         frames = 0
         while True:
-            meta: dict[str, Any] = self._cam.capture_metadata()
+            meta: dict[str, Any] = self._cam.wait(self._cam.capture_metadata(wait=False), timeout=self.timeout_s)
             frames += 1
             converged = meta.get("AeLocked") is True or meta.get("AeState") == 2  # AeStateConverged
             if frames >= self.SETTLE_FRAMES and converged or self._clock() - start >= settle_s:

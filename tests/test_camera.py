@@ -140,19 +140,22 @@ class FakePicamera2:
     def start(self) -> None:
         self.started = True
 
-    def capture_metadata(self) -> dict[str, Any]:
-        self.frames += 1
-        return {"ExposureTime": 23_000, "AnalogueGain": 4.0, "ColourGains": (1.9, 1.6),
-                "AeLocked": self.frames >= self.converge_after}
+    def capture_metadata(self, wait: bool | None = None) -> str:
+        assert wait is False
+        return "metadata"
 
     def capture_array(self, name: str = "main", wait: bool | None = None) -> str:
         assert wait is False  # always asynchronous, so that a stalled camera cannot hang the table
         return name
 
-    def wait(self, job: str, timeout: float | None = None) -> np.ndarray:
+    def wait(self, job: str, timeout: float | None = None) -> Any:
         assert timeout is not None
         if self.stall:
             raise TimeoutError(job)
+        if job == "metadata":
+            self.frames += 1
+            return {"ExposureTime": 23_000, "AnalogueGain": 4.0, "ColourGains": (1.9, 1.6),
+                    "AeLocked": self.frames >= self.converge_after}
         w, h = self.config[job]["size"]
         if job == "main":
             return np.full((h, w, 3), (200, 100, 50), np.uint8)  # B, G, R
@@ -216,6 +219,16 @@ def test_the_pi_camera_settles_at_most_settle_s(picamera2: type[FakePicamera2]) 
     assert fake.frames <= 7 and fake.controls[0]["AeFlickerPeriod"] == 8333
     assert fake.controls[-1]["ExposureTime"] == 25_000  # three 8.33 ms periods of 60 Hz lamps
     cam.close()
+
+
+def test_a_pi_camera_that_stalls_while_settling_is_a_camera_error(picamera2: type[FakePicamera2],
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    def never(self: FakePicamera2, job: str, timeout: float | None = None) -> Any:
+        raise TimeoutError(job)
+
+    monkeypatch.setattr(FakePicamera2, "wait", never)  # no frame ever: the opening fails, it does not hang
+    with pytest.raises(CameraError, match="cannot be started"):
+        PiCamera()
 
 
 def test_a_pi_camera_that_cannot_start_is_a_camera_error(picamera2: type[FakePicamera2],

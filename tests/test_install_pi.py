@@ -285,13 +285,15 @@ class Picamera2:
     def start(self):
         pass
 
-    def capture_metadata(self):
-        return {"ExposureTime": 30000, "AnalogueGain": 2.0, "ColourGains": (1.8, 1.5), "AeLocked": True}
+    def capture_metadata(self, wait=None):
+        return "metadata"
 
     def capture_array(self, name, wait=None):
         return name
 
     def wait(self, job, timeout=None):
+        if job == "metadata":
+            return {"ExposureTime": 30000, "AnalogueGain": 2.0, "ColourGains": (1.8, 1.5), "AeLocked": True}
         w, h = self.config[job]["size"]
         if job == "lores":
             return np.full((h * 3 // 2, w), 128, np.uint8)
