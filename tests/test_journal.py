@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import shlex
+import shutil
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -106,3 +111,52 @@ def test_a_failed_write_raises_and_keeps_nothing(tmp_path: Path) -> None:
     assert [seq for seq, *_ in j.entries()] == [1]
     ro = sqlite3.connect(tmp_path / "j.sqlite")
     assert ro.execute("SELECT COUNT(*) FROM entries").fetchone()[0] == 1
+
+
+FULL_DISK_CHILD = r'''
+import os, sys
+from firmware.journal import Journal
+from firmware.table_commands import Say, Unsay
+from firmware.table_loop import LoopSettings, TableLoop
+d = sys.argv[1]
+loop = TableLoop(LoopSettings(), journal=Journal(f"{d}/j.sqlite"))
+fd = os.open(f"{d}/filler", os.O_WRONLY | os.O_CREAT)
+try:
+    while True:
+        os.write(fd, b"x" * 4096)
+except OSError:
+    os.close(fd)
+for _ in range(3):
+    loop.submit(Say(0, "paso"))
+    loop.submit(Unsay())
+s = loop.snapshot()
+print("full", [f["kind"] for f in s["faults"]], s["pending_entries"])
+os.remove(f"{d}/filler")
+print("freed", loop.flush(), loop.snapshot()["faults"], loop.snapshot()["pending_entries"])
+again = TableLoop(LoopSettings(), journal=Journal(f"{d}/j.sqlite")).snapshot()
+before = loop.snapshot()
+print("resumed", {k: v for k, v in again.items() if k != "seq"} == {k: v for k, v in before.items() if k != "seq"},
+      len(Journal(f"{d}/j.sqlite").entries()))
+'''
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("unshare") is None,
+                    reason="a real full disk needs root and unshare (a tmpfs in a private mount namespace)")
+def test_a_really_full_disk_is_a_fault_keeps_everything_and_recovers(tmp_path: Path) -> None:
+    """A 600 KB tmpfs, mounted in a mount namespace of the test's own, filled up: SQLite's own
+    «disk is full» becomes the disk fault, the entries wait in memory, and once space is freed
+    they are written and a restarted table is the same table."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    script = (f"mount -t tmpfs -o size=600k tmpfs {disk} && "
+              f"{sys.executable} -c {shlex.quote(FULL_DISK_CHILD)} {disk}")
+    done = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script],
+                          capture_output=True, text=True, timeout=120, env=env)
+    if done.returncode != 0 and "mount" in done.stderr and "full" not in done.stdout:
+        pytest.skip(f"no tmpfs here: {done.stderr.strip()[:80]}")
+    assert done.returncode == 0, done.stderr
+    full, freed, resumed = done.stdout.splitlines()
+    assert full == "full ['disk'] 6"  # every word of the table kept, waiting for the disk
+    assert freed == "freed True [] 0"
+    assert resumed == "resumed True 7"  # the new partida and the six words, on the disk
