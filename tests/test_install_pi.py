@@ -261,6 +261,24 @@ def test_the_kiosk_waits_for_the_page_then_opens_it_full_screen(tmp_path: Path) 
     assert browser.startswith("chromium-browser --kiosk ") and browser.endswith(" http://127.0.0.1:8000/")
 
 
+def test_the_kiosk_opens_the_page_only_once_the_server_answers(tmp_path: Path) -> None:
+    """The service is still loading: curl fails three times, then the page answers; only then
+    does the browser start (never on a «cannot connect» page)."""
+    stubs = tmp_path / "stubs"
+    stubs.mkdir()
+    log = tmp_path / "kiosk.log"
+    (stubs / "curl").write_text(f'#!/bin/sh\necho "curl" >> "{log}"\n'
+                                f'[ "$(grep -c curl "{log}")" -ge 4 ]\n')
+    (stubs / "chromium").write_text(f'#!/bin/sh\necho "chromium $*" >> "{log}"\n')
+    for stub in stubs.iterdir():
+        stub.chmod(0o755)
+    done = subprocess.run(["/bin/sh", str(KIOSK)], capture_output=True, text=True, timeout=30,
+                          env={"PATH": f"{stubs}:/usr/bin:/bin", "MUS_TABLE_POLL_S": "0"})
+    assert done.returncode == 0, done.stderr
+    calls = log.read_text().splitlines()
+    assert calls[:4] == ["curl"] * 4 and calls[4].startswith("chromium --kiosk") and len(calls) == 5
+
+
 def test_the_kiosk_says_so_when_there_is_no_browser(tmp_path: Path) -> None:
     done, _ = _kiosk(tmp_path, ())
     assert done.returncode == 1 and "no chromium found" in done.stderr

@@ -10,7 +10,7 @@ while [ "$i" -lt 300 ]; do
         break
     fi
     i=$((i + 1))
-    sleep 1
+    sleep "${MUS_TABLE_POLL_S:-1}"
 done
 for b in chromium chromium-browser; do
     if command -v "$b" >/dev/null 2>&1; then
