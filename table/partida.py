@@ -13,7 +13,7 @@ full narration (:func:`table.explain.explain`), and the same as JSON.
 ...     ["5o", "6c", "2b", "10e"], ["10o", "10c", "1o", "12b"]]}
 >>> partida, played = replay([json.dumps(hand)], juegos=1)
 >>> hand_line(played[0])
-'Mano 1 (línea 1), mano el asiento 0: juego para la pareja 0 (asientos 0 y 2), por el órdago (iban 0 a 0). Juegos: 1 a 0: vaca para la pareja 0. Vacas: 1 a 0: partida para la pareja 0.'
+'Mano 1 (línea 1), mano el asiento 0: juego para la pareja 0 (asientos 0 y 2), por el órdago (iban 0 a 0). Juegos: 1 a 0: partida para la pareja 0.'
 >>> result(partida, played)
 'La pareja 0 gana la partida, 1 juego a 0, en 1 mano.'
 """
@@ -49,7 +49,7 @@ def hand_line(step: Played) -> str:
     text = head + closing(a)[0].lower() + closing(a)[1:-1]
     text += f". Juegos: {step.juegos[0]} a {step.juegos[1]}"
     won = dict(step.won)
-    if VACA in won:
+    if VACA in won and not (PARTIDA in won and sum(step.vacas) == 1):  # a partida of one vaca
         text += f": vaca para la pareja {won[VACA]}. Vacas: {step.vacas[0]} a {step.vacas[1]}"
     if PARTIDA in won:
         text += f": partida para la pareja {won[PARTIDA]}"
