@@ -121,7 +121,8 @@ def _result(rec: HandRecord, lance: str, res: LanceResult) -> str:
         return (f"Se anula lo jugado (regla 19): {_pair(res.winner or 0)} se apunta "
                 f"el deje por la equivocación.")
     if res.annulled:
-        return "Se anula lo jugado (regla 19): se cuenta por las cartas."
+        nobody = "" if res.winner is not None else f", y nadie tiene {lance}"
+        return f"Se anula lo jugado (regla 19): se cuenta por las cartas{nobody}."
     if res.how == "paso":
         return "En paso."
     if res.how == "querido":
