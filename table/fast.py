@@ -28,17 +28,22 @@ from table.errors import InvalidInput
 from table.jugadas import PARES_BONUS, PARES_KINDS, SeatJugadas, table_for
 from table.lances import How, Lance
 from table.numerals import stones
-from table.record import _KEYSET, _LANCESET, _RANK, FORMAT, _keys, _lance
+from table.record import _KEYSET, _LANCE_CACHE, _LANCESET, _RANK, _SILENT, FORMAT, _keys, _lance
 from table.rules import Rules
 
 try:
     import orjson as _orjson
+
+    _dumps = _orjson.dumps
 except ImportError:  # pragma: no cover - without orjson there is no fast path
     _orjson = None  # type: ignore[assignment]
 
 _GRANDE, _CHICA, _PARES, _JUEGO, _PUNTO = "grande", "chica", "pares", "juego", "punto"
 _WITH_JUEGO = (Lance.GRANDE, Lance.CHICA, Lance.PARES, Lance.JUEGO)
 _WITH_PUNTO = (Lance.GRANDE, Lance.CHICA, Lance.PARES, Lance.PUNTO)
+_GRANDE_L, _CHICA_L, _PUNTO_L = Lance.GRANDE, Lance.CHICA, Lance.PUNTO
+_EN_PASO = {"grande": "una de grande en paso", "chica": "una de chica en paso"}
+_CACHE = _LANCE_CACHE
 _IN_ORDER = tuple(tuple(tuple(s for s in ((mano + i) % 4 for i in range(4)) if mask >> s & 1)
                         for mask in range(16)) for mano in range(4))
 """For each mano and set of seats (a bit mask): those seats in speaking order."""
@@ -151,46 +156,53 @@ def _answer(obj: dict[str, Any]) -> dict[str, Any] | None:
             if words:
                 return None
             continue
-        o = _lance(lance, mano, mask, words)[1]
+        if not words:
+            o = _SILENT[mask][1]
+        else:
+            found = _CACHE.get((mano, mask, _dumps(words)))
+            o = (found if found is not None else _lance(lance, mano, mask, words))[1]
         how = o.how
         # who wins it by the cards: the best key, ties to the seat nearer mano (punto is
         # played only when nobody has juego: every seat has a punto)
         holders = in_order[mask]
         seat = None
-        best = -(1 << 30) if lance is Lance.GRANDE or lance is Lance.CHICA else 0
+        everyone = lance is _GRANDE_L or lance is _CHICA_L
+        best = -(1 << 30) if everyone else 0
         for s in holders:
             k = getattr(seats[s], name)
             if k > best:
                 seat, best = s, k
         pair = None if seat is None else seat & 1
-        end: list[tuple[str, int, int, str]] = []
-        deje = 0
+        worth = 0
         if how is NO_QUERIDO:
             pair = o.pair
-            deje = o.deje
+            worth = deje = o.deje
             dejes.append((name, pair, deje, f"{_say(deje)} porque no"))  # type: ignore[arg-type]
-            if lance is Lance.PUNTO:
-                end.append((name, pair, 1, "una de punto"))  # type: ignore[arg-type]
-            elif lance is Lance.PARES or lance is Lance.JUEGO:
-                end += _bonus(name, pair, holders, seats, rules)  # type: ignore[arg-type]
+            if lance is _PUNTO_L:
+                ending.append((name, pair, 1, "una de punto"))  # type: ignore[arg-type]
+                worth += 1
+            elif not everyone:
+                worth += _bonus(ending, name, pair, holders, seats, rules)  # type: ignore[arg-type]
         elif how is ORDAGO_QUERIDO or pair is None:
             if pair is None and how is NOT_BET:
                 how = How.NONE
         elif how is QUERIDO:
-            end.append((name, pair, o.stake, f"{_say(o.stake)} de envite a {name}"))
-            if lance is Lance.PUNTO:
-                end.append((name, pair, 1, "una de punto"))
-            elif lance is Lance.PARES or lance is Lance.JUEGO:
-                end += _bonus(name, pair, holders, seats, rules)
-        elif lance is Lance.GRANDE or lance is Lance.CHICA:
-            end.append((name, pair, 1, f"una de {name} en paso"))
-        elif lance is Lance.PUNTO:
-            end.append((name, pair, 1, "una de punto"))
+            worth = o.stake
+            ending.append((name, pair, worth, f"{_say(worth)} de envite a {name}"))
+            if lance is _PUNTO_L:
+                ending.append((name, pair, 1, "una de punto"))
+                worth += 1
+            elif not everyone:
+                worth += _bonus(ending, name, pair, holders, seats, rules)
+        elif everyone:
+            ending.append((name, pair, 1, _EN_PASO[name]))
+            worth = 1
+        elif lance is _PUNTO_L:
+            ending.append((name, pair, 1, "una de punto"))
+            worth = 1
         else:
-            end += _bonus(name, pair, holders, seats, rules)
-        worth = 0 if how is ORDAGO_QUERIDO else deje + sum(e[2] for e in end)
+            worth = _bonus(ending, name, pair, holders, seats, rules)
         out_lances[name] = {"winner": pair, "how": _HOW[how], "stones": worth}
-        ending += end
         if how is ORDAGO_QUERIDO:
             ordago = True
             last_winner = pair
@@ -209,13 +221,14 @@ def _answer(obj: dict[str, Any]) -> dict[str, Any] | None:
     return {"score": score, "winner": winner, "lances": out_lances, "tanteo": tanteo}
 
 
-def _bonus(lance: str, pair: int, holders: tuple[int, ...], seats: tuple[SeatJugadas, ...],
-           rules: Rules) -> list[tuple[str, int, int, str]]:
-    """As :func:`table.tanteo._bonus`: each seat of ``pair`` holding the jugada, better first."""
+def _bonus(out: list[tuple[str, int, int, str]], lance: str, pair: int, holders: tuple[int, ...],
+           seats: tuple[SeatJugadas, ...], rules: Rules) -> int:
+    """As :func:`table.tanteo._bonus`: each seat of ``pair`` holding the jugada, better
+    first, appended to ``out``; the stones they are worth."""
     mine = [s for s in holders if s & 1 == pair]
     if len(mine) == 2 and getattr(seats[mine[1]], lance) > getattr(seats[mine[0]], lance):
         mine.reverse()  # holders are in speaking order: the better first, a tie to mano
-    out = []
+    total = 0
     for i, s in enumerate(mine):
         sj = seats[s]
         if lance == _PARES:
@@ -225,4 +238,5 @@ def _bonus(lance: str, pair: int, holders: tuple[int, ...], seats: tuple[SeatJug
         else:
             value, name = 2, "juego"
         out.append((lance, pair, value, f"{_say(value)} de {name}" + (" del compañero" if i else "")))
-    return out
+        total += value
+    return total
