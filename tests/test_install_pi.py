@@ -236,6 +236,8 @@ def test_the_unit_restarts_on_failure_in_a_writable_working_directory() -> None:
     assert keys["WorkingDirectory"] == "/var/lib/mus-table"
     assert keys["StateDirectory"] == "mus-table"  # systemd makes it, owned by the service user
     assert keys["User"] == "mus-table"
+    envs = [line.split("=", 1)[1] for line in UNIT.read_text().splitlines() if line.startswith("Environment=")]
+    assert "XDG_DATA_HOME=/var/lib/mus-table" in envs  # learnt decks beside the journal, kept by updates
 
 
 KIOSK = REPO / "hardware" / "pi" / "kiosk.sh"
