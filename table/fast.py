@@ -73,9 +73,8 @@ def answer(text: bytes | str) -> dict[str, Any] | None:
     colons = text.count(b":") if isinstance(text, bytes) else text.count(":")
     if colons != _keys(obj):  # a repeated key or a colon in a string: the strict reader decides
         return None
-    for key in obj:
-        if key not in _KEYSET:
-            return None
+    if not _KEYSET.issuperset(obj):
+        return None
     try:
         return _answer(obj)
     except (InvalidInput, KeyError, TypeError, ValueError, IndexError, AttributeError):
@@ -125,9 +124,8 @@ def _answer(obj: dict[str, Any]) -> dict[str, Any] | None:
     bets = obj["bets"]
     if type(bets) is not dict:
         return None
-    for key in bets:
-        if key not in _LANCESET:
-            return None
+    if not _LANCESET.issuperset(bets):
+        return None
     s0, s1, s2, s3 = seats
     pares_mask = ((s0.pares_kind > 0) | (s1.pares_kind > 0) << 1 | (s2.pares_kind > 0) << 2
                   | (s3.pares_kind > 0) << 3)
