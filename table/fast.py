@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from table.betting import NO_QUERIDO, NOT_BET, ORDAGO_QUERIDO, QUERIDO
+from table.cards import RANKS
 from table.errors import InvalidInput
 from table.jugadas import PARES_BONUS, PARES_KINDS, SeatJugadas, table_for
 from table.lances import How, Lance
@@ -81,6 +82,19 @@ def answer(text: bytes | str) -> dict[str, Any] | None:
         return None
 
 
+_CODE = {text: 8 ** RANKS.index(rank) for text, rank in _RANK.items()}
+"""Each card's share of its seat's code: three bits counting each rank, so the sum of
+four cards names the multiset of their ranks, whatever their order."""
+_BY_CODE: dict[tuple[int, bool], dict[int, SeatJugadas]] = {}
+
+
+def _by_code(rules: Rules) -> dict[int, SeatJugadas]:
+    """The jugadas of every four ranks under ``rules``, by their code."""
+    table = {sum(8 ** RANKS.index(r) for r in ranks): sj for ranks, sj in table_for(rules).items()}
+    _BY_CODE[(rules.reyes, rules.real)] = table
+    return table
+
+
 _RULES: dict[bytes, Rules] = {}
 """Rules objects by their JSON text (a table writes the same few again and again)."""
 
@@ -114,13 +128,13 @@ def _answer(obj: dict[str, Any]) -> dict[str, Any] | None:
     flat = c0 + c1 + c2 + c3
     if len(set(flat)) != 16:
         return None
-    rank = _RANK
-    table = table_for(rules)
+    code = _CODE
+    table = _BY_CODE.get((rules.reyes, rules.real)) or _by_code(rules)
     seats: tuple[SeatJugadas, ...] = (
-        table[tuple(sorted((rank[c0[0]], rank[c0[1]], rank[c0[2]], rank[c0[3]]), reverse=True))],
-        table[tuple(sorted((rank[c1[0]], rank[c1[1]], rank[c1[2]], rank[c1[3]]), reverse=True))],
-        table[tuple(sorted((rank[c2[0]], rank[c2[1]], rank[c2[2]], rank[c2[3]]), reverse=True))],
-        table[tuple(sorted((rank[c3[0]], rank[c3[1]], rank[c3[2]], rank[c3[3]]), reverse=True))])
+        table[code[c0[0]] + code[c0[1]] + code[c0[2]] + code[c0[3]]],
+        table[code[c1[0]] + code[c1[1]] + code[c1[2]] + code[c1[3]]],
+        table[code[c2[0]] + code[c2[1]] + code[c2[2]] + code[c2[3]]],
+        table[code[c3[0]] + code[c3[1]] + code[c3[2]] + code[c3[3]]])
     bets = obj["bets"]
     if type(bets) is not dict:
         return None
