@@ -206,7 +206,7 @@ class Betting:
                     return self
                 if raise_ok:
                     self._bet(seat, word, n)
-                    self.words.append(Word(seat, BetWord(word), n))
+                    self.words.append(Word(seat, word if word.__class__ is BetWord else BetWord(word), n))
                     return self
         elif phase == _ANSWER and seat == self._queue[0]:
             if word == QUIERO and n is None:
@@ -221,7 +221,7 @@ class Betting:
                 return self
             if raise_ok and not self.ordago:
                 self._bet(seat, word, n)
-                self.words.append(Word(seat, BetWord(word), n))
+                self.words.append(Word(seat, word if word.__class__ is BetWord else BetWord(word), n))
                 return self
         raise IllegalBet(self._why_not(seat, word, n))
 
