@@ -42,7 +42,7 @@ from table.cards import Card
 from vision.cardcrop import BAND_H, BAND_W, warp_bands
 from vision.classifier import default_corner_model_path
 
-CORNER_ART = 1
+CORNER_ART = 2
 """Bumped when :func:`models.deck.corner_style` changes, so that cached bands are rendered again."""
 CHANNELS = (16, 24, 48, 64)
 
@@ -262,7 +262,7 @@ def build_model() -> Any:
     return Corners()
 
 
-def train(scenes: int = 1200, epochs: int = 6, seed: int = 1, threads: int = 2, workers: int = 2,
+def train(decks_n: int = 120, epochs: int = 3, seed: int = 1, threads: int = 2, workers: int = 2,
           out: Path | None = None, batch: int = 128, lr: float = 3e-3, decks: tuple[Path, ...] = (),
           cache: Path | None = None) -> dict[str, float]:
     """Render (or load) the bands, train both heads, export ONNX; held-out band accuracy and minutes."""
@@ -274,10 +274,14 @@ def train(scenes: int = 1200, epochs: int = 6, seed: int = 1, threads: int = 2, 
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     t0 = time.time()
-    name = f"bands_c{CORNER_ART}_a{ART_VERSION}_s{seed}_n{scenes}" + "".join(f"_{Path(d).name}" for d in decks)
-    bands, labels = build_bands(cache / f"{name}.npz", scenes, seed, "training", workers,
-                                tuple(str(d) for d in decks))
-    val_b, val_l = build_bands(cache / f"bands_heldout_c{CORNER_ART}_s{seed}.npz", 40, seed + 7919,
+    bands, labels = build_views(cache / f"views_c{CORNER_ART}_s{seed}_n{decks_n}.npz", decks_n, seed, workers)
+    if decks:  # scanned decks: in whole scenes, as the reader sees them
+        name = f"bands_c{CORNER_ART}_a{ART_VERSION}_s{seed}" + "".join(f"_{Path(d).name}" for d in decks)
+        extra_b, extra_l = build_bands(cache / f"{name}.npz", 10 * len(decks) * decks_n // 12, seed, "training",
+                                       workers, tuple(str(d) for d in decks))
+        keep = extra_l >= 0
+        bands, labels = np.concatenate([bands, extra_b[keep]]), np.concatenate([labels, extra_l[keep]])
+    val_b, val_l = build_bands(cache / f"bands_heldout_c{CORNER_ART}_s{seed}.npz", 20, seed + 7919,
                                "held-out", workers, px_range=(1.2, 1.8))
     print(f"{len(bands)} training bands, {len(val_b)} held-out ({time.time() - t0:.0f} s)",
           file=sys.stderr, flush=True)
@@ -339,8 +343,9 @@ def export(model: Any, path: Path) -> None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--scenes", type=int, default=1200, help="rendered training scenes (32 bands each)")
-    parser.add_argument("--epochs", type=int, default=6)
+    parser.add_argument("--decks", dest="decks_n", type=int, default=120,
+                        help="random corner-style decks rendered (40 cards x 3 views x 2 ends each)")
+    parser.add_argument("--epochs", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=2, help="torch threads")
     parser.add_argument("--workers", type=int, default=2, help="processes rendering scenes")
@@ -354,7 +359,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m models.corners", description=__doc__.splitlines()[0])
     add_arguments(parser)
     a = parser.parse_args(argv)
-    train(a.scenes, a.epochs, a.seed, a.threads, a.workers, a.out, decks=tuple(a.decks), cache=a.cache)
+    train(a.decks_n, a.epochs, a.seed, a.threads, a.workers, a.out, decks=tuple(a.decks), cache=a.cache)
     return 0
 
 

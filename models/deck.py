@@ -215,11 +215,19 @@ def corner_style(rng: np.random.Generator) -> DeckStyle:
     if 3 * gap + 2 * dash > room:
         k = room / (3 * gap + 2 * dash)
         gap, dash = gap * k, dash * k
+    ink = style.ink
+    if rng.random() < 0.5:  # old printings: a faded, brownish ink
+        f = float(rng.uniform(0.2, 0.55))
+        ink = tuple(int(a * (1 - f) + b * f) for a, b in zip(ink, style.paper, strict=True))  # type: ignore[assignment]
+    serif = (cv2.FONT_HERSHEY_COMPLEX, cv2.FONT_HERSHEY_COMPLEX_SMALL)
+    font = int(rng.choice(serif)) if rng.random() < 0.4 else style.font
     return replace(
         style,
-        index_height_mm=float(rng.uniform(3.0, 5.0) if small else rng.uniform(4.5, 8.5)),
-        index_weight=float(rng.uniform(0.35, 1.0) if small else rng.uniform(0.6, 1.8)),
-        index_inside=bool(rng.random() < 0.45),
+        ink=ink,
+        font=font,
+        index_height_mm=float(rng.uniform(2.8, 4.5) if small else rng.uniform(4.5, 8.5)),
+        index_weight=float(rng.uniform(0.25, 0.8) if small else rng.uniform(0.6, 1.8)),
+        index_inside=bool(rng.random() < 0.6),
         border_inset_mm=inset,
         border_width_mm=float(rng.uniform(0.15, 1.0)),
         pinta_spread=bool(rng.random() < 0.5),

@@ -70,3 +70,49 @@ def test_train_command_parses_its_options() -> None:
     assert (args.scenes, args.epochs, args.seed, args.threads) == (10, 1, 3, 2)
     assert not args.strong and parser.parse_args(["--strong-augment"]).strong
 
+
+
+def test_the_corner_model_gives_forty_card_logits_from_its_rank_and_suit_heads(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from models.corners import build_model as build_corners
+    from models.corners import export
+    from vision.cardcrop import BAND_H, BAND_W
+    from vision.classifier import CornerModel
+
+    model = build_corners().eval()
+    x = torch.rand(3, 3, BAND_H, BAND_W)
+    with torch.no_grad():
+        logits = model(x)
+        rank, suit = model.heads(x)
+    assert tuple(logits.shape) == (3, 40)
+    p = torch.softmax(logits, dim=1).reshape(3, 4, 10)  # DECK order: suit-major
+    assert torch.allclose(p.sum(dim=1), torch.softmax(rank, dim=1), atol=1e-5)
+    assert torch.allclose(p.sum(dim=2), torch.softmax(suit, dim=1), atol=1e-5)
+    assert sum(q.numel() for q in model.parameters()) * 4 <= 5_000_000
+    path = tmp_path / "corners.onnx"
+    export(model, path)
+    crops = [np.full((CROP_H, CROP_W, 3), 200, np.uint8)] * 5
+    assert CornerModel(path).probabilities(crops).shape == (5, 2, 40)
+
+
+def test_a_lone_card_view_puts_the_card_where_its_quad_says() -> None:
+    from models.corners import card_view
+    from models.deck import HELD_OUT_STYLES, render_card
+    from table.cards import Card
+
+    face = render_card(Card.parse("5c"), HELD_OUT_STYLES["clasica"])
+    rng = np.random.default_rng(3)
+    for k in (1.2, 3.0):
+        img, quad = card_view(face, 61.5, rng, k)
+        assert quad.shape == (4, 2) and (quad >= 0).all() and (quad < img.shape[0]).all()
+        sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+        assert abs(sides[0] / k - 61.5) < 5 and abs(sides[1] / k - 95) < 6
+
+
+def test_train_command_can_train_the_corner_model_instead() -> None:
+    from firmware.commands import train as command
+
+    parser = argparse.ArgumentParser()
+    command.add_arguments(parser)
+    args = parser.parse_args(["--corners", "--corner-decks", "4", "--corner-epochs", "1"])
+    assert args.corners and (args.corner_decks, args.corner_epochs) == (4, 1)
+    assert not parser.parse_args([]).corners

@@ -1,6 +1,8 @@
 """``mus-table train``: train the card model on rendered scenes and export ``models/cards.onnx``.
 
-The same as ``python -m models.train``; it needs the ``train`` extra (torch).
+The same as ``python -m models.train``; ``--corners`` trains the corner model
+instead (``models/corners.onnx``, as ``python -m models.corners``). Both need
+the ``train`` extra (torch).
 """
 
 from __future__ import annotations
@@ -21,6 +23,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from models.train import add_arguments as add
 
     add(parser)
+    parser.add_argument("--corners", action="store_true",
+                        help="train the corner model (models/corners.onnx) instead of the card model")
+    parser.add_argument("--corner-decks", type=int, default=120,
+                        help="with --corners: random decks rendered (40 cards x 3 views each)")
+    parser.add_argument("--corner-epochs", type=int, default=3, help="with --corners: epochs")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -29,6 +36,13 @@ def run(args: argparse.Namespace) -> int:
     check_decks(tuple(args.decks))  # a one-line error before torch is even looked for
     if importlib.util.find_spec("torch") is None:
         raise TrainingUnavailable("training needs torch: pip install 'mus-table[train]'")
+    if args.corners:
+        from models import corners
+
+        out = None if args.out == corners.default_corner_model_path().with_name("cards.onnx") else args.out
+        corners.train(args.corner_decks, args.corner_epochs, args.seed, args.threads, args.workers, out,
+                      decks=tuple(args.decks), cache=args.cache)
+        return 0
     from models.train import train
 
     train(args.scenes, args.epochs, args.seed, args.threads, args.workers, args.out, fournier=args.fournier,
