@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, get_type_hints
 
+from firmware.clock import command_words
 from firmware.table_loop import LoopSettings
 from firmware.watcher import WatchSettings
 from hardware.pins import PanelPins
@@ -127,6 +128,20 @@ class WatchSection:
 
 
 @dataclass(frozen=True)
+class ClockSection:
+    from_phone: bool = True
+    """Take the time from the first phone that opens the page while the clock is not synchronised
+    (no network, no RTC battery); only ever forward (``firmware.clock``)."""
+    set_command: str = "timedatectl set-time @{seconds}"
+    """What sets the clock; ``{seconds}``: the Unix time. The Pi's service may run it (polkit rule)."""
+    status_command: str = "timedatectl show -p NTPSynchronized --value"
+    """Prints ``yes`` once network time has synchronised the clock (then no phone may set it); empty: cannot tell."""
+    pause_ntp: bool = True
+    """Turn timedatectl's network time off around ``set_command`` and on again (timedated refuses
+    ``set-time`` while it is on, even with no network)."""
+
+
+@dataclass(frozen=True)
 class TableConfig:
     table: TableSection = field(default_factory=TableSection)
     rules: Rules = field(default_factory=Rules)
@@ -139,6 +154,7 @@ class TableConfig:
     web: WebSection = field(default_factory=WebSection)
     mqtt: MqttSection = field(default_factory=MqttSection)
     watch: WatchSection = field(default_factory=WatchSection)
+    clock: ClockSection = field(default_factory=ClockSection)
 
     def loop_settings(self) -> LoopSettings:
         return LoopSettings(table=self.table.name, rules=self.rules, juegos=self.partida.juegos,
@@ -209,6 +225,9 @@ def parse_config(text: str) -> TableConfig:
     cfg.loop_settings()  # checks the partida, the seats and the name
     cfg.watch_settings()
     cfg.panel.pins  # noqa: B018 - checks the pins
+    command_words(cfg.clock.set_command, "set_command", needs_seconds=True)
+    if cfg.clock.status_command.strip():
+        command_words(cfg.clock.status_command, "status_command")
     return cfg
 
 

@@ -123,14 +123,16 @@ class Table:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def serve_web(self) -> None:
-        """Serve the display (blocks until interrupted); the web app is imported here only."""
+    def serve_web(self, *, clock: Any = None) -> None:
+        """Serve the display (blocks until interrupted); the web app is imported here only.
+        ``clock``: a ``firmware.clock.PhoneClock`` (the time from the phones), or None."""
         try:
             from web.app import create_app
             from web.server import serve
         except ImportError as exc:
             raise InvalidInput(f"the web display is not available ({exc}); run with --no-web") from None
-        app = create_app(self.loop, pin=self.config.table.pin, max_spectators=self.config.web.max_spectators)
+        app = create_app(self.loop, pin=self.config.table.pin, max_spectators=self.config.web.max_spectators,
+                         clock=clock)
         serve(app, self.config.web.host, self.config.web.port)
 
 

@@ -66,11 +66,22 @@ host = "127.0.0.1"
     ("[mat]\nside_mm = 100", "side_mm"),
     ("[table]\nname = 'mesa 1'", "name"),
     ("not toml = = 1", "not TOML"),
+    ("[clock]\nset_command = 'timedatectl set-time now'", "clock.set_command must say where the time goes"),
+    ("[clock]\nset_command = ''", "clock.set_command is empty"),
+    ("[clock]\nstatus_command = 'timedatectl show \"'", "clock.status_command"),
+    ("[clock]\nfrom_phone = 'yes'", "clock.from_phone must be bool"),
 ])
 def test_faults_are_named_in_one_line(text: str, why: str) -> None:
     with pytest.raises(InvalidInput, match=why) as info:
         parse_config(text)
     assert "\n" not in str(info.value)
+
+
+def test_the_clock_section_is_read() -> None:
+    cfg = parse_config("[clock]\nfrom_phone = false\nset_command = 'sudo -n date -s @{seconds}'\npause_ntp = false")
+    assert (cfg.clock.from_phone, cfg.clock.set_command, cfg.clock.pause_ntp) == (
+        False, "sudo -n date -s @{seconds}", False)
+    assert TableConfig().clock.set_command == "timedatectl set-time @{seconds}"
 
 
 def test_a_missing_file_is_one_line(tmp_path: Path) -> None:

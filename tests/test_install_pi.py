@@ -135,6 +135,13 @@ def test_a_bookworm_install_lays_out_the_appliance(tmp_path: Path) -> None:
     assert called(run, "useradd --system")
     assert "usermod -a -G video mus-table" in run.calls and "usermod -a -G gpio mus-table" in run.calls
     assert (root / "etc/polkit-1/rules.d/50-mus-table-poweroff.rules").is_file()
+    # The clock: the service user may set the time (a phone's, with no network) and pause network
+    # time around it, and nothing else of timedated's.
+    clock_rules = root / "etc/polkit-1/rules.d/50-mus-table-clock.rules"
+    assert clock_rules.read_text() == (REPO / "hardware/pi/50-mus-table-clock.rules").read_text()
+    granted = set(re.findall(r'action\.id == "([^"]+)"', clock_rules.read_text()))
+    assert granted == {"org.freedesktop.timedate1.set-time", "org.freedesktop.timedate1.set-ntp"}
+    assert 'subject.user == "mus-table"' in clock_rules.read_text()
     # The display: the desktop user's labwc autostart starts the kiosk.
     autostart = (root / "home/pi/.config/labwc/autostart").read_text()
     assert "/opt/mus-table/kiosk.sh &" in autostart

@@ -7,6 +7,7 @@ exercised by the browser tests and the load script with the synthetic table).
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from pathlib import Path
@@ -16,6 +17,7 @@ import numpy as np
 import pytest
 
 import web as web_pkg
+from firmware.clock import RELEASE_FLOOR, FakeClock, PhoneClock
 from firmware.table_loop import Phase, TableLoop, expected_stones
 from table.betting import BetWord
 from table.cards import Card
@@ -326,3 +328,103 @@ def test_past_the_cap_a_spectator_is_told_the_table_is_full(table: Any) -> None:
     r = c.get("/api/events", buffered=False)
     assert next(iter(r.response)) == b"retry: 2000\n\n"
     r.close()
+
+
+# -- the clock without a network --------------------------------------------------------------
+
+BOOT = RELEASE_FLOOR + 30 * 86400.0
+
+
+@pytest.fixture
+def clocked() -> tuple[FakeClock, Any]:
+    fake = FakeClock(BOOT)
+    # Each «synchronised?» asked afresh (the app's own cache lasts seconds): the tests change it.
+    phone = PhoneClock(fake, monotonic=itertools.count(step=100).__next__)
+    app = create_app(TableLoop(reader=LaidReader()), pin=PIN, clock=phone)
+    app.testing = True
+    return fake, app
+
+
+def page_client(app: Any, url: str = "/watch", *, wanted: bool = True) -> tuple[Any, str]:
+    """A phone that opened a page: its session cookie and the page's CSRF token; ``wanted``:
+    whether the page asks for the phone's time."""
+    c = app.test_client()
+    page = c.get(url).text
+    token = re.search(r'<meta name="csrf-token" content="([^"]+)">', page)
+    assert token and ('<meta name="clock-wanted" content="yes">' in page) == wanted
+    return c, token.group(1)
+
+
+def offer(c: Any, token: str | None, now_s: Any, **headers: str) -> Any:
+    if token:
+        headers["X-CSRF-Token"] = token
+    now_ms = now_s * 1000 if isinstance(now_s, float) else now_s
+    return c.post("/api/clock", json={"now_ms": now_ms}, headers=headers)
+
+
+def test_the_first_phone_sets_a_clock_that_is_behind(clocked: Any) -> None:
+    fake, app = clocked
+    c, token = page_client(app, "/")
+    r = offer(c, token, BOOT + 86400.0)
+    assert r.status_code == 200 and r.json["code"] == "clock_set", r.json
+    assert fake.sets == [BOOT + 86400.0]
+    assert r.json["message"].startswith("Reloj de la mesa puesto en hora")
+    assert app.test_client().get("/api/clock").json["set_by_phone"] == r.json["phone"]
+    # The next page no longer asks; another phone is told the clock was set.
+    other, token2 = page_client(app, wanted=False)
+    r = offer(other, token2, BOOT + 2 * 86400.0)
+    assert r.status_code == 409 and r.json["code"] == "clock_already_set" and r.json["error"] == ES["clock_already_set"]
+    # ...unless it has the PIN (a wrong first phone corrected), still only forward.
+    r = offer(app.test_client(), None, BOOT + 2 * 86400.0, **{"X-Table-PIN": PIN})
+    assert r.status_code == 200 and fake.sets[-1] == BOOT + 2 * 86400.0
+
+
+def test_the_clock_is_refused_when_synchronised_backwards_or_absurd(clocked: Any) -> None:
+    fake, app = clocked
+    c, token = page_client(app)
+    for now_s, code in ((BOOT - 86400.0, "clock_not_ahead"), (BOOT + 5.0, "clock_not_ahead"),
+                        (4102444800.0 * 2, "clock_absurd"), (1000.0, "clock_absurd")):
+        r = offer(c, token, now_s)
+        assert (r.status_code, r.json["code"]) == (409, code), now_s
+        assert r.json["error"] == ES[code]
+    for bad in ("mañana", None, True, [1]):
+        r = offer(c, token, bad)
+        assert r.status_code == 400 and r.json["error"] == ES["clock_bad"]
+    fake.synced = True
+    c2, token2 = page_client(app, "/", wanted=False)
+    r = offer(c2, token2, BOOT + 86400.0)
+    assert (r.status_code, r.json["code"]) == (409, "clock_synchronised")
+    assert fake.sets == [] and fake.now() == BOOT
+
+
+def test_the_clock_refuses_other_sites_forms_and_requests_without_the_pages_token(clocked: Any) -> None:
+    fake, app = clocked
+    c, token = page_client(app)
+    ahead = BOOT + 86400.0
+    assert offer(c, token, ahead, Origin="http://evil.example").status_code == 403
+    assert offer(c, token, ahead, Referer="http://evil.example/page").status_code == 403
+    assert offer(c, None, ahead).status_code == 403  # the cookie alone is not enough
+    assert offer(c, "forged", ahead).status_code == 403
+    assert offer(app.test_client(), None, ahead, **{"X-Table-PIN": "0000"}).json["code"] == "pin_wrong"
+    r = c.post("/api/clock", data=f"now_ms={ahead * 1000}", headers={"X-CSRF-Token": token},
+               content_type="application/x-www-form-urlencoded")
+    assert r.status_code == 415
+    assert fake.sets == []
+    assert offer(c, token, ahead, Origin="http://localhost").status_code == 200
+
+
+def test_a_failed_clock_command_is_answered_in_words(clocked: Any) -> None:
+    fake, app = clocked
+    fake.fail = "timedatectl set-time @1: Access denied"
+    c, token = page_client(app)
+    r = offer(c, token, BOOT + 86400.0)
+    assert r.status_code == 503 and r.json["error"] == ES["clock_failed"].format(why=fake.fail)
+
+
+def test_without_a_clock_the_pages_never_offer_the_time(table: Any) -> None:
+    _, _, app = table
+    c, token = page_client(app, "/", wanted=False)
+    assert 'name="clock-wanted"' not in c.get("/watch").text
+    assert c.get("/api/clock").json["from_phone"] is False
+    r = offer(c, token, BOOT + 86400.0)
+    assert r.status_code == 409 and r.json["code"] == "clock_off"

@@ -8,13 +8,15 @@ engine decides what is legal, the web only offers it. See ``docs/api.md``.
 Pages: ``/`` (the table display), ``/watch`` (spectators), ``/overlay``
 (streaming overlay), ``/hands/<n>`` (replay of a hand). API: ``/api/state``,
 ``/api/events`` (SSE), ``/api/hands``, ``/api/hands/<n>``, ``/api/reading``,
-``/stream.mjpg``, ``/frame.jpg``, downloads under ``/download/``, and the
-control endpoints ``/api/unlock``, ``/api/lock``, ``/api/command`` (PIN).
+``/stream.mjpg``, ``/frame.jpg``, downloads under ``/download/``, the
+control endpoints ``/api/unlock``, ``/api/lock``, ``/api/command`` (PIN), and
+``/api/clock``: the phone's time for a table with no network (``firmware.clock``).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import threading
 import time
@@ -37,7 +39,8 @@ MAX_CAMERA_STREAMS = 8
 
 def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, strings: str = "es",
                secret_key: bytes | None = None, keepalive: float = 15.0,
-               camera_fps: float = 2.0, retry_ms: int = 2000, parse_command: Any = None) -> Flask:
+               camera_fps: float = 2.0, retry_ms: int = 2000, parse_command: Any = None,
+               clock: Any = None) -> Flask:
     """The web app for ``loop``. ``pin``: the table PIN (digits) for every control action.
 
     ``max_spectators``: open event streams from visitors that are not the
@@ -45,7 +48,8 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
     ``strings``: the language of every text (:mod:`web.strings`).
     ``keepalive``: seconds between comment lines on an idle stream; ``retry_ms``: how
     soon a dropped browser reconnects. ``parse_command``: builds a command from a posted JSON body (default:
-    ``firmware.table_commands.parse_command``).
+    ``firmware.table_commands.parse_command``). ``clock``: a ``firmware.clock.PhoneClock`` that
+    may take the time from the phones (None: the pages never offer it).
     """
     t = texts(strings)
     if parse_command is None:
@@ -67,7 +71,8 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
-    app.extensions["mus_table"] = {"loop": loop, "hub": hub, "guard": guard, "picture": picture}
+    app.extensions["mus_table"] = {"loop": loop, "hub": hub, "guard": guard, "picture": picture,
+                                   "clock": clock}
 
     def unlocked() -> bool:
         return float(session.get("until", 0)) > time.time()
@@ -131,13 +136,18 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
 
     # -- pages -------------------------------------------------------------------------
 
+    def clock_wanted() -> bool:
+        return clock is not None and bool(clock.wanted())
+
     @app.get("/")
     def display() -> str:
-        return render_template("display.html", unlocked=unlocked(), learn_json=learn_json)
+        return render_template("display.html", unlocked=unlocked(), learn_json=learn_json,
+                               clock_wanted=clock_wanted())
 
     @app.get("/watch")
     def watch() -> str:
-        return render_template("watch.html", full=hub.spectators >= max_spectators)
+        return render_template("watch.html", full=hub.spectators >= max_spectators,
+                               clock_wanted=clock_wanted())
 
     @app.get("/overlay")
     def overlay() -> str:
@@ -270,7 +280,61 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
             return jsonify(error=str(e), code="refused"), 409
         return jsonify(ok=True, state=snap)
 
+    # -- the clock without a network ---------------------------------------------------
+
+    @app.get("/api/clock")
+    def clock_state() -> Response:
+        if clock is None:
+            return jsonify(now=_iso_now(), synchronised=None, from_phone=False, wanted=False)
+        return jsonify(clock.status())
+
+    @app.post("/api/clock")
+    def set_clock() -> tuple[Response, int] | Response:
+        """A page's phone time. No PIN needed (the rules of firmware.clock keep it safe), but it
+        must come from a page of this site: same origin, JSON, and the session's CSRF token
+        (or the PIN in X-Table-PIN, which also lets a second phone correct the first)."""
+        if not same_origin(request.headers.get("Origin"), request.headers.get("Referer"),
+                           request.host):
+            return refuse(Refusal(403, "clock_forbidden"))
+        if not request.is_json:
+            return jsonify(error="JSON body required", code="json"), 415
+        given_pin = request.headers.get("X-Table-PIN")
+        if given_pin is not None:
+            r = guard.check(given_pin)
+            if r is not None:
+                return refuse(r)
+            trusted = True
+        elif tokens_match(request.headers.get("X-CSRF-Token"), session.get("csrf")):
+            trusted = unlocked()
+        else:
+            return refuse(Refusal(403, "clock_forbidden"))
+        body = request.get_json(silent=True)
+        now_ms = body.get("now_ms") if isinstance(body, dict) else None
+        if isinstance(now_ms, bool) or not isinstance(now_ms, int | float) or not math.isfinite(now_ms):
+            return jsonify(error=tr("clock_bad"), code="clock_bad"), 400
+        if clock is None:
+            return jsonify(error=tr("clock_off"), code="clock_off"), 409
+        answer = clock.offer(now_ms / 1000.0, trusted=trusted)
+        out = answer.to_json()
+        text = tr("clock_" + str(answer.outcome), when=_when(answer.phone), why=answer.why)
+        if answer.ok:
+            return jsonify(ok=True, code="clock_set", message=text, **out)
+        status = 503 if str(answer.outcome) == "failed" else 409
+        return jsonify(ok=False, error=text, code="clock_" + str(answer.outcome), **out), status
+
     return app
+
+
+def _iso_now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime())
+
+
+def _when(seconds: float) -> str:
+    """A time as the display shows it in a message: the date and minute, in UTC."""
+    try:
+        return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(seconds))
+    except (OverflowError, OSError, ValueError):
+        return "?"
 
 
 class _Counter:

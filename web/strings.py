@@ -169,6 +169,17 @@ ES: dict[str, str] = {
     "no_reading": "No hay lectura todavía",
     "not_found": "No existe la mano {n}",
     "page_not_found": "Esta página no existe en la mesa",
+    # the clock without a network (the phone's time)
+    "clock_set": "Reloj de la mesa puesto en hora con la de este teléfono: {when}",
+    "clock_off": "Esta mesa no toma la hora de los teléfonos",
+    "clock_synchronised": "El reloj de la mesa ya está en hora: lo sincroniza la red",
+    "clock_not_ahead": "La hora del teléfono no adelanta el reloj de la mesa, y ese reloj nunca se atrasa",
+    "clock_absurd": "La hora de este teléfono no es creíble: anterior a la última anotación de la mesa "
+                    "o demasiado lejana",
+    "clock_already_set": "Otro teléfono ya puso el reloj en hora; para cambiarla otra vez hace falta el PIN",
+    "clock_failed": "No se pudo poner el reloj en hora: {why}",
+    "clock_forbidden": "Solo una página de esta mesa puede darle la hora",
+    "clock_bad": "Falta la hora del teléfono (now_ms: milisegundos desde 1970)",
 }
 
 EN: dict[str, str] = {
@@ -185,6 +196,15 @@ EN: dict[str, str] = {
     "locked": "Read-only: unlock with the PIN to enter bets", "cancel": "Cancel", "ok": "OK",
     "spectators_full": "This table has its full quota of spectators ({cap}). Try again later.",
     "offline": "Lost the table; reconnecting…", "online": "Live", "live": "Live",
+    "clock_set": "The table's clock set from this phone's: {when}",
+    "clock_off": "This table does not take the time from phones",
+    "clock_synchronised": "The table's clock is already right: the network keeps it",
+    "clock_not_ahead": "This phone's time would not move the table's clock forward, and it never goes back",
+    "clock_absurd": "This phone's time is not believable: before the table's last entry, or too far ahead",
+    "clock_already_set": "Another phone already set the clock; setting it again needs the PIN",
+    "clock_failed": "The clock could not be set: {why}",
+    "clock_forbidden": "Only a page of this table may give it the time",
+    "clock_bad": "The phone's time is missing (now_ms: milliseconds since 1970)",
 }
 
 LANGUAGES: dict[str, dict[str, str]] = {"es": ES, "en": EN}

@@ -18,6 +18,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--verbose", action="store_true", help="log what the table does")
 
 
+def phone_clock(config: Any) -> Any:
+    """The clock the phones may set (``[clock]``), floored at the journal's newest entry; None when off."""
+    from firmware.clock import PhoneClock, SystemClock, journal_floor
+
+    if not config.clock.from_phone:
+        return None
+    setter = SystemClock(config.clock.set_command, config.clock.status_command, pause_ntp=config.clock.pause_ntp)
+    return PhoneClock(setter, floor=journal_floor(config.journal_path))
+
+
 def run(args: argparse.Namespace) -> int:
     from firmware.config import load_config
     from firmware.table_app import build_table
@@ -36,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     table.start()
     try:
         if config.web.enabled and not args.no_web:
-            table.serve_web()
+            table.serve_web(clock=phone_clock(config))
         else:
             stop.wait()
     except KeyboardInterrupt:

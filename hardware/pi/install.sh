@@ -14,7 +14,8 @@
 #                             puts a second numpy in front of the one picamera2 was built with
 #   /etc/mus-table/table.toml the configuration (kept if present; a new one gets a random PIN)
 #   /var/lib/mus-table        the journal and the service's working directory
-#   mus-table.service         `mus-table run --config /etc/mus-table/table.toml`, restarted on failure
+#   mus-table.service         `mus-table run --config /etc/mus-table/table.toml`, restarted on failure;
+#                             polkit rules: it may power off (the panel) and set the clock (a phone's time)
 #   the display               Chromium in kiosk mode at the desktop user's login (labwc), no blanking
 #   mus-table.local           hostname and mDNS (avahi); optionally a Wi-Fi access point
 #   self-check                picamera2 imports in the venv; a first frame through the table's own
@@ -209,8 +210,11 @@ install_service() {
     install -m 0644 "$SRC/hardware/pi/mus-table.service" "$ROOT/etc/systemd/system/mus-table.service"
     if [ -d "$ROOT/etc/polkit-1" ] || [ -n "$ROOT" ]; then
         mkdir -p "$ROOT/etc/polkit-1/rules.d"
-        install -m 0644 "$SRC/hardware/pi/50-mus-table-poweroff.rules" \
-            "$ROOT/etc/polkit-1/rules.d/50-mus-table-poweroff.rules"
+        # The panel's long press powers off; a phone's time sets the clock where there is no network.
+        local rules
+        for rules in 50-mus-table-poweroff.rules 50-mus-table-clock.rules; do
+            install -m 0644 "$SRC/hardware/pi/$rules" "$ROOT/etc/polkit-1/rules.d/$rules"
+        done
     fi
     chown "$SERVICE_USER:$SERVICE_USER" "$ROOT$DATA"
     chmod 0750 "$ROOT$DATA"

@@ -94,6 +94,22 @@ function live(onState, onStatus) {
   return es;
 }
 
+/* The table's clock without a network: where the page says the table wants the time (its
+   clock is not synchronised), send this phone's once. The table decides whether to take it. */
+async function offerClock(onSet) {
+  if (offerClock.sent || !document.querySelector('meta[name="clock-wanted"]')) return;
+  offerClock.sent = true;
+  const token = document.querySelector('meta[name="csrf-token"]').content;
+  try {
+    const r = await fetch("/api/clock", {method: "POST", credentials: "same-origin",
+      headers: {"Content-Type": "application/json", "X-CSRF-Token": token},
+      body: JSON.stringify({now_ms: Date.now()})});
+    const j = await r.json();
+    window.clockAnswer = j.code;
+    if (r.ok && onSet) onSet(j.message);
+  } catch (e) { /* the table keeps its clock */ }
+}
+
 function showConn(state) {
   const c = document.getElementById("conn");
   if (!c) return;

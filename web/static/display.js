@@ -322,3 +322,4 @@ document.getElementById("btn-learn").addEventListener("click", () => { view = "l
 
 setUnlocked(unlocked);
 live(render, showConn);
+offerClock((message) => toast(message));

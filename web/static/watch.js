@@ -62,3 +62,5 @@ live(renderWatch, (s, message) => {
   }
   showConn(s);
 });
+
+offerClock();
