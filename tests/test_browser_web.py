@@ -386,3 +386,30 @@ def test_the_partida_won_and_a_new_one(served: Served, browser: Any) -> None:
     expect(page.locator('.points[data-pair="1"]')).to_have_text("0")
     assert served.loop.snapshot()["partida"]["juegos"] == [0, 0]
     page.close()
+
+
+def test_a_phone_opening_the_page_gives_a_table_with_no_network_its_time(browser: Any) -> None:
+    """The spectator page of a table whose clock is a month behind and not synchronised: the
+    browser sends its own time once, and the table's clock (a stand-in) is moved to it; the
+    display shows that it was."""
+    import time
+
+    from firmware.clock import RELEASE_FLOOR, FakeClock, PhoneClock
+
+    fake = FakeClock(max(RELEASE_FLOOR, time.time() - 30 * 86400.0))
+    app = create_app(TableLoop(reader=TableReader()), pin=PIN, clock=PhoneClock(fake))
+    server = make_server(app, "127.0.0.1", 0)
+    threading.Thread(target=server.run, daemon=True).start()
+    url = f"http://127.0.0.1:{server.effective_port}"
+    try:
+        page = browser.new_page()
+        page.goto(url + "/watch")
+        page.wait_for_function("() => window.clockAnswer !== undefined")
+        assert page.evaluate("window.clockAnswer") == "clock_set"
+        assert len(fake.sets) == 1 and abs(fake.sets[0] - time.time()) < 120
+        page.goto(url + "/")  # the clock is set: no page asks again
+        assert page.locator('meta[name="clock-wanted"]').count() == 0
+        page.close()
+    finally:
+        app.extensions["mus_table"]["hub"].stop()
+        server.close()

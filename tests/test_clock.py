@@ -238,3 +238,17 @@ def test_the_floor_is_the_newest_journal_entry(tmp_path: Path) -> None:
     (tmp_path / "not.sqlite").write_text("not a journal")
     assert newest_entry_time(tmp_path / "not.sqlite") is None
     assert newest_entry_time(":memory:") is None
+
+
+def test_mus_table_run_gives_the_display_a_clock_floored_at_its_journal(tmp_path: Path) -> None:
+    from firmware.commands.run import phone_clock
+    from firmware.config import parse_config
+
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    journal.append(1, 1, "new_partida", {"kind": "new_partida", "mano": 0})
+    journal.close()
+    clock = phone_clock(parse_config(f"[table]\njournal = '{path}'"))
+    assert isinstance(clock, PhoneClock) and isinstance(clock.setter, SystemClock)
+    assert clock.floor == journal_floor(path) and clock.enabled
+    assert phone_clock(parse_config("[clock]\nfrom_phone = false")) is None
