@@ -34,6 +34,7 @@ from models.scene import SceneSpec, max_stones, render_scene
 from table.cards import DECK, Card
 from table.generate import random_record
 from table.jugadas import Jugadas
+from table.lances import Lance
 from table.record import HandRecord
 from table.rules import Rules
 
@@ -220,9 +221,9 @@ class SyntheticPlayers:
         self._pause = pause
         self.word_s = word_s
 
-    def _truth(self, rec: HandRecord, lance: str) -> list[bool]:
+    def _truth(self, rec: HandRecord, lance: Lance) -> list[bool]:
         j = Jugadas([[Card.parse(c).rank for c in seat] for seat in rec.cards], rec.rules, rec.mano)
-        return [(s.pares_kind > 0) if lance == "pares" else (s.juego > 0) for s in j.seats]
+        return [(s.pares_kind > 0) if lance == Lance.PARES else (s.juego > 0) for s in j.seats]
 
     def play_hand(self, wait_scored: Callable[[], dict[str, Any]]) -> PlayedHand:
         """Deal, bet, show; ``wait_scored`` returns the state once the table has read the cards

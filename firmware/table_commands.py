@@ -23,9 +23,9 @@ from typing import Any, ClassVar
 
 from table.cards import Card
 from table.errors import InvalidCard, InvalidInput
+from table.lances import LANCES, Lance
 
 WORDS = ("paso", "envido", "quiero", "no quiero", "ordago")
-LANCES = ("grande", "chica", "pares", "juego", "punto")
 OUTCOMES = ("en paso", "querido", "no querido", "ordago")
 """How a lance ended, entered in one step (:class:`LanceOutcome`)."""
 
@@ -71,7 +71,7 @@ class LanceOutcome:
     """
 
     kind: ClassVar[str] = "lance"
-    lance: str
+    lance: Lance
     outcome: str
     n: int | None = None
     by: int | None = None
@@ -91,7 +91,7 @@ class Declare:
 
     kind: ClassVar[str] = "declare"
     seat: int
-    lance: str
+    lance: Lance
     says: bool
 
     def to_json(self) -> dict[str, Any]:
@@ -236,16 +236,16 @@ def parse_command(obj: Any) -> Command:
             raise CommandRefused(f"lance desconocido: {lance!r} ({', '.join(LANCES)})")
         if outcome not in OUTCOMES:
             raise CommandRefused(f"final desconocido: {outcome!r} ({', '.join(OUTCOMES)})")
-        return LanceOutcome(lance, outcome, _n(obj), _seat(obj, "by", optional=True))
+        return LanceOutcome(Lance(lance), outcome, _n(obj), _seat(obj, "by", optional=True))
     if cls is Declare:
         lance, says = obj.get("lance"), obj.get("says")
-        if lance not in ("pares", "juego"):
+        if lance not in (Lance.PARES, Lance.JUEGO):
             raise CommandRefused(f"solo se declaran pares o juego, no {lance!r}")
         if type(says) is not bool:
             raise CommandRefused("«says» es true o false")
         seat = _seat(obj)
         assert seat is not None
-        return Declare(seat, lance, says)
+        return Declare(seat, Lance(lance), says)
     if cls is Correct:
         seat = _seat(obj)
         assert seat is not None

@@ -61,6 +61,7 @@ from table.betting import Betting, HandBets
 from table.cards import BY_TEXT, Card
 from table.errors import InvalidInput
 from table.jugadas import Jugadas
+from table.lances import Lance
 from table.match import Partida
 from table.record import FORMAT, HandRecord
 from table.rules import Rules
@@ -697,7 +698,7 @@ class TableLoop:
             for lance in rec.lances:
                 restored.words.extend((w.seat, w.word, w.n) for w in rec.bets.get(lance, ()))
             if any(rec.declared_given):
-                for i, jugada in enumerate(("pares", "juego")):
+                for i, jugada in enumerate((Lance.PARES, Lance.JUEGO)):
                     if rec.declared_given[i]:
                         restored.declared[jugada] = list(rec.declared[i])
             restored.cards = [[BY_TEXT[c] for c in seat] for seat in rec.cards]
@@ -724,32 +725,32 @@ class TableLoop:
             self._view = self._derive(self._hand)
         return self._view
 
-    def _declared(self, h: _Hand, lance: str) -> tuple[bool, ...] | None:
+    def _declared(self, h: _Hand, lance: Lance) -> tuple[bool, ...] | None:
         given = h.declared[lance]
         if all(v is not None for v in given):
             return tuple(bool(v) for v in given)
         if h.cards is None or _card_problems(h.cards):
             return None
-        truth = _truth(h.cards, self.partida.rules, h.mano)[0 if lance == "pares" else 1]
+        truth = _truth(h.cards, self.partida.rules, h.mano)[0 if lance == Lance.PARES else 1]
         return tuple(truth[s] if given[s] is None else bool(given[s]) for s in range(4))
 
     def _derive(self, h: _Hand) -> _View:
         """The bets replayed, what is asked, the problems, and the record and answer when
         the hand is complete. Raises :class:`CommandRefused` when the hand does not hold."""
-        pares, juego = self._declared(h, "pares"), self._declared(h, "juego")
+        pares, juego = self._declared(h, Lance.PARES), self._declared(h, Lance.JUEGO)
         bets = HandBets(h.mano, pares or (True,) * 4, juego or (True,) * 4)
         for i, (seat, word, n) in enumerate(h.words, 1):
-            if bets.lance == "pares" and pares is None or bets.lance in ("juego", "punto") and juego is None:
+            if bets.lance == Lance.PARES and pares is None or bets.lance in (Lance.JUEGO, Lance.PUNTO) and juego is None:
                 raise CommandRefused(f"la palabra {i} se dijo antes de declarar {bets.lance}")
             try:
                 bets.say(seat, word, n)
             except InvalidInput as exc:
                 raise CommandRefused(f"con eso, la palabra {i} ({seat} {word}) ya no vale: {exc}") from None
         asked: list[str] = []
-        if bets.lance == "pares" and pares is None:
-            asked.append("pares")
-        elif bets.lance in ("juego", "punto") and juego is None:
-            asked.append("juego")
+        if bets.lance == Lance.PARES and pares is None:
+            asked.append(Lance.PARES)
+        elif bets.lance in (Lance.JUEGO, Lance.PUNTO) and juego is None:
+            asked.append(Lance.JUEGO)
         problems = [] if h.cards is None else list(h.read_problems) + _card_problems(h.cards)
         record = answer = None
         betting = bets.betting
@@ -758,7 +759,7 @@ class TableLoop:
             obj: dict[str, Any] = {"format": FORMAT, "rules": self.partida.rules.to_json(), "mano": h.mano,
                                    "score": list(h.score), "cards": [[str(c) for c in s] for s in h.cards],
                                    "bets": bets.words()}
-            if any(v is not None for lance in ("pares", "juego") for v in h.declared[lance]):
+            if any(v is not None for lance in (Lance.PARES, Lance.JUEGO) for v in h.declared[lance]):
                 obj["declared"] = {"pares": list(pares or ()), "juego": list(juego or ())}
             try:
                 record = HandRecord.from_json(obj)

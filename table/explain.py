@@ -70,34 +70,34 @@ def _words(rec: HandRecord, lance: Lance, words: tuple[Word, ...]) -> str:
     return ", ".join(out)
 
 
-def _cards(rec: HandRecord, seat: int, lance: str) -> str:
+def _cards(rec: HandRecord, seat: int, lance: Lance) -> str:
     ranks = sorted((BY_TEXT[c].rank for c in rec.cards[seat]),
-                   key=lambda r: strength(r, rec.rules.reyes), reverse=lance == "grande")
+                   key=lambda r: strength(r, rec.rules.reyes), reverse=lance == Lance.GRANDE)
     names = [RANK_NAMES[r] for r in ranks]
     return ", ".join(names[:-1]) + " y " + names[-1]
 
 
-def _jugada(rec: HandRecord, lance: str, seat: int) -> str:
+def _jugada(rec: HandRecord, lance: Lance, seat: int) -> str:
     sj: SeatJugadas = rec.jugadas.seats[seat]
-    if lance in ("grande", "chica"):
+    if lance in (Lance.GRANDE, Lance.CHICA):
         text = _cards(rec, seat, lance)
         names = hand_names((BY_TEXT[c].rank for c in rec.cards[seat]), rec.rules)
         names = [n for n in names if n in ("solomillo", "tío Perete")]
         return text + (f" ({names[0]})" if names else "")
-    if lance == "pares":
+    if lance == Lance.PARES:
         return sj.pares_name
-    if lance == "juego":
+    if lance == Lance.JUEGO:
         if sj.sum == 31:
             return "treinta y una real" if (sj.real and rec.rules.real) else "treinta y una"
         return f"{stones(sj.sum)} de juego".replace("una de", "uno de")
     return f"{stones(sj.sum)} de punto".replace("una de", "uno de")
 
 
-def _tie(rec: HandRecord, lance: str, seat: int) -> int | None:
+def _tie(rec: HandRecord, lance: Lance, seat: int) -> int | None:
     """A seat of the other pair whose jugada equals the winner's: the tie went to mano."""
     seats = rec.jugadas.seats
     key = seats[seat].key(lance)
-    if key == 0 and lance not in ("grande", "chica"):
+    if key == 0 and lance not in (Lance.GRANDE, Lance.CHICA):
         return None
     for other in rec.jugadas.order:
         if other & 1 != seat & 1 and seats[other].key(lance) == key:
@@ -114,7 +114,7 @@ def _stones_of(points: list[int] | tuple[int, int]) -> str:
     return "; ".join(f"la pareja {p}, {amarracos(points[p])}" for p in (0, 1))
 
 
-def _result(rec: HandRecord, lance: str, res: LanceResult) -> str:
+def _result(rec: HandRecord, lance: Lance, res: LanceResult) -> str:
     """How a lance ended, in words."""
     e = _ENDING[lance]
     if res.annulled and res.penalty:
@@ -128,7 +128,7 @@ def _result(rec: HandRecord, lance: str, res: LanceResult) -> str:
     if res.how == "querido":
         return f"Querid{e} a {stones(res.stake)}."
     if res.how == "no querido":
-        if lance == "punto" and res.deje == 1:
+        if lance == Lance.PUNTO and res.deje == 1:
             return (f"No querido: {PUNTO_Y_MIEDO}, {_pair(res.winner or 0)} se lleva una "
                     f"porque no, y la de punto al final.")
         return (f"No querid{e}: {_pair(res.winner or 0)} se lleva "
@@ -152,9 +152,10 @@ def explain(rec: HandRecord, answer: Answer | None = None) -> list[str]:
     for m in a.mistakes:
         lines.append(f"Equivocación: el asiento {m.seat} {m.why}.")
     lines.append("Los lances:")
-    for lance, res in a.lances.items():
-        said = _words(rec, Lance(lance), rec.bets.get(Lance(lance), ()))
-        line = f"  {Lance(lance).heading}: " + (capitalised(said) + ". " if said else "")
+    for name, res in a.lances.items():
+        lance = Lance(name)
+        said = _words(rec, lance, rec.bets.get(lance, ()))
+        line = f"  {lance.heading}: " + (capitalised(said) + ". " if said else "")
         line += _result(rec, lance, res)
         if res.seat is not None:
             line += (f" {_WINS[lance]} el asiento {res.seat} (pareja {res.seat & 1}) con "

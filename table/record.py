@@ -7,7 +7,7 @@ replays every lance's words, so a :class:`HandRecord` always holds a legal hand.
 >>> rec = parse('{"format": "mus-hand/1", "mano": 0, "score": [0, 0], '
 ...             '"cards": [["12o","3c","1e","4b"], ["11o","11c","7e","7b"], '
 ...             '["5o","6c","2b","10e"], ["10o","10c","1o","12b"]], "bets": {}}')
->>> rec.fourth == "juego", rec.outcomes["grande"].how
+>>> rec.fourth == Lance.JUEGO, rec.outcomes["grande"].how
 (True, <How.PASO: 'paso'>)
 >>> parse('{"format": "mus-hand/1", "mano": 4}')
 Traceback (most recent call last):
@@ -249,10 +249,10 @@ def _declared(value: Any, pares: tuple[bool, ...], juego: tuple[bool, ...]
     if not isinstance(value, dict):
         raise InvalidRecord(f"declared must be an object with pares and/or juego, not {show(value)}")
     for key in value:
-        if key not in ("pares", "juego"):
+        if key not in (Lance.PARES, Lance.JUEGO):
             raise InvalidRecord(f"declared: unknown key {show(key)} (keys: pares, juego)")
     out = []
-    for key, truth in (("pares", pares), ("juego", juego)):
+    for key, truth in ((Lance.PARES, pares), (Lance.JUEGO, juego)):
         v = value.get(key)
         if v is None:
             out.append(truth)
@@ -260,7 +260,7 @@ def _declared(value: Any, pares: tuple[bool, ...], juego: tuple[bool, ...]
         if not isinstance(v, list) or len(v) != 4 or any(type(b) is not bool for b in v):
             raise InvalidRecord(f"declared.{key} must be four true/false, one per seat, not {show(v)}")
         out.append(tuple(v))
-    return (out[0], out[1]), (value.get("pares") is not None, value.get("juego") is not None)
+    return (out[0], out[1]), (value.get(Lance.PARES) is not None, value.get(Lance.JUEGO) is not None)
 
 
 def _mask(seats: tuple[bool, ...]) -> int:

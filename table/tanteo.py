@@ -54,7 +54,7 @@ class _Plan:
 
     __slots__ = ("lance", "winner", "how", "seat", "deje", "end", "stake", "annulled", "penalty")
 
-    def __init__(self, lance: str, winner: int | None, how: str, seat: int | None,
+    def __init__(self, lance: Lance, winner: int | None, how: str, seat: int | None,
                  deje: Event | None, end: list[Event], stake: int = 0) -> None:
         self.lance, self.winner, self.how, self.seat = lance, winner, how, seat
         self.deje, self.end, self.stake = deje, end, stake
@@ -75,7 +75,7 @@ def _annul(plan: _Plan) -> _Plan:
     return plan
 
 
-def _bonus(lance: str, pair: int, holders: Iterable[int], j: Jugadas, rules: Rules) -> list[Event]:
+def _bonus(lance: Lance, pair: int, holders: Iterable[int], j: Jugadas, rules: Rules) -> list[Event]:
     """Each seat of ``pair`` among ``holders``: its bonus, better jugada first."""
     seats = [s for s in holders if s & 1 == pair]
     if not seats:
@@ -85,18 +85,18 @@ def _bonus(lance: str, pair: int, holders: Iterable[int], j: Jugadas, rules: Rul
     events = []
     for i, seat in enumerate(seats):
         sj = j.seats[seat]
-        if lance == "pares":
+        if lance == Lance.PARES:
             value, name = PARES_BONUS[sj.pares_kind], PARES_KINDS[sj.pares_kind]
         elif sj.sum == 31:
             value, name = 3, "treinta y una real" if (sj.real and rules.real) else "treinta y una"
         else:
-            value, name = 2, "juego"
+            value, name = 2, Lance.JUEGO
         why = f"{say(value)} de {name}" + (" del compañero" if i else "")
         events.append(Event(lance, pair, value, why, BONUS, seat))
     return events
 
 
-def _plan(lance: str, o: Outcome, holders: Iterable[int] | None, j: Jugadas,
+def _plan(lance: Lance, o: Outcome, holders: Iterable[int] | None, j: Jugadas,
           rules: Rules) -> _Plan:
     """The lance scored on the cards: ``holders`` are the seats that may win it
     (None: all four, as in grande and chica)."""
@@ -110,33 +110,33 @@ def _plan(lance: str, o: Outcome, holders: Iterable[int] | None, j: Jugadas,
         assert o.pair is not None
         pair, seat = o.pair, None
         deje = Event(lance, pair, o.deje, f"{say(o.deje)} porque no", DEJE)
-        if lance == "punto":
+        if lance == Lance.PUNTO:
             end = [Event(lance, pair, 1, "una de punto", PUNTO_STONE)]
-        elif lance in ("pares", "juego"):
+        elif lance in (Lance.PARES, Lance.JUEGO):
             end = _bonus(lance, pair, held or (), j, rules)
     elif how == ORDAGO_QUERIDO or pair is None:
         if pair is None and how == NOT_BET:
             how = NONE
     elif how == QUERIDO:
         end = [Event(lance, pair, o.stake, f"{say(o.stake)} de envite a {lance}", ENVITE)]
-        if lance == "punto":
+        if lance == Lance.PUNTO:
             end.append(Event(lance, pair, 1, "una de punto", PUNTO_STONE))
-        elif lance in ("pares", "juego"):
+        elif lance in (Lance.PARES, Lance.JUEGO):
             end += _bonus(lance, pair, held or (), j, rules)
-    elif lance in ("grande", "chica"):
+    elif lance in (Lance.GRANDE, Lance.CHICA):
         end = [Event(lance, pair, 1, f"una de {lance} en paso", PASO_STONE)]
-    elif lance == "punto":
+    elif lance == Lance.PUNTO:
         end = [Event(lance, pair, 1, "una de punto", PUNTO_STONE)]
     else:  # pares or juego, en paso or not bet: the bonus
         end = _bonus(lance, pair, held or (), j, rules)
     return _Plan(lance, pair, how, seat, deje, end, o.stake if how == QUERIDO else 0)
 
 
-def _penalty(lance: str, pair: int, holders: Iterable[int], j: Jugadas, rules: Rules,
+def _penalty(lance: Lance, pair: int, holders: Iterable[int], j: Jugadas, rules: Rules,
              why: str) -> _Plan:
     """Rule 19: the lance goes to ``pair``: one stone of deje, then its bonus."""
     end = [Event(lance, pair, 1, why, PENALTY)]
-    if lance == "punto":
+    if lance == Lance.PUNTO:
         end.append(Event(lance, pair, 1, "una de punto", PUNTO_STONE))
     else:
         end += _bonus(lance, pair, holders, j, rules)
@@ -150,15 +150,15 @@ def _mistakes(rec: HandRecord, asked: tuple[bool, bool]) -> tuple[Mistake, ...]:
     «¿juego?»; an órdago accepted before a lance ends the hand before its question)."""
     out = []
     has = rec.holds()
-    for i, lance in enumerate(("pares", "juego")):
+    for i, lance in enumerate((Lance.PARES, Lance.JUEGO)):
         if not asked[i]:
             continue
         for seat in range(4):
             said, held = rec.declared[i][seat], has[i][seat]
             if said and not held:
-                why = f"cantó {lance} sin " + ("tenerlos" if lance == "pares" else "tenerlo")
+                why = f"cantó {lance} sin " + ("tenerlos" if lance == Lance.PARES else "tenerlo")
             elif held and not said:
-                why = f"no cantó {lance} " + ("teniéndolos" if lance == "pares" else "teniéndolo")
+                why = f"no cantó {lance} " + ("teniéndolos" if lance == Lance.PARES else "teniéndolo")
             else:
                 continue
             out.append(Mistake(seat, lance, said, why))
@@ -174,27 +174,27 @@ def _mundial_pares(o: Outcome, decl: tuple[bool, ...], has: tuple[bool, ...], j:
         rulings.append("regla 19: pares no cantados no valen, ni para envites ni para el tanteo")
     pairs = {s & 1 for s in false}
     if not pairs:
-        return _plan("pares", o, true, j, rules)
+        return _plan(Lance.PARES, o, true, j, rules)
     if len(pairs) == 2:
         rulings.append("regla 19: las dos parejas cantaron pares sin tenerlos: se anula lo "
                        "jugado a pares y se cuentan los pares de quien los tiene")
-        return _annul(_plan("pares", UNBET, true, j, rules))
+        return _annul(_plan(Lance.PARES, UNBET, true, j, rules))
     p = pairs.pop()
     q = 1 - p
     p_has, q_has = any(s & 1 == p for s in true), any(s & 1 == q for s in true)
     if not p_has:
         rulings.append(f"regla 19: la pareja {p} cantó pares sin tenerlos y su compañero no "
                        f"los tiene: se anula lo jugado a pares y la pareja {q} cuenta sus pares")
-        return _annul(_plan("pares", UNBET, true, j, rules))
+        return _annul(_plan(Lance.PARES, UNBET, true, j, rules))
     if q_has:
         rulings.append(f"regla 19: la pareja {p} cantó pares sin tenerlos; su compañero y los "
                        f"contrarios los tienen: se anula lo jugado y la pareja {q} se apunta el "
                        f"deje de pares y sus pares")
-        return _penalty("pares", q, true, j, rules, "una de deje por pares mal cantados")
-    return _plan("pares", o, true, j, rules)
+        return _penalty(Lance.PARES, q, true, j, rules, "una de deje por pares mal cantados")
+    return _plan(Lance.PARES, o, true, j, rules)
 
 
-def _mundial_juego(lance: str, o: Outcome, decl: tuple[bool, ...], has: tuple[bool, ...],
+def _mundial_juego(lance: Lance, o: Outcome, decl: tuple[bool, ...], has: tuple[bool, ...],
                    j: Jugadas, rules: Rules, rulings: list[str]) -> _Plan:
     """Rule 19, juego: «cantar juego no teniendo», «no cantar juego teniendo».
     ``lance`` is the one that was played (juego, or punto when nobody declared juego)."""
@@ -203,14 +203,14 @@ def _mundial_juego(lance: str, o: Outcome, decl: tuple[bool, ...], has: tuple[bo
     hidden = [s for s in range(4) if has[s] and not decl[s]]
     no_juego = [s for s in range(4) if not has[s]]
     if not false and not hidden:
-        return _plan(lance, o, true if lance == "juego" else no_juego, j, rules)
+        return _plan(lance, o, true if lance == Lance.JUEGO else no_juego, j, rules)
     pairs = {s & 1 for s in false + hidden}
     if len(pairs) == 2 or (false and hidden):
         rulings.append("regla 19: juego mal cantado por las dos parejas: se anula lo jugado "
                        "y se cuenta por las cartas")
         if any(has):
-            return _annul(_plan("juego", UNBET, [s for s in range(4) if has[s]], j, rules))
-        return _annul(_plan("punto", Outcome(EN_PASO), no_juego, j, rules))
+            return _annul(_plan(Lance.JUEGO, UNBET, [s for s in range(4) if has[s]], j, rules))
+        return _annul(_plan(Lance.PUNTO, Outcome(EN_PASO), no_juego, j, rules))
     p = pairs.pop()
     q = 1 - p
     p_has, q_has = any(s & 1 == p for s in true), any(s & 1 == q for s in true)
@@ -218,7 +218,7 @@ def _mundial_juego(lance: str, o: Outcome, decl: tuple[bool, ...], has: tuple[bo
         if not any(has):
             rulings.append(f"regla 19: la pareja {p} cantó juego sin tenerlo y nadie lo tiene: "
                            f"la pareja {q} se apunta el deje de punto y el punto")
-            return _penalty("punto", q, (), j, rules, "una de deje de punto por juego mal cantado")
+            return _penalty(Lance.PUNTO, q, (), j, rules, "una de deje de punto por juego mal cantado")
         if p_has and not q_has:
             rulings.append(f"regla 19: la pareja {p} cantó juego sin tenerlo; su compañero lo "
                            f"tiene y los contrarios no: no influye")
@@ -226,27 +226,27 @@ def _mundial_juego(lance: str, o: Outcome, decl: tuple[bool, ...], has: tuple[bo
         if q_has and not p_has:
             rulings.append(f"regla 19: la pareja {p} cantó juego sin tenerlo y su compañero no "
                            f"lo tiene: se anula cualquier envite y la pareja {q} cuenta su juego")
-            return _annul(_plan("juego", UNBET, true, j, rules))
+            return _annul(_plan(Lance.JUEGO, UNBET, true, j, rules))
         rulings.append(f"regla 19: la pareja {p} cantó juego sin tenerlo; su compañero y los "
                        f"contrarios lo tienen: se anulan los envites y la pareja {q} se apunta "
                        f"el deje y su juego")
-        return _penalty("juego", q, true, j, rules, "una de deje por juego mal cantado")
+        return _penalty(Lance.JUEGO, q, true, j, rules, "una de deje por juego mal cantado")
     # hidden juego only, in pair p
     if not true:
         rulings.append(f"regla 19: la pareja {p} no cantó juego teniéndolo y nadie más lo tiene: "
                        f"se anula lo jugado a punto y cuenta lo que vale su juego")
-        return _annul(_plan("juego", UNBET, hidden, j, rules))
+        return _annul(_plan(Lance.JUEGO, UNBET, hidden, j, rules))
     if p_has and not q_has:
         rulings.append(f"regla 19: la pareja {p} no cantó un juego; su compañero lo tiene y los "
                        f"contrarios no: cuentan los dos juegos")
-        return _plan("juego", o, true + hidden, j, rules)
+        return _plan(Lance.JUEGO, o, true + hidden, j, rules)
     if p_has and q_has:
         rulings.append(f"regla 19: la pareja {p} no cantó un juego; su compañero y los contrarios "
                        f"lo tienen: ese juego no vale, solo el del compañero")
-        return _plan("juego", o, true, j, rules)
+        return _plan(Lance.JUEGO, o, true, j, rules)
     rulings.append(f"regla 19: la pareja {p} no cantó juego teniéndolo, su compañero no lo tiene "
                    f"y los contrarios sí: la pareja {q} se apunta el deje de juego y su juego")
-    return _penalty("juego", q, true, j, rules, "una de deje por juego no cantado")
+    return _penalty(Lance.JUEGO, q, true, j, rules, "una de deje por juego no cantado")
 
 
 def score(rec: HandRecord) -> Answer:
@@ -261,12 +261,12 @@ def score(rec: HandRecord) -> Answer:
     rulings: list[str] = []
     plans: list[_Plan] = []
     for lance, o in rec.outcomes.items():
-        if lance == "grande" or lance == "chica":
+        if lance == Lance.GRANDE or lance == Lance.CHICA:
             plans.append(_plan(lance, o, None, j, rules))
             continue
         if mundial:
             has_pares, has_juego = rec.holds()
-            if lance == "pares":
+            if lance == Lance.PARES:
                 plan = _mundial_pares(o, rec.declared[0], has_pares, j, rules, rulings)
             else:
                 plan = _mundial_juego(lance, o, rec.declared[1], has_juego, j, rules, rulings)
@@ -278,10 +278,10 @@ def score(rec: HandRecord) -> Answer:
                            f"{Lance(lance).a}, y la mano se cuenta como si no se hubiera echado")
             ordago = None
             plans.append(plan)
-            if lance == "pares":  # juego was never asked: the last lance is scored en paso
-                fourth = "juego" if any(s.juego for s in j.seats) else "punto"
+            if lance == Lance.PARES:  # juego was never asked: the last lance is scored en paso
+                fourth = Lance.JUEGO if any(s.juego for s in j.seats) else Lance.PUNTO
                 holders = _holders(fourth, j)
-                bettable = fourth == "punto" or len({s & 1 for s in holders}) == 2
+                bettable = fourth == Lance.PUNTO or len({s & 1 for s in holders}) == 2
                 plans.append(_plan(fourth, PASSED if bettable else UNBET, holders, j, rules))
             break
         if o.how == ORDAGO_QUERIDO and plan.how != ORDAGO_QUERIDO:
@@ -324,12 +324,12 @@ def score(rec: HandRecord) -> Answer:
     )
 
 
-def _holders(lance: str, j: Jugadas) -> list[int]:
+def _holders(lance: Lance, j: Jugadas) -> list[int]:
     """The seats whose cards hold the jugada of ``lance`` (pares, juego or punto)."""
     seats = j.seats
-    if lance == "pares":
+    if lance == Lance.PARES:
         return [s for s in range(4) if seats[s].pares]
-    if lance == "juego":
+    if lance == Lance.JUEGO:
         return [s for s in range(4) if seats[s].juego]
     return [s for s in range(4) if seats[s].punto]
 
