@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import cv2
@@ -10,8 +13,12 @@ import numpy as np
 import pytest
 
 from firmware.cli import main
+from firmware.config import parse_config
+from firmware.table_app import make_reader
 from models.deck import HELD_OUT_STYLES
 from models.scene import learning_scene, random_cards, random_scene, render_scene
+from vision.learnt import DeckNotFound, LearntClassifier
+from vision.mat import Mat
 
 STYLE = HELD_OUT_STYLES["clasica"]
 
@@ -45,15 +52,27 @@ def test_learn_list_read_and_remove(tmp_path: Path, data_home: Path,
     scene = render_scene(random_scene(rng, cards=random_cards(rng), deck=STYLE, extras=(), glare=0.0), rng)
     image = tmp_path / "table.png"
     cv2.imwrite(str(image), scene.image)
-    # read in a new reader from the files alone (as after a restart)
+    # read in a new reader from the files alone
     assert main(["read", "--deck", "club", "--json", str(image)]) == 0
     reading = json.loads(capsys.readouterr().out)
     read = [set(seat) for seat in reading["cards"]]
     assert all(r <= set(t) for r, t in zip(read, scene.truth_cards, strict=True))
     assert sum(map(len, read)) >= 15
+    # after a restart: another process, which knows the deck only from $XDG_DATA_HOME
+    env = {**os.environ, "XDG_DATA_HOME": str(data_home)}
+    done = subprocess.run([sys.executable, "-m", "firmware.cli", "read", "--deck", "club", "--json", str(image)],
+                          capture_output=True, text=True, env=env, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["cards"] == reading["cards"]
+    # the table's configuration names it: the table reads with it
+    reader = make_reader(parse_config('[deck]\nname = "club"\n'), Mat())
+    assert isinstance(reader.classifier, LearntClassifier)  # type: ignore[attr-defined]
+    assert [[str(c) for c in seat] for seat in reader.read(scene.image).cards] == reading["cards"]
     assert main(["deck", "remove", "club"]) == 0
     assert main(["deck", "list"]) == 0
     assert capsys.readouterr().out.split() == ["forgot", "deck", "club"]
+    with pytest.raises(DeckNotFound, match="no learnt deck called 'club'"):
+        make_reader(parse_config('[deck]\nname = "club"\n'), Mat())
 
 
 def test_a_refused_frame_keeps_nothing_and_says_one_line(tmp_path: Path, data_home: Path,
