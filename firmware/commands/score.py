@@ -125,7 +125,7 @@ def _jobs(asked: int, lines: int) -> int:
 
 def _score_block(bounds: tuple[int, int]) -> tuple[bytes, bool]:
     """Score lines ``bounds`` of the batch: their answer lines, and whether any was bad."""
-    from table.fast import answer as fast_answer
+    from table.fast import answer_line
 
     start, end = bounds
     out = []
@@ -134,9 +134,9 @@ def _score_block(bounds: tuple[int, int]) -> tuple[bytes, bool]:
         line = _LINES[number]
         if not line.strip():
             continue
-        plain = fast_answer(line)  # a plain valid record, answered without objects
+        plain = answer_line(line)  # a plain valid record, answered without objects
         if plain is not None:
-            out.append(_compact(plain))
+            out.append(plain)
             continue
         from table.record import parse  # the reference path: imported when first needed
         from table.tanteo import score
