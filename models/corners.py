@@ -42,7 +42,7 @@ from table.cards import Card
 from vision.cardcrop import BAND_H, BAND_W, warp_bands
 from vision.classifier import default_corner_model_path
 
-CORNER_ART = 2
+CORNER_ART = 3
 """Bumped when :func:`models.deck.corner_style` changes, so that cached bands are rendered again."""
 CHANNELS = (16, 24, 48, 64)
 
@@ -298,7 +298,7 @@ def train(decks_n: int = 120, epochs: int = 3, seed: int = 1, threads: int = 2, 
         te, total = time.time(), 0.0
         for step in range(steps):
             idx = perm[step * batch:(step + 1) * batch]
-            x = augment(to_tensor(data[idx].numpy()), gen, turn=False)
+            x = mix_art(augment(to_tensor(data[idx].numpy()), gen, turn=False), gen)
             y = targets[idx]
             r, s = model.heads(x)
             loss = ce(r, y % 10) + ce(s, y // 10)
@@ -317,6 +317,22 @@ def train(decks_n: int = 120, epochs: int = 3, seed: int = 1, threads: int = 2, 
     print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB) in {(time.time() - t0) / 60:.1f} min",
           file=sys.stderr, flush=True)
     return {"heldout_accuracy": accuracy(model, val_b, val_l), "minutes": (time.time() - t0) / 60}
+
+
+def mix_art(x: Any, gen: Any, share: float = 0.3) -> Any:
+    """In ``share`` of a batch, the band's art (below the frame line, between the corners) swapped
+    for another card's: what names the card must come from the index and the pintas, which every
+    deck prints, not from the top of this drawing."""
+    import torch
+
+    n, _, h, w = x.shape
+    pick = torch.nonzero(torch.rand(n, generator=gen) < share).flatten()
+    if len(pick) == 0:
+        return x
+    donor = pick[torch.randperm(len(pick), generator=gen)]
+    y0, x0, x1 = int(h * 0.45), int(w * 0.25), int(w * 0.8)
+    x[pick, :, y0:, x0:x1] = x[donor, :, y0:, x0:x1].clone()
+    return x
 
 
 def accuracy(model: Any, bands: npt.NDArray[np.uint8], labels: npt.NDArray[np.int64]) -> float:

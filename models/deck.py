@@ -105,6 +105,8 @@ class DeckStyle:
     """Index printed inside the frame line's corner (as the Fournier pattern has it), not outside."""
     pinta_spread: bool = False
     """Pinta gaps spread evenly along the line instead of grouped at its middle."""
+    ttf: str = ""
+    """A TrueType font (file name, found by Pillow among the machine's fonts) for the index; "" for ``font``."""
 
     def suit_colours(self, suit: Suit) -> tuple[BGR, BGR]:
         return {Suit.OROS: self.oro_colours, Suit.COPAS: self.copa_colours,
@@ -199,7 +201,7 @@ def random_style(rng: np.random.Generator) -> DeckStyle:
     return replace(style, ace_tilt=style.layout_variant == 1)
 
 
-def corner_style(rng: np.random.Generator) -> DeckStyle:
+def corner_style(rng: np.random.Generator, ttf_share: float = 0.6) -> DeckStyle:
     """A random style varied where real decks vary at their corners, for the corner model.
 
     Real indices are smaller and thinner than most drawn ones (3-4 mm in the
@@ -221,10 +223,13 @@ def corner_style(rng: np.random.Generator) -> DeckStyle:
         ink = tuple(int(a * (1 - f) + b * f) for a, b in zip(ink, style.paper, strict=True))  # type: ignore[assignment]
     serif = (cv2.FONT_HERSHEY_COMPLEX, cv2.FONT_HERSHEY_COMPLEX_SMALL)
     font = int(rng.choice(serif)) if rng.random() < 0.4 else style.font
+    ttfs = available_ttf_fonts() if ttf_share > 0 else ()
+    ttf = str(ttfs[int(rng.integers(len(ttfs)))]) if ttfs and rng.random() < ttf_share else ""
     return replace(
         style,
         ink=ink,
         font=font,
+        ttf=ttf,
         index_height_mm=float(rng.uniform(2.8, 4.5) if small else rng.uniform(4.5, 8.5)),
         index_weight=float(rng.uniform(0.25, 0.8) if small else rng.uniform(0.6, 1.8)),
         index_inside=bool(rng.random() < 0.6),
@@ -610,14 +615,54 @@ def _draw_border(pen: _Pen, suit: Suit, w: float, h: float) -> tuple[float, floa
     return (x0 + pad, y0 + pad, x1 - pad, y1 - pad)
 
 
+TTF_INDEX_FONTS = (
+    "DejaVuSerif.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSerif-Italic.ttf", "DejaVuSerifCondensed.ttf",
+    "DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansCondensed.ttf", "DejaVuSans-ExtraLight.ttf",
+    "DejaVuSansMono.ttf", "LiberationSerif-Regular.ttf", "LiberationSerif-Bold.ttf",
+    "LiberationSerif-Italic.ttf", "LiberationSans-Regular.ttf", "LiberationSans-Bold.ttf",
+    "LiberationSansNarrow-Regular.ttf", "LiberationMono-Regular.ttf",
+)
+"""TrueType fonts the corner model's decks may print their indices in, where the machine has them."""
+
+
+@lru_cache(maxsize=1)
+def available_ttf_fonts() -> tuple[str, ...]:
+    """Those of :data:`TTF_INDEX_FONTS` that Pillow finds on this machine (none without Pillow)."""
+    try:
+        from PIL import ImageFont
+    except ImportError:
+        return ()
+    found = []
+    for name in TTF_INDEX_FONTS:
+        try:
+            ImageFont.truetype(name, 20)
+        except OSError:
+            continue
+        found.append(name)
+    return tuple(found)
+
+
+def _ttf_mask(text: str, name: str) -> Image:
+    from PIL import Image as PILImage
+    from PIL import ImageDraw, ImageFont
+
+    font = ImageFont.truetype(name, 160)
+    canvas = PILImage.new("L", (200 * len(text) + 40, 260), 0)
+    ImageDraw.Draw(canvas).text((20, 20), text, fill=255, font=font)
+    return np.asarray(canvas, np.uint8)
+
+
 def _index_image(text: str, style: DeckStyle, colour: BGR, paper: BGR) -> tuple[Image, Image]:
     """The printed index as a small image and its ink mask, ``index_height_mm`` high."""
     font = style.font | (cv2.FONT_ITALIC if style.italic else 0)
     scale = 4.0
     th = max(1, round(scale * 1.6 * style.index_weight))
-    (tw, tht), base = cv2.getTextSize(text, font, scale, th)
-    canvas = np.zeros((tht + base + 2 * th + 4, tw + 2 * th + 4), np.uint8)
-    cv2.putText(canvas, text, (th + 2, tht + th + 2), font, scale, 255, th, cv2.LINE_AA)
+    if style.ttf:
+        canvas = _ttf_mask(text, style.ttf)
+    else:
+        (tw, tht), base = cv2.getTextSize(text, font, scale, th)
+        canvas = np.zeros((tht + base + 2 * th + 4, tw + 2 * th + 4), np.uint8)
+        cv2.putText(canvas, text, (th + 2, tht + th + 2), font, scale, 255, th, cv2.LINE_AA)
     ys, xs = np.nonzero(canvas)
     canvas = canvas[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
     hpx = max(6, round(style.index_height_mm * PX_PER_MM))

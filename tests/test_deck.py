@@ -17,6 +17,7 @@ from models.deck import (
     DeckStyle,
     _reink,
     _vary_art,
+    available_ttf_fonts,
     corner_style,
     load_deck,
     load_fournier1878,
@@ -216,3 +217,13 @@ def test_an_index_inside_the_frame_is_printed_inside_its_corner() -> None:
     inside = face[inset + 2:inset + round(6 * PX_PER_MM), inset + 2:inset + round(6 * PX_PER_MM)]
     assert outside.min() > 150  # paper only
     assert inside.min() < 100  # the index's ink
+
+
+@pytest.mark.skipif(not available_ttf_fonts(), reason="no TrueType fonts or no Pillow here")
+def test_a_truetype_index_says_the_rank() -> None:
+    style = replace(HELD_OUT_STYLES["clasica"], ttf=available_ttf_fonts()[0])
+    cw, ch = int(style.border_inset_mm * PX_PER_MM), int(11 * PX_PER_MM)
+    seven = render_card(Card.parse("7o"), style).astype(int)[:ch, :cw]
+    one = render_card(Card.parse("1o"), style).astype(int)[:ch, :cw]
+    assert seven.min() < 100 and np.abs(seven - one).mean() > 3
+    assert corner_style(np.random.default_rng(0), ttf_share=0.0).ttf == ""
