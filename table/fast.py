@@ -52,21 +52,13 @@ _FORMAT = "mus-hand/1"  # table.record.FORMAT (not imported: the fast path start
 _KEYSET = frozenset(("format", "rules", "mano", "score", "cards", "bets", "declared"))
 _LANCESET = frozenset(("grande", "chica", "pares", "juego", "punto"))
 _NAMES = ("grande", "chica", "pares", "juego", "punto")
-_WITH_JUEGO = (0, 1, 2, 3)
-_WITH_PUNTO = (0, 1, 2, 4)
 _H_PASO, _H_QUERIDO, _H_NO_QUERIDO, _H_ORDAGO, _H_NOT_BET = 0, 1, 2, 3, 4
 _HOW = (How.PASO.value, How.QUERIDO.value, How.NO_QUERIDO.value, How.ORDAGO.value,
         How.NOT_BET.value, How.NONE.value)
 _H_NONE = 5
-_TIE = tuple(tuple(3 - ((s - mano) & 3) for s in range(4)) for mano in range(4))
-"""For each mano, each seat's place from mano as a tie-break: 3 for mano, 0 for postre."""
-_SEAT_AT = tuple(tuple((mano + 3 - t) & 3 for t in range(4)) for mano in range(4))
-"""For each mano, the seat whose tie-break is t."""
 _EN_PASO = ("una de grande en paso", "una de chica en paso")
 _SAY: dict[int, str] = {}
 """Numbers as stones are said, filled as they are first needed."""
-_DEJE_WHY: dict[int, str] = {}
-_ENVITE_WHY: tuple[dict[int, str], ...] = ({}, {}, {}, {}, {})
 
 
 def _say(n: int) -> str:
@@ -106,47 +98,55 @@ def answer_line(text: bytes | str) -> bytes | None:
     if not _KEYSET.issuperset(obj):
         return None
     try:
-        found = _answer(obj)
+        return _line(obj)
     except (InvalidInput, KeyError, TypeError, ValueError, IndexError, AttributeError):
         return None
-    return None if found is None else _dumps(found, option=_OPTIONS)
 
 
 _CODE = {text: 8 ** RANKS.index(card.rank) for text, card in BY_TEXT.items()}
 """Each card's share of its seat's code: three bits counting each rank, so the sum of
 four cards names the multiset of their ranks, whatever their order."""
 
-Seat = tuple[Any, ...]
+Seat = tuple[int, ...]
 """A seat's jugadas for the fast path: the five lances' keys (grande, chica, pares,
-juego, punto) shifted left two bits, whether it holds pares and juego, then its pares
-bonus (stones, why, why as the partner's) and its juego bonus (the same)."""
-_SEATS: dict[tuple[int, bool], dict[int, Seat]] = {}
+juego, punto) shifted left two bits, the low two bits holding the seat's place from
+mano (3 for mano, 0 for postre: so the highest of four is the winner, a tie to the
+seat nearer mano); whether it holds pares and juego; then the class of its pares
+bonus (0 none, par, medias, duples) and of its juego bonus (0 none, juego, treinta
+y una, treinta y una real)."""
+_SEATS: dict[tuple[int, bool], tuple[dict[int, Seat], ...]] = {}
+"""For each (reyes, real): for each place from mano (0 mano .. 3 postre), every four
+ranks' :data:`Seat` by their code."""
+_JUEGO_BONUS = ((0, ""), (2, "juego"), (3, "treinta y una"), (3, "treinta y una real"))
+_PLACES = tuple(tuple((s - mano) & 3 for s in range(4)) for mano in range(4))
+"""For each mano, each seat's place from mano."""
+_PAIR_AT = tuple(tuple(((mano + 3 - t) & 3) & 1 for t in range(4)) for mano in range(4))
+"""For each mano, the pair of the seat whose low bits (place from mano) are t."""
 
 
-def _seats(rules: Rules) -> dict[int, Seat]:
-    """Every four ranks' :data:`Seat` under ``rules``, by their code (built once)."""
-    out: dict[int, Seat] = {}
+def _seats(rules: Rules) -> tuple[dict[int, Seat], ...]:
+    """Every four ranks' :data:`Seat` under ``rules``, by place and code (built once)."""
+    plain: dict[int, tuple[int, ...]] = {}
     for ranks, sj in table_for(rules).items():
-        pv, pname = PARES_BONUS[sj.pares_kind], PARES_KINDS.get(sj.pares_kind, "")
-        if sj.sum == 31:
-            jv, jname = 3, "treinta y una real" if (sj.real and rules.real) else "treinta y una"
-        else:
-            jv, jname = 2, "juego"
-        out[sum(8 ** RANKS.index(r) for r in ranks)] = (
+        juego = 0 if not sj.juego else 1 if sj.sum != 31 else 3 if (sj.real and rules.real) else 2
+        plain[sum(8 ** RANKS.index(r) for r in ranks)] = (
             sj.grande << 2, sj.chica << 2, sj.pares << 2, sj.juego << 2, sj.punto << 2,
-            sj.pares_kind > 0, sj.juego > 0,
-            pv, f"{_say(pv)} de {pname}", f"{_say(pv)} de {pname} del compañero",
-            jv, f"{_say(jv)} de {jname}", f"{_say(jv)} de {jname} del compañero")
-    _SEATS[(rules.reyes, rules.real)] = out
-    return out
+            sj.pares_kind > 0, sj.juego > 0, sj.pares_kind, juego)
+    found = tuple({c: (k[0] | t, k[1] | t, k[2] | t, k[3] | t, k[4] | t, *k[5:])
+                   for c, k in plain.items()} for t in (3, 2, 1, 0))
+    _SEATS[(rules.reyes, rules.real)] = found
+    return found
 
 
 _RULES: dict[bytes, Rules] = {}
 """Rules objects by their JSON text (a table writes the same few again and again)."""
 _NO_RULES = Rules()
+_WINNER = {None: b"null", 0: b"0", 1: b"1"}
+_LOW = (1 << 32) - 1
+"""Stones are summed for both pairs at once: pair 0 in the low 32 bits, pair 1 above."""
 
 
-def _answer(obj: dict[str, Any]) -> dict[str, Any] | None:
+def _line(obj: dict[str, Any]) -> bytes | None:
     if obj["format"] != _FORMAT or type(obj["format"]) is not str:
         return None
     given = obj.get("rules")
@@ -164,9 +164,10 @@ def _answer(obj: dict[str, Any]) -> dict[str, Any] | None:
     if type(mano) is not int or not 0 <= mano <= 3:
         return None
     points = obj["score"]
-    if (type(points) is not list or len(points) != 2 or type(points[0]) is not int
-            or type(points[1]) is not int or not 0 <= points[0] < target
-            or not 0 <= points[1] < target):
+    if type(points) is not list or len(points) != 2:
+        return None
+    p0, p1 = points
+    if type(p0) is not int or type(p1) is not int or not 0 <= p0 < target or not 0 <= p1 < target:
         return None
     cards = obj["cards"]
     if type(cards) is not list or len(cards) != 4:
@@ -176,161 +177,245 @@ def _answer(obj: dict[str, Any]) -> dict[str, Any] | None:
             or type(c3) is not list or len(c0) != 4 or len(c1) != 4 or len(c2) != 4
             or len(c3) != 4):
         return None
-    flat = c0 + c1 + c2 + c3
-    if len(set(flat)) != 16:
+    if len(set(c0 + c1 + c2 + c3)) != 16:
         return None
     code = _CODE
-    table = _SEATS.get((rules.reyes, rules.real)) or _seats(rules)
-    s0 = table[code[c0[0]] + code[c0[1]] + code[c0[2]] + code[c0[3]]]
-    s1 = table[code[c1[0]] + code[c1[1]] + code[c1[2]] + code[c1[3]]]
-    s2 = table[code[c2[0]] + code[c2[1]] + code[c2[2]] + code[c2[3]]]
-    s3 = table[code[c3[0]] + code[c3[1]] + code[c3[2]] + code[c3[3]]]
-    seats = (s0, s1, s2, s3)
+    places = _PLACES[mano]
+    tables = _SEATS.get((rules.reyes, rules.real)) or _seats(rules)
+    s0 = tables[places[0]][code[c0[0]] + code[c0[1]] + code[c0[2]] + code[c0[3]]]
+    s1 = tables[places[1]][code[c1[0]] + code[c1[1]] + code[c1[2]] + code[c1[3]]]
+    s2 = tables[places[2]][code[c2[0]] + code[c2[1]] + code[c2[2]] + code[c2[3]]]
+    s3 = tables[places[3]][code[c3[0]] + code[c3[1]] + code[c3[2]] + code[c3[3]]]
     bets = obj["bets"]
     if type(bets) is not dict or not _LANCESET.issuperset(bets):
         return None
-    pares_mask = s0[5] | s1[5] << 1 | s2[5] << 2 | s3[5] << 3
+    pair_at = _PAIR_AT[mano]
+    played = _PLAYED
+    # grande and chica: all four seats speak and hold the lance
+    words = bets.get("grande")
+    if words:
+        oid = _oid(mano, 15, words)
+    elif words is None or type(words) is list:
+        oid = 0
+    else:
+        return None
+    key = oid * 3 + pair_at[max(s0[0], s1[0], s2[0], s3[0]) & 3]
+    c = played[0].get(key) or _played(0, key)
+    frags, dejes, ends, dg, eg = c[0], c[1], c[2], c[3], c[4]
+    if c[5]:
+        return _ordago(bets, 1, p0, p1, target, c[6], frags, dejes, dg, s0[6] | s1[6] | s2[6] | s3[6])
+    words = bets.get("chica")
+    if words:
+        oid = _oid(mano, 15, words)
+    elif words is None or type(words) is list:
+        oid = 0
+    else:
+        return None
+    key = oid * 3 + pair_at[max(s0[1], s1[1], s2[1], s3[1]) & 3]
+    c = played[1].get(key) or _played(1, key)
+    frags += c[0]
+    dejes += c[1]
+    ends += c[2]
+    dg += c[3]
+    eg += c[4]
+    if c[5]:
+        return _ordago(bets, 2, p0, p1, target, c[6], frags, dejes, dg, s0[6] | s1[6] | s2[6] | s3[6])
+    # pares and juego: those holding the jugada speak; its bonus goes to the pair that takes it
+    seats = (s0, s1, s2, s3)
     juego_mask = s0[6] | s1[6] << 1 | s2[6] << 2 | s3[6] << 3
+    for i in (2, 3 if juego_mask else 4):
+        name = _NAMES[i]
+        mask = (s0[5] | s1[5] << 1 | s2[5] << 2 | s3[5] << 3 if i == 2
+                else juego_mask if i == 3 else 15)
+        words = bets.get(name)
+        if words:
+            oid = _oid(mano, mask, words)
+        elif words is None or type(words) is list:
+            oid = _SILENT[mask]
+        else:
+            return None
+        best = max(s0[i], s1[i], s2[i], s3[i])
+        card = pair_at[best & 3] if best >= 4 else 2  # 2: nobody holds it
+        if i == 4:
+            key = oid * 3 + card
+        else:
+            pair = _DEJE_PAIR[oid]
+            if pair < 0:
+                pair = card
+            if pair < 2:
+                a, b = seats[pair], seats[pair + 2]
+                if b[i] > a[i]:
+                    a, b = b, a
+                key = ((oid * 3 + card) << 4) + (a[i + 5] << 2) + b[i + 5]
+            else:
+                key = (oid * 3 + card) << 4
+        c = played[i].get(key) or _played(i, key)
+        frags += c[0]
+        dejes += c[1]
+        ends += c[2]
+        dg += c[3]
+        eg += c[4]
+        if c[5]:
+            return _ordago(bets, 3 if i == 2 else 4, p0, p1, target, c[6], frags, dejes, dg,
+                           juego_mask)
     if juego_mask:
-        lances, masks = _WITH_JUEGO, (15, 15, pares_mask, juego_mask)
         if bets.get("punto"):
             return None
-    else:
-        lances, masks = _WITH_PUNTO, (15, 15, pares_mask, 15)
-        if bets.get("juego"):
+    elif bets.get("juego"):
+        return None
+    gained = dg + eg
+    g0, g1 = p0 + (gained & _LOW), p1 + (gained >> 32)
+    if g0 >= target or g1 >= target:  # nothing after the event that reaches it counts
+        return _reaching(p0, p1, target, None, frags, dejes + ends)
+    return b'{"score":[%d,%d],"winner":null,"lances":{%b},"tanteo":[%b]}\n' % (
+        g0, g1, frags[:-1], (dejes + ends)[:-1])
+
+
+def _oid(mano: int, mask: int, words: Any) -> int:
+    """The outcome of a lance's words (an index in :data:`_OUTCOMES`), looked up by their
+    JSON text or replayed; raises ValueError where the reference path must decide."""
+    if type(words) is not list:
+        raise ValueError
+    said = _dumps(words)
+    oid = _CACHE.get((mano, mask, said))
+    if oid is None:
+        oid = _replay(mano, mask, words)
+        if oid is None:
+            raise ValueError
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.clear()
+        # a copy: the C writer's bytes keep their spare room, some two kilobytes
+        _CACHE[(mano, mask, bytes(memoryview(said)))] = oid
+    return oid
+
+
+_AFTER = tuple(tuple((*("grande", "chica", "pares", fourth)[after:], other) for after in range(5))
+               for fourth, other in (("punto", "juego"), ("juego", "punto")))
+"""For a hand without juego and with it, and each lance: the lances after it, and the
+one not played: none may have words once an órdago is accepted."""
+
+
+def _ordago(bets: dict[str, Any], after: int, p0: int, p1: int, target: int, winner: int,
+            frags: bytes, dejes: bytes, dg: int, juego: int) -> bytes | None:
+    """The answer line of a hand ended by an accepted órdago before lance ``after``:
+    only the dejes count, the órdago's winner wins the juego unless a deje won it."""
+    for name in _AFTER[bool(juego)][after]:  # the lances left, and the one not played
+        if bets.get(name):
             return None
-    ties = _TIE[mano]
-    t0, t1, t2, t3 = ties
-    seat_at = _SEAT_AT[mano]
-    cache = _CACHE
-    out_lances: dict[str, dict[str, Any]] = {}
-    dejes: list[dict[str, Any]] = []
-    ending: list[dict[str, Any]] = []
-    ordago = False
-    last_winner: int | None = None
-    for i, mask in zip(lances, masks):  # noqa: B905 - both are four long
-        name = _NAMES[i]
-        words = bets.get(name)
-        if ordago:
-            if words:
-                return None
-            continue
-        if not words:
-            if words is not None and type(words) is not list:
-                return None
-            o = _SILENT[mask]
-        else:
-            if type(words) is not list:
-                return None
-            o = cache.get((mano, mask, _dumps(words)))  # type: ignore[assignment]
-            if o is None:
-                o = _replay(mano, mask, words)  # type: ignore[assignment]
-                if o is None:
-                    return None
-                if len(cache) >= _CACHE_SIZE:
-                    cache.clear()
-                cache[(mano, mask, _dumps(words))] = o
-        how = o[0]
-        # who wins it by the cards: the highest key, a tie to the seat nearer mano
-        best = max(s0[i] | t0, s1[i] | t1, s2[i] | t2, s3[i] | t3)
-        if i < 2 or best >= 4:  # grande and chica: everyone; else a key 0 holds nothing
-            pair = seat_at[best & 3] & 1
-        else:
-            pair = None
-        worth = 0
-        if how == _H_NO_QUERIDO:
-            pair = o[3]
-            worth = deje = o[2]
-            why = _DEJE_WHY.get(deje)
-            if why is None:
-                why = _DEJE_WHY[deje] = f"{_say(deje)} porque no"
-            dejes.append({"lance": name, "pair": pair, "stones": deje, "why": why})
-            if i == 4:
-                ending.append({"lance": name, "pair": pair, "stones": 1, "why": "una de punto"})
-                worth += 1
-            elif i >= 2:
-                worth += _bonus(ending, name, i, pair, seats, ties)
-        elif how == _H_ORDAGO or pair is None:
-            if pair is None and how == _H_NOT_BET:
-                how = _H_NONE
-        elif how == _H_QUERIDO:
-            worth = stake = o[1]
-            whys = _ENVITE_WHY[i]
-            why = whys.get(stake)
-            if why is None:
-                why = whys[stake] = f"{_say(stake)} de envite a {name}"
-            ending.append({"lance": name, "pair": pair, "stones": stake, "why": why})
-            if i == 4:
-                ending.append({"lance": name, "pair": pair, "stones": 1, "why": "una de punto"})
-                worth += 1
-            elif i >= 2:
-                worth += _bonus(ending, name, i, pair, seats, ties)
-        elif i < 2:
-            ending.append({"lance": name, "pair": pair, "stones": 1, "why": _EN_PASO[i]})
-            worth = 1
-        elif i == 4:
-            ending.append({"lance": name, "pair": pair, "stones": 1, "why": "una de punto"})
-            worth = 1
-        else:
-            worth = _bonus(ending, name, i, pair, seats, ties)
-        out_lances[name] = {"winner": pair, "how": _HOW[how], "stones": worth}
-        if how == _H_ORDAGO:
-            ordago = True
-            last_winner = pair
-    score = [points[0], points[1]]
-    events = dejes if ordago else dejes + ending
-    gained = [0, 0]
-    for ev in events:
-        gained[ev["pair"]] += ev["stones"]
-    winner: int | None = None
-    if score[0] + gained[0] < target and score[1] + gained[1] < target:
-        score[0] += gained[0]
-        score[1] += gained[1]
-        tanteo = events
-    else:  # somebody reaches the target: nothing after that event counts
-        tanteo = []
-        for ev in events:
-            p = ev["pair"]
-            score[p] += ev["stones"]
-            tanteo.append(ev)
-            if score[p] >= target:
-                winner = p
-                break
-    if ordago and winner is None:
-        winner = last_winner
-    return {"score": score, "winner": winner, "lances": out_lances, "tanteo": tanteo}
+    g0, g1 = p0 + (dg & _LOW), p1 + (dg >> 32)
+    if g0 >= target or g1 >= target:
+        return _reaching(p0, p1, target, winner, frags, dejes)
+    return b'{"score":[%d,%d],"winner":%b,"lances":{%b},"tanteo":[%b]}\n' % (
+        g0, g1, _WINNER[winner], frags[:-1], dejes[:-1])
 
 
-def _bonus(out: list[dict[str, Any]], name: str, i: int, pair: int, seats: tuple[Seat, ...],
-           ties: tuple[int, ...]) -> int:
-    """As :func:`table.tanteo._bonus`: each seat of ``pair`` holding the jugada of lance
-    ``i`` (pares 2, juego 3), better first (a tie: nearer mano first), appended to
-    ``out``; the stones they are worth."""
-    a, b = seats[pair], seats[pair + 2]
-    ka, kb = a[i], b[i]
-    at = 7 if i == 2 else 10  # where the bonus of this lance starts in a Seat
-    if not ka:
-        if not kb:
-            return 0
-        out.append({"lance": name, "pair": pair, "stones": b[at], "why": b[at + 1]})
-        return b[at]  # type: ignore[no-any-return]
-    if not kb:
-        out.append({"lance": name, "pair": pair, "stones": a[at], "why": a[at + 1]})
-        return a[at]  # type: ignore[no-any-return]
-    if kb | ties[pair + 2] > ka | ties[pair]:
-        a, b = b, a
-    out.append({"lance": name, "pair": pair, "stones": a[at], "why": a[at + 1]})
-    out.append({"lance": name, "pair": pair, "stones": b[at], "why": b[at + 2]})
-    return a[at] + b[at]  # type: ignore[no-any-return]
+def _reaching(p0: int, p1: int, target: int, ordago: int | None, frags: bytes,
+              events: bytes) -> bytes:
+    """The answer line when a pair reaches the target: the tanteo stops at that event
+    (``ordago``: the pair that won an accepted órdago, if any)."""
+    score = [p0, p1]
+    winner = None
+    tanteo = []
+    for ev in _loads(b"[" + events[:-1] + b"]"):
+        p = ev["pair"]
+        score[p] += ev["stones"]
+        tanteo.append(ev)
+        if score[p] >= target:
+            winner = p
+            break
+    if ordago is not None and winner is None:
+        winner = ordago
+    return b'{"score":[%d,%d],"winner":%b,"lances":{%b},"tanteo":%b}\n' % (
+        score[0], score[1], _WINNER[winner], frags[:-1], _dumps(tanteo))
 
+
+Played = tuple[bytes, bytes, bytes, int, int, bool, "int | None"]
+"""What one lance adds to the answer: its entry in ``lances``, its deje event and its
+events at the end of the hand (JSON text, each followed by a comma, or empty), the
+stones of its deje and of its events at the end (both pairs at once, see
+:data:`_LOW`), whether an órdago was accepted in it, and the pair that wins it."""
+_PLAYED: tuple[dict[int, Played], ...] = ({}, {}, {}, {}, {})
+"""For each lance, what it adds, by a key made of its outcome (an index in
+:data:`_OUTCOMES`), the pair its cards give it and, in pares and juego, the bonus
+classes of the pair's seats that count it, better first."""
+
+
+def _played(i: int, key: int) -> Played:
+    """Build (and keep) what lance ``i`` adds for ``key`` (see :data:`_PLAYED`)."""
+    if i == 2 or i == 3:
+        first, second = key >> 2 & 3, key & 3
+        oid, card = divmod(key >> 4, 3)
+    else:
+        first = second = 0
+        oid, card = divmod(key, 3)
+    how, stake, deje, deje_pair = _OUTCOMES[oid]
+    name = _NAMES[i]
+    pair = None if card == 2 else card
+    worth = 0
+    deje_ev: dict[str, Any] | None = None
+    end: list[dict[str, Any]] = []
+
+    def event(stones: int, why: str) -> None:
+        end.append({"lance": name, "pair": pair, "stones": stones, "why": why})
+
+    def bonus() -> None:
+        for k, cls in enumerate((first, second)):
+            if cls:
+                value, kind = ((PARES_BONUS[cls], PARES_KINDS[cls]) if i == 2
+                               else _JUEGO_BONUS[cls])
+                event(value, f"{_say(value)} de {kind}" + (" del compañero" if k else ""))
+
+    if how == _H_NO_QUERIDO:
+        pair = deje_pair
+        deje_ev = {"lance": name, "pair": pair, "stones": deje, "why": f"{_say(deje)} porque no"}
+        if i == 4:
+            event(1, "una de punto")
+        elif i >= 2:
+            bonus()
+    elif how == _H_ORDAGO or pair is None:
+        if pair is None and how == _H_NOT_BET:
+            how = _H_NONE
+    elif how == _H_QUERIDO:
+        event(stake, f"{_say(stake)} de envite a {name}")
+        if i == 4:
+            event(1, "una de punto")
+        elif i >= 2:
+            bonus()
+    elif i < 2:
+        event(1, _EN_PASO[i])
+    elif i == 4:
+        event(1, "una de punto")
+    else:
+        bonus()
+    worth = (deje if deje_ev else 0) + sum(e["stones"] for e in end)
+    entry = b'"%b":%b,' % (name.encode(), _dumps({"winner": pair, "how": _HOW[how], "stones": worth}))
+    gains = [0, 0]
+    for e in end:
+        gains[e["pair"]] += e["stones"]
+    if max(gains[0], gains[1], deje) >= 1 << 31:
+        raise ValueError("too many stones to sum in 32 bits")  # the reference path says it
+    found: Played = (entry, _dumps(deje_ev) + b"," if deje_ev else b"",
+                     b"".join(_dumps(e) + b"," for e in end),
+                     (deje << 32 if deje_pair else deje) if deje_ev else 0,
+                     gains[0] + (gains[1] << 32), how == _H_ORDAGO, pair)
+    table = _PLAYED[i]
+    if len(table) >= _CACHE_SIZE:
+        table.clear()
+    table[key] = found
+    return found
 
 
 _Outcome = tuple[int, int, int, "int | None"]
 """How a lance's betting ended: (how, stake, deje, the pair that took the deje)."""
-_SILENT: tuple[_Outcome, ...] = tuple(
-    (_H_PASO if mask & 0b0101 and mask & 0b1010 else _H_NOT_BET, 0, 0, None) for mask in range(16))
-"""A lance without words, by the seats that may speak: both pairs among them, en paso."""
-_CACHE: dict[tuple[int, int, bytes], _Outcome] = {}
+_OUTCOMES: list[_Outcome] = [(_H_PASO, 0, 0, None), (_H_NOT_BET, 0, 0, None)]
+"""Every outcome met so far, each once: an outcome is named by its index here."""
+_OUTCOME_ID: dict[_Outcome, int] = {o: k for k, o in enumerate(_OUTCOMES)}
+_DEJE_PAIR: list[int] = [-1, -1]
+"""For each outcome: the pair that took the deje (no querido), else -1."""
+_SILENT = tuple(0 if mask & 0b0101 and mask & 0b1010 else 1 for mask in range(16))
+"""A lance without words, by the seats that may speak: both pairs among them, en paso
+(outcome 0); else not bet (outcome 1)."""
+_CACHE: dict[tuple[int, int, bytes], int] = {}
 """Lances already replayed, by (mano, seats that may speak, the words as JSON text: so
 ``0`` and ``false``, ``2`` and ``2.0`` stay different keys). Only legal lances."""
 _CACHE_SIZE = 50_000
@@ -340,7 +425,27 @@ _ORDER = tuple(tuple(tuple(s for s in ((mano + k) % 4 for k in range(4)) if mask
 _OPEN, _ANSWER = 0, 1
 
 
-def _replay(mano: int, mask: int, words: list[Any]) -> _Outcome | None:
+def _replay(mano: int, mask: int, words: list[Any]) -> int | None:
+    """:func:`_outcome`, named by its index in :data:`_OUTCOMES`."""
+    found = _outcome(mano, mask, words)
+    if found is None:
+        return None
+    oid = _OUTCOME_ID.get(found)
+    if oid is None:
+        if len(_OUTCOMES) >= _CACHE_SIZE:  # every table keyed by outcomes starts afresh
+            del _OUTCOMES[2:], _DEJE_PAIR[2:]
+            _OUTCOME_ID.clear()
+            _OUTCOME_ID.update({o: k for k, o in enumerate(_OUTCOMES)})
+            _CACHE.clear()
+            for table in _PLAYED:
+                table.clear()
+        oid = _OUTCOME_ID[found] = len(_OUTCOMES)
+        _OUTCOMES.append(found)
+        _DEJE_PAIR.append(-1 if found[3] is None else found[3])
+    return oid
+
+
+def _outcome(mano: int, mask: int, words: list[Any]) -> _Outcome | None:
     """How a lance's words end it, by the rules of :class:`table.betting.Betting`;
     None for any word it may not say, a lance left undecided or words after it is
     decided (the reference path names the fault)."""

@@ -90,9 +90,11 @@ def _run(args: argparse.Namespace) -> int:
 
     stdout.flush()
     bad = False
-    if jobs == 1:
-        text, bad = _score_block((0, len(_LINES)))
-        write(text)
+    if jobs == 1:  # written as it goes: the answers never pile up in memory
+        for start in range(0, len(_LINES), _CHUNK):
+            text, chunk_bad = _score_block((start, min(start + _CHUNK, len(_LINES))))
+            write(text)
+            bad = bad or chunk_bad
     else:
         import multiprocessing
 
@@ -109,6 +111,8 @@ _LINES: list[bytes] = []
 """The batch's lines (a forked job inherits them: only block bounds travel)."""
 _BLOCK = 2_000
 """Lines per block handed to a job."""
+_CHUNK = 500
+"""Lines scored between two writes by a single process."""
 
 
 def _jobs(asked: int, lines: int) -> int:
