@@ -362,35 +362,53 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
 
     first: list[list[_Blob]] = []
 
+    def cut(mask: Image, i: int, radius: float) -> list[_Blob]:
+        """The blobs of a region's stone mask (255), opened, small holes filled, near the region."""
+        (rx0, ry0, rx1, ry1), (x0, y0, _, _), _, signed, _ = regions[i]
+        if exclude is not None:
+            mask[exclude[y0:y0 + mask.shape[0], x0:x0 + mask.shape[1]] > 0] = 0
+        # the gaps between three touching stones are felt, and stay holes: the area counts stones
+        mask = _fill_small_holes(np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel), np.uint8),
+                                 0.02 * math.pi * (STONE_MM[0] / 2 * k) ** 2, 0.2 * math.pi * radius ** 2)
+        kept = []
+        for b in _blobs(mask, signed, min_area=0.35 * math.pi * r_min ** 2):
+            b.x0 += x0
+            b.y0 += y0
+            cx, cy = (b.x0 + b.mask.shape[1] / 2) / k, (b.y0 + b.mask.shape[0] / 2) / k
+            if rx0 - STONE_MM[1] <= cx <= rx1 + STONE_MM[1] and ry0 - STONE_MM[1] <= cy <= ry1 + STONE_MM[1]:
+                kept.append(b)
+        return kept
+
     def search(colour: npt.NDArray[np.float32] | None, radius: float) -> list[_Blob]:
         found: list[_Blob] = []
-        for i, ((rx0, ry0, rx1, ry1), (x0, y0, _, _), stone, signed, only_dark) in enumerate(regions):
-            if colour is not None:  # and what has the stones' own colour (a stone in a shadow)
-                off = channel_max(np.asarray(cv2.absdiff(signed, np.full_like(signed, colour)), np.float32))
-                # nearer the stones' colour than the felt's: paled stones never make the felt a stone
-                extra = (off < 0.8 * COLOUR_TOL) & (off < 0.8 * channel_max(np.abs(signed))) & ~stone
-                shadow = _deep_shadow(signed, colour, only_dark)
-                worth = 0.1 * math.pi * radius ** 2
-                if np.count_nonzero(shadow) < worth and np.count_nonzero(extra) < 0.02 * np.count_nonzero(stone) + worth:
-                    found.extend(first[i])  # nothing worth a second look
-                    continue
-                stone = (stone & ~shadow if np.count_nonzero(shadow) >= worth else stone) | extra
-            mask = (stone * 255).astype(np.uint8)
-            if exclude is not None:
-                mask[exclude[y0:y0 + mask.shape[0], x0:x0 + mask.shape[1]] > 0] = 0
-            # the gaps between three touching stones are felt, and stay holes: the area counts stones
-            mask = _fill_small_holes(np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel), np.uint8),
-                                     0.02 * math.pi * (STONE_MM[0] / 2 * k) ** 2, 0.2 * math.pi * radius ** 2)
-            kept = []
-            for b in _blobs(mask, signed, min_area=0.35 * math.pi * r_min ** 2):
-                b.x0 += x0
-                b.y0 += y0
-                cx, cy = (b.x0 + b.mask.shape[1] / 2) / k, (b.y0 + b.mask.shape[0] / 2) / k
-                if rx0 - STONE_MM[1] <= cx <= rx1 + STONE_MM[1] and ry0 - STONE_MM[1] <= cy <= ry1 + STONE_MM[1]:
-                    kept.append(b)
+        for i, (_, (x0, y0, _, _), stone, signed, only_dark) in enumerate(regions):
             if colour is None:
-                first.append(kept)
-            found.extend(kept)
+                first.append(cut((stone * 255).astype(np.uint8), i, radius))
+                found.extend(first[i])
+                continue
+            # and what has the stones' own colour (a stone in a shadow)
+            off = channel_max(np.asarray(cv2.absdiff(signed, np.full_like(signed, colour)), np.float32))
+            # nearer the stones' colour than the felt's: paled stones never make the felt a stone
+            extra = (off < 0.8 * COLOUR_TOL) & (off < 0.8 * channel_max(np.abs(signed))) & ~stone
+            worth = 0.1 * math.pi * radius ** 2
+            # a deep shadow matters where it makes a third of a stone of a blob found (a stone's own
+            # shadow beside it is less)
+            shaded: list[_Blob] = []
+            shadow = np.zeros_like(stone)
+            if any(_count_in(only_dark, b, x0, y0) >= 3 * worth for b in first[i]):
+                shadow = _deep_shadow(signed, colour, only_dark)
+                shaded = [b for b in first[i] if _count_in(shadow, b, x0, y0) >= 3 * worth]
+            if np.count_nonzero(extra) >= 0.02 * np.count_nonzero(stone) + worth:
+                found.extend(cut(((stone & ~shadow if shaded else stone) | extra).astype(np.uint8) * 255, i, radius))
+                continue
+            # nothing worth a second look, but the blobs a deep shadow joined: those again, without it
+            found.extend(b for b in first[i] if not any(b is c for c in shaded))
+            if shaded:
+                mask = np.zeros(stone.shape, np.uint8)
+                for b in shaded:
+                    _paint(mask, b, x0, y0)
+                mask[shadow] = 0
+                found.extend(cut(mask, i, radius))
         return found
 
     blobs = search(None, STONE_MM[1] / 2 * k)  # round holes up to the largest stone's are filled
@@ -498,12 +516,13 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
                         2 * radius / k, colour_bgr)  # type: ignore[arg-type]
 
 
-def _paint(canvas: Image, b: _Blob) -> None:
-    """Mark a blob's pixels (255) on a mat-sized mask."""
+def _paint(canvas: Image, b: _Blob, ox: int = 0, oy: int = 0) -> None:
+    """Mark a blob's pixels (255) on a mask whose origin lies at (ox, oy) on the mat."""
     h, w = b.mask.shape
-    y0, x0 = max(0, b.y0), max(0, b.x0)
-    dst = canvas[y0:b.y0 + h, x0:b.x0 + w]
-    dst |= b.mask[y0 - b.y0:y0 - b.y0 + dst.shape[0], x0 - b.x0:x0 - b.x0 + dst.shape[1]]
+    bx, by = b.x0 - ox, b.y0 - oy
+    y0, x0 = max(0, by), max(0, bx)
+    dst = canvas[y0:by + h, x0:bx + w]
+    dst |= b.mask[y0 - by:y0 - by + dst.shape[0], x0 - bx:x0 - bx + dst.shape[1]]
 
 
 def _ring_kernel(r0: float, r1: float) -> npt.NDArray[np.float32]:
@@ -539,11 +558,19 @@ def _paled_stones(regions: list[tuple[tuple[float, float, float, float], tuple[i
     peak_disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(radius) + 1,) * 2)
     out: list[tuple[float, float]] = []
     done = taken.copy()
-    for _, (x0, y0, _, _), _, signed, _ in regions:
+    pad = int(math.ceil(2.0 * radius))
+    for _, (rx0, ry0, _, _), _, whole, _ in regions:
+        rh, rw = whole.shape[:2]
+        gys, gxs = np.nonzero(glared[ry0:ry0 + rh, rx0:rx0 + rw])
+        if not len(gys):
+            continue
+        # only around the glare (with room for a stone and its ring)
+        cx0, cy0 = max(0, int(gxs.min()) - pad), max(0, int(gys.min()) - pad)
+        cx1, cy1 = min(rw, int(gxs.max()) + pad + 1), min(rh, int(gys.max()) + pad + 1)
+        signed = np.ascontiguousarray(whole[cy0:cy1, cx0:cx1])
+        x0, y0 = rx0 + cx0, ry0 + cy0
         hh, ww = signed.shape[:2]
         glare = glared[y0:y0 + hh, x0:x0 + ww] > 0
-        if not glare.any():
-            continue
         s = np.asarray(cv2.transform(signed, u), np.float32)
         inner = cv2.filter2D(s, -1, disc, borderType=cv2.BORDER_REFLECT)
         outer = cv2.filter2D(s, -1, around, borderType=cv2.BORDER_REFLECT)
@@ -833,10 +860,23 @@ def _deep_shadow(signed: npt.NDArray[np.float32], colour: npt.NDArray[np.float32
     is not (seed 23 scene 56: a red stone and the dark felt it lay in were one
     blob of two stones' area).
     """
-    d = signed - colour
-    mean = cv2.transform(d, np.full((1, 3), 1 / 3, np.float32))
-    hue_off = channel_max(np.asarray(np.abs(d - mean[:, :, None]), np.float32))
-    return np.asarray(only_dark & (hue_off >= COLOUR_TOL))
+    out = np.zeros(only_dark.shape, bool)
+    ys, xs = np.nonzero(only_dark)
+    if len(ys):
+        d = signed[ys, xs] - colour
+        hue_off = np.abs(d - d.mean(axis=1, keepdims=True)).max(axis=1)
+        out[ys, xs] = hue_off >= COLOUR_TOL
+    return out
+
+
+def _count_in(marked: npt.NDArray[np.bool_], b: _Blob, x0: int, y0: int) -> int:
+    """How many of a blob's pixels are marked in a region's mask (the region's origin at x0, y0)."""
+    h, w = b.mask.shape
+    bx, by = b.x0 - x0, b.y0 - y0
+    sy0, sx0 = max(0, by), max(0, bx)
+    sub = marked[sy0:by + h, sx0:bx + w]
+    inside = b.mask[sy0 - by:sy0 - by + sub.shape[0], sx0 - bx:sx0 - bx + sub.shape[1]] > 0
+    return int(np.count_nonzero(sub[inside]))
 
 
 def _share(marked: Image, b: _Blob) -> float:
