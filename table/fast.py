@@ -34,7 +34,7 @@ from typing import Any
 
 from table.cards import BY_TEXT, RANKS
 from table.errors import InvalidInput
-from table.jugadas import PARES_BONUS, PARES_KINDS, table_for
+from table.jugadas import PARES_BONUS, PARES_KINDS, REAL_RANK, table_for
 from table.lances import How
 from table.numerals import stones
 from table.rules import Rules
@@ -125,17 +125,28 @@ _PAIR_AT = tuple(tuple(((mano + 3 - t) & 3) & 1 for t in range(4)) for mano in r
 
 
 def _seats(rules: Rules) -> tuple[dict[int, Seat], ...]:
-    """Every four ranks' :data:`Seat` under ``rules``, by place and code (built once)."""
-    plain: dict[int, tuple[int, ...]] = {}
-    for ranks, sj in table_for(rules).items():
-        juego = 0 if not sj.juego else 1 if sj.sum != 31 else 3 if (sj.real and rules.real) else 2
-        plain[sum(8 ** RANKS.index(r) for r in ranks)] = (
-            sj.grande << 2, sj.chica << 2, sj.pares << 2, sj.juego << 2, sj.punto << 2,
-            sj.pares_kind > 0, sj.juego > 0, sj.pares_kind, juego)
-    found = tuple({c: (k[0] | t, k[1] | t, k[2] | t, k[3] | t, k[4] | t, *k[5:])
+    """Every four ranks' :data:`Seat` under ``rules``, by place and code (built once:
+    the jugadas of one ``reyes`` are worked out once, ``real`` changes three of them)."""
+    plain = _PLAIN.get(rules.reyes)
+    if plain is None:
+        plain = _PLAIN[rules.reyes] = {}
+        for ranks, sj in table_for(Rules(rules.reyes)).items():
+            juego = 0 if not sj.juego else 1 if sj.sum != 31 else 2
+            plain[sum(8 ** RANKS.index(r) for r in ranks)] = (
+                sj.grande << 2, sj.chica << 2, sj.pares << 2, sj.juego << 2, sj.punto << 2,
+                sj.pares_kind > 0, sj.juego > 0, sj.pares_kind, juego, sj.real)
+    if rules.real:  # the 31 real beats every other 31
+        plain = {c: k if not k[9] else (*k[:3], REAL_RANK << 2, *k[4:8], 3, True)
+                 for c, k in plain.items()}
+    found = tuple({c: (k[0] | t, k[1] | t, k[2] | t, k[3] | t, k[4] | t, *k[5:9])
                    for c, k in plain.items()} for t in (3, 2, 1, 0))
     _SEATS[(rules.reyes, rules.real)] = found
     return found
+
+
+_PLAIN: dict[int, dict[int, tuple[int, ...]]] = {}
+"""For each ``reyes``, without the 31 real: every four ranks' keys and bonus classes
+(see :data:`Seat`), not yet placed, then whether they are a 31 real."""
 
 
 _RULES: dict[bytes, Rules] = {}
