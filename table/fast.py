@@ -81,31 +81,20 @@ def answer_line(text: bytes | str) -> bytes | None:
         return None
     try:
         obj = _loads(text)
-    except (_orjson.JSONDecodeError, TypeError):
-        return None
-    if type(obj) is not dict or obj.get("declared") is not None:
-        return None
-    colons = text.count(b":") if isinstance(text, bytes) else text.count(":")
-    n = len(obj)
-    inner = obj.get("rules")
-    if type(inner) is dict:
-        n += len(inner)
-    inner = obj.get("bets")
-    if type(inner) is dict:
-        n += len(inner)
-    if colons != n:  # a repeated key or a colon in a string: the strict reader decides
-        return None
-    if not _KEYSET.issuperset(obj):
-        return None
-    try:
-        return _line(obj)
-    except (InvalidInput, KeyError, TypeError, ValueError, IndexError, AttributeError):
+        if type(obj) is not dict or obj.get("declared") is not None:
+            return None
+        return _line(obj, text)
+    except (_orjson.JSONDecodeError, InvalidInput, KeyError, TypeError, ValueError,
+            IndexError, AttributeError):
         return None
 
 
-_CODE = {text: 8 ** RANKS.index(card.rank) for text, card in BY_TEXT.items()}
-"""Each card's share of its seat's code: three bits counting each rank, so the sum of
-four cards names the multiset of their ranks, whatever their order."""
+_CODE = {text: 8 ** RANKS.index(card.rank) + (1 << (32 + k)) for k, (text, card) in enumerate(BY_TEXT.items())}
+"""Each card's share of its seat's code: in the low 30 bits, three bits counting each
+rank, so the sum of four cards names the multiset of their ranks, whatever their
+order; above bit 32, a bit of its own, so sixteen cards are all different when the
+sum of their codes has sixteen bits set there (a repeated card carries)."""
+_RANKS = (1 << 30) - 1
 
 Seat = tuple[int, ...]
 """A seat's jugadas for the fast path: the five lances' keys (grande, chica, pares,
@@ -157,48 +146,56 @@ _LOW = (1 << 32) - 1
 """Stones are summed for both pairs at once: pair 0 in the low 32 bits, pair 1 above."""
 
 
-def _line(obj: dict[str, Any]) -> bytes | None:
-    if obj["format"] != _FORMAT or type(obj["format"]) is not str:
+def _line(obj: dict[str, Any], text: bytes | str) -> bytes | None:
+    """:func:`answer_line` once the text is decoded to a dict (faults raise or answer None)."""
+    if obj["format"] != _FORMAT:  # JSON has no other value equal to a str than a str
         return None
     given = obj.get("rules")
+    bets = obj["bets"]
+    if type(bets) is not dict or not _KEYSET.issuperset(obj):
+        return None
+    # a repeated key (the C reader keeps the last) or a colon in a string: every colon
+    # of the text must be one key of the record's objects, else the strict reader decides
     if given is None:
+        colons = len(obj) + len(bets)
         rules = _NO_RULES
-    else:
+    elif type(given) is dict:
+        colons = len(obj) + len(bets) + len(given)
         key = _dumps(given)
         rules = _RULES.get(key)  # type: ignore[assignment]
         if rules is None:
             rules = Rules.from_json(given)
             if len(_RULES) < 64:
                 _RULES[key] = rules
+    else:
+        return None
+    if (text.count(b":") if type(text) is bytes else text.count(":")) != colons:  # type: ignore[arg-type]
+        return None
     target = rules.target
     mano = obj["mano"]
-    if type(mano) is not int or not 0 <= mano <= 3:
+    if type(mano) is not int or mano >> 2:  # a seat 0-3 (a negative one shifts to -1)
         return None
-    points = obj["score"]
-    if type(points) is not list or len(points) != 2:
+    p0, p1 = obj["score"]
+    if type(p0) is not int or type(p1) is not int or not 0 <= p0 < target > p1 >= 0:
         return None
-    p0, p1 = points
-    if type(p0) is not int or type(p1) is not int or not 0 <= p0 < target or not 0 <= p1 < target:
-        return None
-    cards = obj["cards"]
-    if type(cards) is not list or len(cards) != 4:
-        return None
-    c0, c1, c2, c3 = cards
+    c0, c1, c2, c3 = obj["cards"]
     if (type(c0) is not list or type(c1) is not list or type(c2) is not list
-            or type(c3) is not list or len(c0) != 4 or len(c1) != 4 or len(c2) != 4
-            or len(c3) != 4):
-        return None
-    if len(set(c0 + c1 + c2 + c3)) != 16:
-        return None
+            or type(c3) is not list or len(c0) + len(c1) + len(c2) + len(c3) != 16):
+        return None  # sixteen cards, and none of the four seats has fewer than four: four each
     code = _CODE
+    k0 = code[c0[0]] + code[c0[1]] + code[c0[2]] + code[c0[3]]
+    k1 = code[c1[0]] + code[c1[1]] + code[c1[2]] + code[c1[3]]
+    k2 = code[c2[0]] + code[c2[1]] + code[c2[2]] + code[c2[3]]
+    k3 = code[c3[0]] + code[c3[1]] + code[c3[2]] + code[c3[3]]
+    if ((k0 + k1 + k2 + k3) >> 32).bit_count() != 16:  # a card twice
+        return None
     places = _PLACES[mano]
     tables = _SEATS.get((rules.reyes, rules.real)) or _seats(rules)
-    s0 = tables[places[0]][code[c0[0]] + code[c0[1]] + code[c0[2]] + code[c0[3]]]
-    s1 = tables[places[1]][code[c1[0]] + code[c1[1]] + code[c1[2]] + code[c1[3]]]
-    s2 = tables[places[2]][code[c2[0]] + code[c2[1]] + code[c2[2]] + code[c2[3]]]
-    s3 = tables[places[3]][code[c3[0]] + code[c3[1]] + code[c3[2]] + code[c3[3]]]
-    bets = obj["bets"]
-    if type(bets) is not dict or not _LANCESET.issuperset(bets):
+    s0 = tables[places[0]][k0 & _RANKS]
+    s1 = tables[places[1]][k1 & _RANKS]
+    s2 = tables[places[2]][k2 & _RANKS]
+    s3 = tables[places[3]][k3 & _RANKS]
+    if not _LANCESET.issuperset(bets):
         return None
     pair_at = _PAIR_AT[mano]
     played = _PLAYED
@@ -210,7 +207,14 @@ def _line(obj: dict[str, Any]) -> bytes | None:
         oid = 0
     else:
         return None
-    key = oid * 3 + pair_at[max(s0[0], s1[0], s2[0], s3[0]) & 3]
+    a, b = s0[0], s1[0]
+    if b > a:
+        a = b
+    b = s2[0]
+    if b > a:
+        a = b
+    b = s3[0]
+    key = oid * 3 + pair_at[(b if b > a else a) & 3]
     c = played[0].get(key) or _played(0, key)
     frags, dejes, ends, dg, eg = c[0], c[1], c[2], c[3], c[4]
     if c[5]:
@@ -222,7 +226,14 @@ def _line(obj: dict[str, Any]) -> bytes | None:
         oid = 0
     else:
         return None
-    key = oid * 3 + pair_at[max(s0[1], s1[1], s2[1], s3[1]) & 3]
+    a, b = s0[1], s1[1]
+    if b > a:
+        a = b
+    b = s2[1]
+    if b > a:
+        a = b
+    b = s3[1]
+    key = oid * 3 + pair_at[(b if b > a else a) & 3]
     c = played[1].get(key) or _played(1, key)
     frags += c[0]
     dejes += c[1]
@@ -245,7 +256,15 @@ def _line(obj: dict[str, Any]) -> bytes | None:
             oid = _SILENT[mask]
         else:
             return None
-        best = max(s0[i], s1[i], s2[i], s3[i])
+        best, b = s0[i], s1[i]
+        if b > best:
+            best = b
+        b = s2[i]
+        if b > best:
+            best = b
+        b = s3[i]
+        if b > best:
+            best = b
         card = pair_at[best & 3] if best >= 4 else 2  # 2: nobody holds it
         if i == 4:
             key = oid * 3 + card
@@ -310,9 +329,13 @@ def _ordago(bets: dict[str, Any], after: int, p0: int, p1: int, target: int, win
             frags: bytes, dejes: bytes, dg: int, juego: int) -> bytes | None:
     """The answer line of a hand ended by an accepted órdago before lance ``after``:
     only the dejes count, the órdago's winner wins the juego unless a deje won it."""
-    for name in _AFTER[bool(juego)][after]:  # the lances left, and the one not played
-        if bets.get(name):
+    left = _AFTER[bool(juego)][after]
+    for name in left[:-1]:  # the lances left: lists of words, and empty
+        words = bets.get(name)
+        if words is not None and (type(words) is not list or words):
             return None
+    if bets.get(left[-1]):  # the lance not played: no words
+        return None
     g0, g1 = p0 + (dg & _LOW), p1 + (dg >> 32)
     if g0 >= target or g1 >= target:
         return _reaching(p0, p1, target, winner, frags, dejes)
