@@ -216,9 +216,9 @@ def _line(obj: dict[str, Any], text: bytes | str) -> bytes | None:
     b = s3[0]
     key = oid * 3 + pair_at[(b if b > a else a) & 3]
     c = played[0].get(key) or _played(0, key)
-    frags, dejes, ends, dg, eg = c[0], c[1], c[2], c[3], c[4]
-    if c[5]:
-        return _ordago(bets, 1, p0, p1, target, c[6], frags, dejes, dg, s0[6] | s1[6] | s2[6] | s3[6])
+    frags, dejes, ends, dg, eg, ordago, winner = c
+    if ordago:
+        return _ordago(bets, 1, p0, p1, target, winner, frags, dejes, dg, s0[6] | s1[6] | s2[6] | s3[6])
     words = bets.get("chica")
     if words:
         oid = _oid(mano, 15, words)
@@ -234,14 +234,14 @@ def _line(obj: dict[str, Any], text: bytes | str) -> bytes | None:
         a = b
     b = s3[1]
     key = oid * 3 + pair_at[(b if b > a else a) & 3]
-    c = played[1].get(key) or _played(1, key)
-    frags += c[0]
-    dejes += c[1]
-    ends += c[2]
-    dg += c[3]
-    eg += c[4]
-    if c[5]:
-        return _ordago(bets, 2, p0, p1, target, c[6], frags, dejes, dg, s0[6] | s1[6] | s2[6] | s3[6])
+    f, d, e, x, y, ordago, winner = played[1].get(key) or _played(1, key)
+    frags += f
+    dejes += d
+    ends += e
+    dg += x
+    eg += y
+    if ordago:
+        return _ordago(bets, 2, p0, p1, target, winner, frags, dejes, dg, s0[6] | s1[6] | s2[6] | s3[6])
     # pares and juego: those holding the jugada speak; its bonus goes to the pair that takes it
     seats = (s0, s1, s2, s3)
     juego_mask = s0[6] | s1[6] << 1 | s2[6] << 2 | s3[6] << 3
@@ -279,14 +279,14 @@ def _line(obj: dict[str, Any], text: bytes | str) -> bytes | None:
                 key = ((oid * 3 + card) << 4) + (a[i + 5] << 2) + b[i + 5]
             else:
                 key = (oid * 3 + card) << 4
-        c = played[i].get(key) or _played(i, key)
-        frags += c[0]
-        dejes += c[1]
-        ends += c[2]
-        dg += c[3]
-        eg += c[4]
-        if c[5]:
-            return _ordago(bets, 3 if i == 2 else 4, p0, p1, target, c[6], frags, dejes, dg,
+        f, d, e, x, y, ordago, winner = played[i].get(key) or _played(i, key)
+        frags += f
+        dejes += d
+        ends += e
+        dg += x
+        eg += y
+        if ordago:
+            return _ordago(bets, 3 if i == 2 else 4, p0, p1, target, winner, frags, dejes, dg,
                            juego_mask)
     if juego_mask:
         if bets.get("punto"):
@@ -297,8 +297,15 @@ def _line(obj: dict[str, Any], text: bytes | str) -> bytes | None:
     g0, g1 = p0 + (gained & _LOW), p1 + (gained >> 32)
     if g0 >= target or g1 >= target:  # nothing after the event that reaches it counts
         return _reaching(p0, p1, target, None, frags, dejes + ends)
-    return b'{"score":[%d,%d],"winner":null,"lances":{%b},"tanteo":[%b]}\n' % (
-        g0, g1, frags[:-1], (dejes + ends)[:-1])
+    head = _HEAD.get(g0 << 32 | g1)
+    if head is None:
+        head = _HEAD[g0 << 32 | g1] = b'{"score":[%d,%d],"winner":null,"lances":{' % (g0, g1)
+    return b"".join((head, frags[:-1], b'},"tanteo":[', (dejes + ends)[:-1], b"]}\n"))
+
+
+_HEAD: dict[int, bytes] = {}
+"""The start of an answer line by its score (fewer than target stones each: a few
+hundred lines)."""
 
 
 def _oid(mano: int, mask: int, words: Any) -> int:

@@ -93,10 +93,19 @@ def _run(args: argparse.Namespace) -> int:
     stdout.flush()
     bad = False
     if jobs == 1:  # written as it goes: the answers never pile up in memory
-        for start in range(0, len(_LINES), _CHUNK):
-            text, chunk_bad = _score_block((start, min(start + _CHUNK, len(_LINES))))
-            write(text)
-            bad = bad or chunk_bad
+        import gc
+
+        gc.disable()  # the fast path makes no cycles: nothing for the collector to find
+        try:
+            for start in range(0, len(_LINES), _CHUNK):
+                text, chunk_bad = _score_block((start, min(start + _CHUNK, len(_LINES))))
+                write(text)
+                bad = bad or chunk_bad
+                if _REFERENCE[0]:  # the reference path (and its errors) may have made some
+                    _REFERENCE[0] = 0
+                    gc.collect(0)
+        finally:
+            gc.enable()
     else:
         import multiprocessing
 
@@ -115,6 +124,8 @@ _BLOCK = 2_000
 """Lines per block handed to a job."""
 _CHUNK = 500
 """Lines scored between two writes by a single process."""
+_REFERENCE = [0]
+"""Lines of the chunk being scored that took the reference path."""
 
 
 def _jobs(asked: int, lines: int) -> int:
@@ -146,6 +157,8 @@ def _score_block(bounds: tuple[int, int]) -> tuple[bytes, bool]:
             continue
         from table.record import parse  # the reference path: imported when first needed
         from table.tanteo import score
+
+        _REFERENCE[0] += 1
 
         try:
             answer: dict[str, Any] = score(parse(line)).to_json()
