@@ -161,12 +161,12 @@ def _line(obj: dict[str, Any], text: bytes | str) -> bytes | None:
         rules = _NO_RULES
     elif type(given) is dict:
         colons = len(obj) + len(bets) + len(given)
-        key = _dumps(given)
-        rules = _RULES.get(key)  # type: ignore[assignment]
+        said = _dumps(given)
+        rules = _RULES.get(said)  # type: ignore[assignment]
         if rules is None:
             rules = Rules.from_json(given)
             if len(_RULES) < 64:
-                _RULES[key] = rules
+                _RULES[said] = rules
     else:
         return None
     if (text.count(b":") if type(text) is bytes else text.count(":")) != colons:  # type: ignore[arg-type]
@@ -273,10 +273,10 @@ def _line(obj: dict[str, Any], text: bytes | str) -> bytes | None:
             if pair < 0:
                 pair = card
             if pair < 2:
-                a, b = seats[pair], seats[pair + 2]
-                if b[i] > a[i]:
-                    a, b = b, a
-                key = ((oid * 3 + card) << 4) + (a[i + 5] << 2) + b[i + 5]
+                one, other = seats[pair], seats[pair + 2]
+                if other[i] > one[i]:
+                    one, other = other, one
+                key = ((oid * 3 + card) << 4) + (one[i + 5] << 2) + other[i + 5]
             else:
                 key = (oid * 3 + card) << 4
         f, d, e, x, y, ordago, winner = played[i].get(key) or _played(i, key)
@@ -332,7 +332,7 @@ _AFTER = tuple(tuple((*("grande", "chica", "pares", fourth)[after:], other) for 
 one not played: none may have words once an órdago is accepted."""
 
 
-def _ordago(bets: dict[str, Any], after: int, p0: int, p1: int, target: int, winner: int,
+def _ordago(bets: dict[str, Any], after: int, p0: int, p1: int, target: int, winner: int | None,
             frags: bytes, dejes: bytes, dg: int, juego: int) -> bytes | None:
     """The answer line of a hand ended by an accepted órdago before lance ``after``:
     only the dejes count, the órdago's winner wins the juego unless a deje won it."""

@@ -5,17 +5,22 @@ from __future__ import annotations
 import copy
 import json
 import random
+import subprocess
+import sys
 from typing import Any
 
 import orjson
-from _engine_helpers import SPEC_RECORD
+import pytest
+from _engine_helpers import SPEC_RECORD, record
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from table.errors import InvalidInput
-from table.fast import answer, answer_line
+from table.fast import _outcome, answer, answer_line
 from table.generate import random_record
-from table.record import parse
+from table.lances import How, Lance
+from table.record import _lance, parse
+from table.rules import Rules
 from table.tanteo import score
 
 
@@ -94,3 +99,100 @@ def test_mutated_records_never_get_an_answer_the_reference_would_not_give(
     for value in garbage:
         rec = _mutate(rng, rec, value)
     same(json.dumps(rec))
+
+
+rules_st = st.builds(Rules, st.sampled_from((8, 4)), st.booleans(), st.sampled_from((40, 30)),
+                     st.sampled_from(("none", "mundial")))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1), rules_st, st.sampled_from((0.0, 0.3, 1.0, 6.0)), st.booleans())
+def test_every_rule_set_answers_the_same(seed: int, rules: Rules, ordago: float, near: bool) -> None:
+    """4 and 8 reyes, the 31 real or not, to 30 or 40, rule 19 or none, órdagos, and scores
+    near the target (the tanteo stops at the event that reaches it)."""
+    rng = random.Random(seed)
+    points = [rng.randrange(rules.target - 6, rules.target), rng.randrange(rules.target)] if near else None
+    rec = random_record(rng, rules, ordago=ordago, score=points)
+    text = json.dumps(rec)
+    assert answer_line(text.encode()) is not None
+    same(text)
+
+
+@pytest.mark.parametrize("real", [False, True])
+@pytest.mark.parametrize("reyes", [8, 4])
+@pytest.mark.parametrize("juego", [[], [[0, "envido", 2], [1, "quiero"]], [[0, "paso"], [1, "paso"], [2, "paso"]]])
+def test_the_31_real_answers_the_same(real: bool, reyes: int, juego: list[list[Any]]) -> None:
+    rec = record("7o 7c 7e 12b | 11b 12o 12c 1e | 10o 10c 1o 12e | 2o 3c 4e 5b",
+                 {"juego": juego}, rules={"reyes": reyes, "real": real})
+    text = json.dumps(rec)
+    assert answer_line(text.encode()) is not None
+    same(text)
+    line = answer_line(text.encode())
+    assert line is not None and (b"treinta y una real" in line) == real  # its bonus, however bet
+
+
+word_st = st.one_of(
+    st.tuples(st.integers(0, 3), st.sampled_from(["paso", "quiero", "no quiero", "ordago", "envido"])).map(list),
+    st.tuples(st.integers(0, 3), st.just("envido"), st.integers(1, 12)).map(list),
+    st.tuples(st.one_of(st.booleans(), st.integers(-1, 5)), st.sampled_from(["paso", "Paso", "ordago"])).map(list),
+    st.tuples(st.integers(0, 3), st.just("envido"), st.one_of(st.booleans(), st.floats(2, 3))).map(list),
+    st.tuples(st.integers(0, 3), st.just("ordago"), st.integers(2, 3)).map(list))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 3), st.integers(0, 15), st.lists(word_st, max_size=7))
+def test_the_small_betting_machine_ends_a_lance_as_the_reference_does(
+        mano: int, mask: int, words: list[Any]) -> None:
+    """Any words, legal or not, for any mano and seats that may speak: the same outcome
+    as :class:`table.betting.Betting`, or a refusal wherever the reference refuses."""
+    try:
+        _, ref = _lance(Lance.PARES, mano, mask, words)
+    except InvalidInput:
+        ref = None
+    if not words:
+        return
+    mine = _outcome(mano, mask, json.loads(json.dumps(words)))
+    if ref is None:
+        assert mine is None
+    else:
+        assert mine == (list(How).index(ref.how), ref.stake, ref.deje, ref.pair)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1), st.sampled_from(("grande", "chica", "pares", "juego", "punto")),
+       st.sampled_from([False, 0, "", {}, None, [], [[]], [[0]], "paso", 1.5]))
+def test_an_odd_lance_value_after_an_ordago_or_anywhere_is_judged_as_the_reference_does(
+        seed: int, lance: str, value: Any) -> None:
+    rng = random.Random(seed)
+    rec = random_record(rng, ordago=6.0)
+    rec["bets"][lance] = value
+    same(json.dumps(rec))
+
+
+def test_a_batch_through_the_command_is_the_reference_byte_for_byte(tmp_path: Any) -> None:
+    """``score --jsonl`` on random records, blank lines and bad ones: every line is what
+    the reference path writes for it."""
+    from firmware.commands.score import _compact
+
+    rng = random.Random(8)
+    lines = []
+    for k in range(300):
+        rec = random_record(rng, ordago=rng.choice((0.3, 3.0)), lies=0.2 if k % 7 == 0 else 0.0)
+        lines.append(json.dumps(rec))
+        if k % 50 == 0:
+            lines += ["", "   ", '{"format": "mus-hand/1", "mano": 9}']
+    path = tmp_path / "batch.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    done = subprocess.run([sys.executable, "-m", "firmware.cli", "score", "--jsonl", str(path)],
+                          capture_output=True, check=False)
+    assert done.returncode == 2  # the bad lines
+    expected = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            obj: dict[str, Any] = score(parse(line)).to_json()
+        except InvalidInput as exc:
+            obj = {"error": f"line {number}: {exc}"}
+        expected.append(_compact(obj))
+    assert done.stdout == b"".join(expected)
