@@ -198,3 +198,4 @@ def test_bench_score_runs_the_command(capsys: Any) -> None:
     figures = json.loads(capsys.readouterr().out)
     assert figures["hands"] == 30 and figures["command_wall_per_s"] > 0
     assert figures["command_cpu_per_s"] > 0 and figures["from_json_per_s"] > 0
+    assert 0 < figures["start_cpu_s"] < 60
