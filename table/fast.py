@@ -199,10 +199,13 @@ def _line(obj: dict[str, Any], text: bytes | str) -> bytes | None:
         return None
     pair_at = _PAIR_AT[mano]
     played = _PLAYED
+    cache = _CACHE
     # grande and chica: all four seats speak and hold the lance
     words = bets.get("grande")
-    if words:
-        oid = _oid(mano, 15, words)
+    if words:  # looked up by the words' JSON text; replayed the first time
+        oid = cache.get((mano, 15, _dumps(words))) if type(words) is list else None
+        if oid is None:
+            oid = _oid(mano, 15, words)
     elif words is None or type(words) is list:
         oid = 0
     else:
@@ -220,8 +223,10 @@ def _line(obj: dict[str, Any], text: bytes | str) -> bytes | None:
     if ordago:
         return _ordago(bets, 1, p0, p1, target, winner, frags, dejes, dg, s0[6] | s1[6] | s2[6] | s3[6])
     words = bets.get("chica")
-    if words:
-        oid = _oid(mano, 15, words)
+    if words:  # looked up by the words' JSON text; replayed the first time
+        oid = cache.get((mano, 15, _dumps(words))) if type(words) is list else None
+        if oid is None:
+            oid = _oid(mano, 15, words)
     elif words is None or type(words) is list:
         oid = 0
     else:
@@ -250,8 +255,10 @@ def _line(obj: dict[str, Any], text: bytes | str) -> bytes | None:
         mask = (s0[5] | s1[5] << 1 | s2[5] << 2 | s3[5] << 3 if i == 2
                 else juego_mask if i == 3 else 15)
         words = bets.get(name)
-        if words:
-            oid = _oid(mano, mask, words)
+        if words:  # looked up by the words' JSON text; replayed the first time
+            oid = cache.get((mano, mask, _dumps(words))) if type(words) is list else None
+            if oid is None:
+                oid = _oid(mano, mask, words)
         elif words is None or type(words) is list:
             oid = _SILENT[mask]
         else:
