@@ -199,11 +199,12 @@ def _line(obj: dict[str, Any], text: bytes | str) -> bytes | None:
         return None
     pair_at = _PAIR_AT[mano]
     played = _PLAYED
-    cache = _CACHE
+    cache = _CACHE[mano]
+    plain = cache[15]
     # grande and chica: all four seats speak and hold the lance
     words = bets.get("grande")
     if words:  # looked up by the words' JSON text; replayed the first time
-        oid = cache.get((mano, 15, _dumps(words))) if type(words) is list else None
+        oid = plain.get(_dumps(words)) if type(words) is list else None
         if oid is None:
             oid = _oid(mano, 15, words)
     elif words is None or type(words) is list:
@@ -224,7 +225,7 @@ def _line(obj: dict[str, Any], text: bytes | str) -> bytes | None:
         return _ordago(bets, 1, p0, p1, target, winner, frags, dejes, dg, s0[6] | s1[6] | s2[6] | s3[6])
     words = bets.get("chica")
     if words:  # looked up by the words' JSON text; replayed the first time
-        oid = cache.get((mano, 15, _dumps(words))) if type(words) is list else None
+        oid = plain.get(_dumps(words)) if type(words) is list else None
         if oid is None:
             oid = _oid(mano, 15, words)
     elif words is None or type(words) is list:
@@ -256,7 +257,7 @@ def _line(obj: dict[str, Any], text: bytes | str) -> bytes | None:
                 else juego_mask if i == 3 else 15)
         words = bets.get(name)
         if words:  # looked up by the words' JSON text; replayed the first time
-            oid = cache.get((mano, mask, _dumps(words))) if type(words) is list else None
+            oid = cache[mask].get(_dumps(words)) if type(words) is list else None
             if oid is None:
                 oid = _oid(mano, mask, words)
         elif words is None or type(words) is list:
@@ -321,15 +322,16 @@ def _oid(mano: int, mask: int, words: Any) -> int:
     if type(words) is not list:
         raise ValueError
     said = _dumps(words)
-    oid = _CACHE.get((mano, mask, said))
+    cache = _CACHE[mano][mask]
+    oid = cache.get(said)
     if oid is None:
         oid = _replay(mano, mask, words)
         if oid is None:
             raise ValueError
-        if len(_CACHE) >= _CACHE_SIZE:
-            _CACHE.clear()
+        if len(cache) >= _CACHE_SIZE:
+            cache.clear()
         # a copy: the C writer's bytes keep their spare room, some two kilobytes
-        _CACHE[(mano, mask, bytes(memoryview(said)))] = oid
+        cache[bytes(memoryview(said))] = oid
     return oid
 
 
@@ -463,9 +465,11 @@ _DEJE_PAIR: list[int] = [-1, -1]
 _SILENT = tuple(0 if mask & 0b0101 and mask & 0b1010 else 1 for mask in range(16))
 """A lance without words, by the seats that may speak: both pairs among them, en paso
 (outcome 0); else not bet (outcome 1)."""
-_CACHE: dict[tuple[int, int, bytes], int] = {}
-"""Lances already replayed, by (mano, seats that may speak, the words as JSON text: so
-``0`` and ``false``, ``2`` and ``2.0`` stay different keys). Only legal lances."""
+_CACHE: tuple[tuple[dict[bytes, int], ...], ...] = tuple(tuple({} for mask in range(16))
+                                                         for mano in range(4))
+"""Lances already replayed: for each mano and set of seats that may speak (a bit mask),
+their outcomes by the words as JSON text (so ``0`` and ``false``, ``2`` and ``2.0``
+stay different keys). Only legal lances."""
 _CACHE_SIZE = 50_000
 _ORDER = tuple(tuple(tuple(s for s in ((mano + k) % 4 for k in range(4)) if mask >> s & 1)
                      for mask in range(16)) for mano in range(4))
@@ -484,7 +488,9 @@ def _replay(mano: int, mask: int, words: list[Any]) -> int | None:
             del _OUTCOMES[2:], _DEJE_PAIR[2:]
             _OUTCOME_ID.clear()
             _OUTCOME_ID.update({o: k for k, o in enumerate(_OUTCOMES)})
-            _CACHE.clear()
+            for by_mask in _CACHE:
+                for cache in by_mask:
+                    cache.clear()
             for table in _PLAYED:
                 table.clear()
         oid = _OUTCOME_ID[found] = len(_OUTCOMES)

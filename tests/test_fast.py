@@ -196,3 +196,15 @@ def test_a_batch_through_the_command_is_the_reference_byte_for_byte(tmp_path: An
             obj = {"error": f"line {number}: {exc}"}
         expected.append(_compact(obj))
     assert done.stdout == b"".join(expected)
+
+
+def test_the_caches_start_afresh_when_full_and_answer_the_same(monkeypatch: Any) -> None:
+    import table.fast as fast
+
+    monkeypatch.setattr(fast, "_CACHE_SIZE", 5)  # every table fills and is emptied many times
+    rng = random.Random(13)
+    for _ in range(300):
+        text = json.dumps(random_record(rng, ordago=2.0))
+        assert answer_line(text.encode()) is not None
+        same(text)
+    assert len(fast._OUTCOMES) <= 5 and all(len(t) <= 5 for t in fast._PLAYED)
