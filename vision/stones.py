@@ -14,6 +14,12 @@ the discs do not account for it (fingers, a sleeve, a glare streak), or when
 its colour is not the stones' colour. A hand over the pool is refused by these
 tests in a single frame; :class:`StoneSmoother` adds the median over a few
 frames for the live table.
+
+:func:`count_stones` runs in stages (:func:`_candidates`, :func:`_search`,
+:func:`_learn_size`, :func:`_judge`, :func:`_paled_stones`, :func:`_by_zone`);
+every number they are tuned by is a field of :class:`StoneParams`, whose one
+instance :data:`STONES` they read. How those numbers were settled is told in
+``docs/decisions-vision.md`` (the stone counter's stages and parameters).
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -30,45 +37,242 @@ from vision.felt import LOG_OFFSET, Felt, channel_max, log_image
 from vision.mat import Mat, Zone
 
 Image = npt.NDArray[np.uint8]
+FloatImage = npt.NDArray[np.float32]
+Mask = npt.NDArray[np.bool_]
 
-STONE_MM = (15.0, 30.0)
+
+@dataclass(frozen=True, slots=True)
+class StoneParams:
+    """The stone counter's fixed numbers, named.
+
+    Lengths are in mat mm; ``*_r`` sizes are in the radius of one stone as
+    learnt from the frame, ``*_area`` sizes in the area of one such stone
+    (``pi r²``); colours are log ratios to the felt per channel.
+    """
+
+    # what a stone is
+    stone_mm: tuple[float, float] = (15.0, 30.0)
+    """Diameters of the tokens the spec allows."""
+    size_band: tuple[float, float] = (0.4, 0.6)
+    """A lone round blob is a stone when its radius lies within these shares of the least and largest diameters."""
+    single_circularity: float = 0.78
+    """Least circularity (4 pi area / perimeter²) of a single round stone."""
+    single_solidity: float = 0.93
+    """Least solidity (area / convex hull's) of a single round stone."""
+    single_depth: float = 0.75
+    """Least depth (distance-transform peak) of a single round stone, in its own equivalent radius."""
+    whole_area: tuple[float, float] = (0.75, 1.3)
+    """Area of one whole stone, least and most (stone areas)."""
+    relearn_tol: float = 0.3
+    """On the second look, a round blob within this share of the first size gives the size again."""
+
+    # the pixels unlike the felt
+    min_colour_t: float = 0.1
+    """Least colour difference (:meth:`vision.felt.Felt.contrast`) of a stone of another colour."""
+    min_light_t: float = 0.2
+    """Least brightness gain over the felt of a stone of the felt's colour, lighter."""
+    noise_sigmas: float = 6.0
+    """The colour and brightness thresholds lie this many of the felt's noise spreads above it."""
+    spread_blur: float = 1.2
+    """A blur's residue is this much under the noise's spread (robust spread scaled up by it)."""
+    darkest_shadow: float = 0.5
+    """Shadows darken the felt to no less than this share of its light; darker is a stone."""
+    dark_seed: float = 0.56
+    """A pixel this dark (against the felt model, which follows shadows) seeds a dark stone."""
+    dark_grow: float = 0.65
+    """A dark stone is what is darker than this and joined to a seed (its rim straddles the limit)."""
+    colour_tol: float = 0.5
+    """How far (largest per-channel log ratio) a pixel's colour may be from the stones' to be one of them."""
+
+    # where to look
+    margin_mm: float = 18.0
+    """How far beyond a zone's edge a stone centred in it may reach."""
+    search_pad_mm: float = 40.0
+    """Room searched around each region, so that a card or an arm reaching in is seen as one big blob."""
+    marker_quiet_mm: float = 16.0
+    """Room left out around each marker (its white quiet zone)."""
+
+    # blobs
+    open_share: float = 0.2
+    """The opening that drops printed lines and specks: a disc this share of the least stone's diameter."""
+    speck_area: float = 0.02
+    """Holes under this share of the least stone's area are specks, and filled."""
+    round_hole_area: float = 0.2
+    """Round holes under this many stone areas (a printed centre, a highlight) are filled."""
+    round_hole_circularity: float = 0.6
+    """Least circularity of such a round hole."""
+    min_blob_area: float = 0.35
+    """Blobs under this share of the least stone's area (of one stone's, for parts) are left out."""
+    blob_pad: int = 4
+    """Pixels of the blob's surroundings kept around each blob's crop."""
+    max_depth_r: float = 2.1
+    """A blob of stones is nowhere thicker than this many stone radii (seven in a flower: 1.75 to 2)."""
+
+    # outlines (every stone touching another)
+    arc_stretch_mm: float = 9.0
+    """Half the stretch of outline a circle is fitted to (about 18 mm of outline)."""
+    arc_residual: float = 0.5
+    """Most rms distance (px) of a stretch from its fitted circle."""
+
+    # peeling
+    peel_stop_r: float = 0.55
+    """The peel stops when the deepest point left is shallower than this (stone radii)."""
+    peel_plateau: float = 0.75
+    """A disc is centred on the distance transform within this many px of its peak."""
+    peel_clear_r: float = 1.08
+    """Each disc placed clears this many stone radii around its centre."""
+    peel_max: int = 80
+    """Most stones peeled from one blob."""
+
+    # the glare
+    glare_step_mm: float = 3.0
+    """Resolution of the glare fields (a glare is broad)."""
+    glare_smooth_mm: float = 6.0
+    """Smoothing of the glare fields: wider than a gap between stones, narrower than a glare."""
+    glare_min_mm: float = 35.0
+    """Least radius of a glare: smaller bright spots are things lying there (a white stone)."""
+    glare_min: float = 25.0
+    """White (grey levels) a glare adds before it is taken off."""
+    glare_pull: float = 0.05
+    """Pull of the fitted white towards 0 (on grey felt a glare is light)."""
+    glare_noise: float = 40.0
+    """Grey levels added to the felt's norm when judging a pixel felt seen through a glare."""
+    glare_felt_res: float = 1.5
+    """A pixel is felt under a glare when its residue is under this many colour thresholds."""
+    glare_alpha: tuple[float, float] = (0.06, 1.3)
+    """Felt under a glare keeps between these shares of the felt's colour (of its norm, of the model's)."""
+    glare_white_min: float = -0.1
+    """Least white (share of the felt model's norm) of felt under a glare."""
+    glare_fade: tuple[float, float, float] = (0.6, 95.0, 0.75)
+    """A glare fades out: not more than the third share of it is over the first share of its percentile."""
+    glare_outlier: tuple[float, float, float, float] = (1.2, 5.0, 1.2, 10.0)
+    """Felt far brighter or whiter than the smoothed field (scale and offset each) is left out of the refit."""
+    glare_ramp: float = 0.5
+    """The glare is taken off in full from this many glare minimums on past one more."""
+    glare_amp_floor: float = 20.0
+    """Grey levels added to both norms when measuring how much louder the noise is under a glare."""
+    glare_on: float = 1.05
+    """Where the noise is this much louder a glare was taken off."""
+    haze_min_px: int = 100
+    """Least felt pixels under a glare to measure its haze on."""
+    haze_smooth: float = 2.0
+    """The haze left of a glare is smoothed this many glare smoothings."""
+    haze_blur_px: float = 2.0
+    """The noise under a glare is what a blur of this many px takes away."""
+    under_glare: float = 0.2
+    """A blob whose share over this lies where a glare was taken off is under the glare."""
+
+    # the second look, once the stones' colour is known
+    extra_near: float = 0.8
+    """A pixel is of the stones' colour within this share of the tolerance, and of its own contrast."""
+    worth_area: float = 0.1
+    """What is worth a second look: this many stone areas."""
+    extra_share: float = 0.02
+    """... beyond this share of the stone pixels found."""
+    shadow_worth: float = 3.0
+    """A deep shadow matters where it makes this many worths of a blob found."""
+
+    # judging a blob
+    peel_area: float = 3.5
+    """Blobs over this many stone areas are peeled to see whether discs account for them."""
+    ragged: tuple[float, float, float, float] = (5.5, 0.66, 0.8, 0.65)
+    """Not stones: over the first areas and covered under the second, or covered under the third and
+    under the fourth share of its hull."""
+    refuse_cover_area: float = 2.0
+    """A refused blob over this many stone areas (a hand, a card) hides what lies in it."""
+    pale_thick: tuple[float, float, float] = (1.2, 0.7, 0.9)
+    """Stones a glare paled: over the first areas and between the other depths (radii) are counted by depth."""
+    between_counts: float = 0.3
+    """A count this far from whole, under a glare, is settled by the discs that fit."""
+    touching_solidity: tuple[float, float] = (0.985, 0.94)
+    """Most solidity of touching stones (they leave notches), whole blobs and parts."""
+    part_limits: tuple[int, float, float] = (5, 0.7, 1.3)
+    """A part is not stones over this count, under this solidity or deeper than this (radii)."""
+    part_cover: float = 0.7
+    """Touching stones of a part are covered by their discs by at least this share."""
+    fingertip: tuple[float, float] = (0.8, 0.25)
+    """A part shallower than this (radii) and further than this from the stones' colour is a fingertip."""
+    thin: tuple[float, float] = (2.5, 1.3)
+    """A part whose area is over the larger of these (depth discs, counted areas) is a finger."""
+    edge_ring_px: tuple[int, int] = (3, 7)
+    """The ring just outside a blob an edge is judged on: between dilations of these widths (px)."""
+    soft_edge: float = 0.5
+    """A blob that keeps more than this share of its contrast just outside its edge is the felt's own blotch."""
+    glared_colour: tuple[float, float] = (0.6, 0.25)
+    """A stone-shaped blob under a glare: least cosine to the stones' colour, and share of its strength."""
+    same_colour: tuple[float, float, float, float] = (0.45, 0.9, 0.5, 2.0)
+    """Alike colours: within the first per channel, or with the cosine and strength ratio the others allow."""
+    touching_shape: tuple[float, float, float, float, float, float] = (1.5, 4.5, 0.85, 1.3, 0.72, 0.95)
+    """A few touching stones: areas, depths (radii) and solidity, each least and most."""
+
+    # blobs refused, cut into parts
+    colour_open_r: float = 0.25
+    """Opening (radii) of a blob's part of the stones' colour."""
+    all_colour: float = 0.97
+    """A blob this much of the stones' colour cannot be split by it."""
+    rim_r: float = 0.15
+    """A stone's darker rim, given back to a cut (radii)."""
+    disc_min_area: float = 2.0
+    """Only blobs over this many stone areas have stones at their edge cut out."""
+    disc_erode_r: float = 0.7
+    """Touching stones fall apart eroded by this (radii); a palm stays one."""
+    disc_thread_r: float = 0.2
+    """Threads tying a stone to a hand are thinner than this (radii)."""
+    disc_core_r: float = 0.45
+    """A core larger than a disc of this radius (radii) is not one stone."""
+
+    # stones a glare paled
+    pale_min: float = 0.12
+    """Least contrast along the stones' hue (log ratio) of a stone paled by a glare, disc against ring."""
+    pale_share: float = 0.15
+    """... and least share of the stones' own contrast it keeps."""
+    pale_cos: float = 0.7
+    """A paled stone keeps the stones' hue: cosine of its colour (log ratios to the felt) to theirs."""
+    pale_disc_r: float = 0.8
+    """The disc of the disc-against-ring response (radii)."""
+    pale_ring_r: tuple[float, float] = (1.25, 1.8)
+    """The ring around it (radii)."""
+    pale_pad_r: float = 2.0
+    """Room around a glare searched for paled stones (radii)."""
+    pale_window_r: float = 3.5
+    """Half the window a paled stone is cut in (radii)."""
+    pale_cut: float = 0.5
+    """A paled stone is cut at this share of its contrast."""
+    pale_single: tuple[float, float, float, float] = (0.7, 1.35, 0.75, 0.9)
+    """A single paled stone: area (stone areas) least and most, least circularity, least solidity."""
+    pale_shrink: float = 0.85
+    """Cut at half their contrast, paled stones keep this share of their area."""
+    pale_few: tuple[int, int, float, float, float, float, float] = (2, 4, 0.3, 0.72, 0.95, 0.7, 1.2)
+    """A few touching paled stones: count least and most, off whole, solidity and depth (radii) least and most."""
+    pale_peel_r: float = 0.92
+    """Paled stones are peeled with discs of this many radii."""
+    pale_overlap: float = 0.1
+    """A paled stone overlapping what was counted or refused by more than this share is left out."""
+
+
+STONES = StoneParams()
+"""The parameters :func:`count_stones` uses."""
+
+STONE_MM = STONES.stone_mm
 """Diameters of the tokens the spec allows."""
-MIN_COLOUR_T = 0.1
-"""Least colour difference (:meth:`vision.felt.Felt.contrast`) of a stone of another colour."""
-MIN_LIGHT_T = 0.2
-"""Least brightness gain over the felt of a stone of the felt's colour, lighter."""
-DARKEST_SHADOW = 0.5
-"""Shadows darken the felt to no less than this share of its light; darker is a stone."""
-DARK_SEED = 0.56
-"""A pixel this dark (against the felt model, which follows shadows) seeds a dark stone."""
-DARK_GROW = 0.65
-"""A dark stone is what is darker than this and joined to a seed (its rim straddles the limit)."""
-MARGIN_MM = 18.0
-"""How far beyond a zone's edge a stone centred in it may reach."""
-COLOUR_TOL = 0.5
-"""How far (largest per-channel log ratio) a pixel's colour may be from the stones' to be one of them."""
-MAX_DEPTH = 2.1
-"""A blob of stones is nowhere thicker than this many stone radii (seven in a flower: 1.75 to 2)."""
-SEARCH_PAD_MM = 40.0
-"""Room searched around each region, so that a card or an arm reaching in is seen as one big blob."""
-BLOB_PAD = 4
-"""Pixels of the blob's surroundings kept around each blob's crop."""
-SOFT_EDGE = 0.5
-"""A blob that keeps more than this share of its contrast just outside its edge is the felt's own blotch."""
-GLARE_STEP_MM = 3.0
-"""Resolution of the glare fields (a glare is broad)."""
-GLARE_SMOOTH_MM = 6.0
-"""Smoothing of the glare fields: wider than a gap between stones, narrower than a glare."""
-GLARE_MIN_MM = 35.0
-"""Least radius of a glare: smaller bright spots are things lying there (a white stone)."""
-GLARE_MIN = 25.0
-"""White (grey levels) a glare adds before it is taken off."""
-PALE_MIN = 0.12
-"""Least contrast along the stones' hue (log ratio) of a stone paled by a glare, disc against ring."""
-PALE_SHARE = 0.15
-"""... and least share of the stones' own contrast it keeps."""
-PALE_COS = 0.7
-"""A paled stone keeps the stones' hue: cosine of its colour (log ratios to the felt) to theirs."""
+MIN_COLOUR_T = STONES.min_colour_t
+MIN_LIGHT_T = STONES.min_light_t
+DARKEST_SHADOW = STONES.darkest_shadow
+DARK_SEED = STONES.dark_seed
+DARK_GROW = STONES.dark_grow
+MARGIN_MM = STONES.margin_mm
+COLOUR_TOL = STONES.colour_tol
+MAX_DEPTH = STONES.max_depth_r
+SEARCH_PAD_MM = STONES.search_pad_mm
+BLOB_PAD = STONES.blob_pad
+SOFT_EDGE = STONES.soft_edge
+GLARE_STEP_MM = STONES.glare_step_mm
+GLARE_SMOOTH_MM = STONES.glare_smooth_mm
+GLARE_MIN_MM = STONES.glare_min_mm
+GLARE_MIN = STONES.glare_min
+PALE_MIN = STONES.pale_min
+PALE_SHARE = STONES.pale_share
+PALE_COS = STONES.pale_cos
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,13 +317,273 @@ class StoneReading:
     colour: tuple[float, float, float] | None = field(default=None)
 
 
+class _Region(NamedTuple):
+    """One region searched (the pool or a seat's stone zone, with its margin) and what its pixels are."""
+
+    bounds: tuple[float, float, float, float]  # the region on the mat, mm
+    box: tuple[int, int, int, int]  # the searched box (with room around), rectified px
+    stone: Mask  # pixels unlike the felt
+    signed: FloatImage  # log ratio to the felt, per channel
+    only_dark: Mask  # pixels that only their darkness made stone pixels
+
+
+@dataclass(frozen=True)
+class _Search:
+    """What the blob cuts of every region share: the scale, the cards left out, the regions, the opening."""
+
+    k: float
+    exclude: Image | None
+    regions: list[_Region]
+    kernel: Image
+    r_min: float
+
+
+def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None = None,
+                 exclude: Image | None = None) -> StoneReading:
+    """Count the stones of a rectified mat image (``px_per_mm``), with its felt model.
+
+    ``exclude`` (255 where something else is known to lie, e.g. the cards
+    found) is left out of the search.
+    """
+    mat = mat or Mat()
+    k = px_per_mm
+    h, w = rectified.shape[:2]
+    if exclude is not None:
+        exclude = _reopen_stone_zones(exclude, mat, k)
+    markers = _marker_mask(mat, (h, w), k)
+    glared = np.zeros((h, w), np.uint8)  # where a glare was taken off
+    regions = _candidates(rectified, felt, k, mat, markers, exclude, glared)
+    # an opening with a disc well under a stone's width drops printed lines and specks
+    d = 2 * round(STONES.open_share * STONES.stone_mm[0] * k) + 1
+    search = _Search(k, exclude, regions, np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d)), np.uint8),
+                     STONES.stone_mm[0] / 2 * k)
+    first: list[list[_Blob]] = []
+    blobs = _search(search, first, None, STONES.stone_mm[1] / 2 * k)  # round holes up to the largest stone's filled
+    learnt = _learn_size(blobs, glared, k)
+    if learnt is None:
+        return StoneReading(StoneCount(), (), tuple(_rejected(b, k, mat, "not a stone") for b in blobs))
+    radius, colour = learnt
+    # again, now that the stones' colour is known: the parts of stones the first cut missed;
+    # and the size of one stone again, from these whole stones; and without the deep shadows
+    # beside them (what only darkness made stones, not of the stones' hue)
+    blobs = _search(search, first, np.asarray(colour, np.float32), radius)
+    radius = _relearn_size(blobs, radius, glared)
+    stones, rejected, seen_blobs = _judge(blobs, radius, colour, glared, k, mat)
+    if glared.any():
+        known_all = np.maximum(markers, exclude) if exclude is not None else markers
+        for cx, cy in _paled_stones(regions, glared, seen_blobs | known_all, colour, radius):
+            x, y = (cx + 0.5) / k, (cy + 0.5) / k
+            stones.append(Stone(x, y, mat.zone_at(x, y)))
+    colour_bgr = tuple(float(c) for c in colour)
+    return StoneReading(_by_zone(stones), tuple(stones), tuple(rejected),
+                        2 * radius / k, colour_bgr)  # type: ignore[arg-type]
+
+
+def _by_zone(stones: list[Stone]) -> StoneCount:
+    """The count per zone: a stone belongs to the zone that holds its centre."""
+    pool = sum(1 for s in stones if s.zone is Zone.POOL)
+    seats = tuple(sum(1 for s in stones if s.zone is Zone.stones(i)) for i in range(4))
+    return StoneCount(pool, seats)  # type: ignore[arg-type]
+
+
+def _reopen_stone_zones(exclude: Image, mat: Mat, k: float) -> Image:
+    """The cards' mask without the stone zones and the pool: a card lies in a card zone.
+
+    What the card finder took for a card inside a stone zone or the pool (a
+    cluster of white stones is card-sized) is looked at again; a real card
+    there is refused anyway.
+    """
+    exclude = exclude.copy()
+    for seat in range(4):
+        zx0, zy0, zx1, zy1 = mat.stone_zone(seat)
+        exclude[int(zy0 * k):int(zy1 * k), int(zx0 * k):int(zx1 * k)] = 0
+    cv2.circle(exclude, (int(mat.centre[0] * k), int(mat.centre[1] * k)), int(mat.pool_radius * k), 0, -1)
+    return exclude
+
+
+def _marker_mask(mat: Mat, shape: tuple[int, int], k: float) -> Image:
+    """The markers and their white quiet zones (255): printed, never stones, and no felt for the glare fit."""
+    markers = np.zeros(shape, np.uint8)
+    q = STONES.marker_quiet_mm
+    for mid in range(4):
+        (mx0, my0), (mx1, my1) = np.min(mat.marker_corners(mid), axis=0), np.max(mat.marker_corners(mid), axis=0)
+        cv2.rectangle(markers, (int((mx0 - q) * k), int((my0 - q) * k)), (int((mx1 + q) * k), int((my1 + q) * k)),
+                      255, -1)
+    return markers
+
+
+def _candidates(rectified: Image, felt: Felt, k: float, mat: Mat, markers: Image, exclude: Image | None,
+                glared: Image) -> list[_Region]:
+    """Each region's stone pixels: of another colour than the felt, or lighter, or far darker than a shadow.
+
+    Each region is searched with room around it, so a card or an arm is seen
+    whole. A glare is taken off first (:func:`_deglare`); where it was, the
+    haze it leaves is taken off too and the thresholds follow the louder
+    noise there (:func:`_haze_off`), and ``glared`` is marked.
+    """
+    h, w = rectified.shape[:2]
+    colour_t, light_t = _thresholds(rectified, felt)
+    pad = STONES.search_pad_mm
+    regions = []
+    for rx0, ry0, rx1, ry1 in _regions(mat):
+        x0, y0 = max(0, int((rx0 - pad) * k)), max(0, int((ry0 - pad) * k))
+        x1, y1 = min(w, int((rx1 + pad) * k)), min(h, int((ry1 + pad) * k))
+        if x1 <= x0 or y1 <= y0:
+            continue
+        felt_map = np.ascontiguousarray(felt.colour_map[y0:y1, x0:x1])
+        known = np.ascontiguousarray(markers[y0:y1, x0:x1])
+        if exclude is not None:
+            known = np.maximum(known, exclude[y0:y1, x0:x1])
+        seen, felt_map, amp = _deglare(np.ascontiguousarray(rectified[y0:y1, x0:x1]), felt_map, felt.colour, k,
+                                       colour_t, known)
+        a, dp = Felt(felt_map, felt.colour, felt.free).contrast(seen)
+        # where a glare was taken off the darkness is noisier: the plain limit, no growth from seeds
+        lit = (dp > colour_t) | (a > 1.0 + light_t)
+        dark = _dark(a) if amp is None else a < STONES.darkest_shadow
+        stone = lit | dark
+        if amp is not None:
+            lit, dark, stone = _haze_off(a, dp, amp, stone, lit, dark, k, colour_t, light_t)
+        signed = np.asarray(cv2.subtract(log_image(seen), np.log(felt_map + LOG_OFFSET)), dtype=np.float32)
+        if amp is not None:
+            glared[y0:y1, x0:x1][amp > STONES.glare_on] = 255
+        regions.append(_Region((rx0, ry0, rx1, ry1), (x0, y0, x1, y1), stone, signed, dark & ~lit))
+    return regions
+
+
+def _haze_off(a: FloatImage, dp: FloatImage, amp: FloatImage, stone: Mask, lit: Mask, dark: Mask, k: float,
+              colour_t: float, light_t: float) -> tuple[Mask, Mask, Mask]:
+    """Lit, dark and stone pixels again under a glare taken off: its haze off, thresholds from the noise there.
+
+    Under a glare the noise is louder: what is left of the glare (a haze,
+    broad) is measured on the felt around and taken off too, and the
+    thresholds there come from the felt's spread there (what a small blur
+    takes away).
+    """
+    under = (amp > STONES.glare_on) & ~stone
+    if np.count_nonzero(under) > STONES.haze_min_px:
+        wgt = under.astype(np.float32)
+        s_bg = STONES.glare_smooth_mm * STONES.haze_smooth * k
+        den = cv2.GaussianBlur(wgt, (0, 0), s_bg) + 1e-3
+        glare_on = amp > STONES.glare_on
+        a = np.where(glare_on, a - cv2.GaussianBlur((a - 1.0) * wgt, (0, 0), s_bg) / den, a)
+        dp = np.where(glare_on, dp - cv2.GaussianBlur(dp * wgt, (0, 0), s_bg) / den, dp)
+        a_hf = (a - cv2.GaussianBlur(a, (0, 0), STONES.haze_blur_px))[under]
+        dp_hf = (dp - cv2.GaussianBlur(dp, (0, 0), STONES.haze_blur_px))[under]
+        ct_u = max(colour_t, STONES.noise_sigmas * _spread(dp_hf))
+        lt_u = max(light_t, STONES.noise_sigmas * _spread(a_hf))
+        lit = np.where(glare_on, (dp > ct_u) | (a > 1.0 + lt_u), lit)
+        dark = np.where(glare_on, a < STONES.darkest_shadow, dark)
+        stone = lit | dark
+    return lit, dark, stone
+
+
+def _cut(search: _Search, mask: Image, i: int, radius: float) -> list[_Blob]:
+    """The blobs of a region's stone mask (255), opened, small holes filled, near the region.
+
+    The gaps between three touching stones are felt and stay holes: the
+    blob's area counts the stones. A blob whose box centre lies more than a
+    stone's width outside the region belongs to another.
+    """
+    k = search.k
+    (rx0, ry0, rx1, ry1), (x0, y0, _, _), _, signed, _ = search.regions[i]
+    if search.exclude is not None:
+        mask[search.exclude[y0:y0 + mask.shape[0], x0:x0 + mask.shape[1]] > 0] = 0
+    mask = _fill_small_holes(np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, search.kernel), np.uint8),
+                             STONES.speck_area * math.pi * (STONES.stone_mm[0] / 2 * k) ** 2,
+                             STONES.round_hole_area * math.pi * radius ** 2)
+    reach = STONES.stone_mm[1]
+    kept = []
+    for b in _blobs(mask, signed, min_area=STONES.min_blob_area * math.pi * search.r_min ** 2):
+        b.x0 += x0
+        b.y0 += y0
+        cx, cy = (b.x0 + b.mask.shape[1] / 2) / k, (b.y0 + b.mask.shape[0] / 2) / k
+        if rx0 - reach <= cx <= rx1 + reach and ry0 - reach <= cy <= ry1 + reach:
+            kept.append(b)
+    return kept
+
+
+def _search(search: _Search, first: list[list[_Blob]], colour: npt.NDArray[np.float32] | None,
+            radius: float) -> list[_Blob]:
+    """The blobs of every region: a first cut (``colour`` None, kept in ``first``), or the second look.
+
+    On the second look, the stones' colour known, what has that colour is
+    added (a stone in a shadow; nearer the stones' colour than the felt's, so
+    paled stones never make the felt a stone) and cut again where it is worth
+    it. A deep shadow (:func:`_deep_shadow`) matters where it makes a third of
+    a stone of a blob found (a stone's own shadow beside it is less): only
+    those blobs are cut again, without it.
+    """
+    found: list[_Blob] = []
+    for i, (_, (x0, y0, _, _), stone, signed, only_dark) in enumerate(search.regions):
+        if colour is None:
+            first.append(_cut(search, (stone * 255).astype(np.uint8), i, radius))
+            found.extend(first[i])
+            continue
+        off = channel_max(np.asarray(cv2.absdiff(signed, np.full_like(signed, colour)), np.float32))
+        extra = ((off < STONES.extra_near * STONES.colour_tol) & (off < STONES.extra_near * channel_max(np.abs(signed)))
+                 & ~stone)
+        worth = STONES.worth_area * math.pi * radius ** 2
+        shaded: list[_Blob] = []
+        shadow = np.zeros_like(stone)
+        if any(_count_in(only_dark, b, x0, y0) >= STONES.shadow_worth * worth for b in first[i]):
+            shadow = _deep_shadow(signed, colour, only_dark)
+            shaded = [b for b in first[i] if _count_in(shadow, b, x0, y0) >= STONES.shadow_worth * worth]
+        if np.count_nonzero(extra) >= STONES.extra_share * np.count_nonzero(stone) + worth:
+            found.extend(_cut(search, ((stone & ~shadow if shaded else stone) | extra).astype(np.uint8) * 255, i,
+                              radius))
+            continue
+        # nothing worth a second look, but the blobs a deep shadow joined: those again, without it
+        found.extend(b for b in first[i] if not any(b is c for c in shaded))
+        if shaded:
+            mask = np.zeros(stone.shape, np.uint8)
+            for b in shaded:
+                _paint(mask, b, x0, y0)
+            mask[shadow] = 0
+            found.extend(_cut(search, mask, i, radius))
+    return found
+
+
+def _learn_size(blobs: list[_Blob], glared: Image, k: float
+                ) -> tuple[float, npt.NDArray[np.float32]] | None:
+    """One stone's radius (px) and the stones' colour, from the single round stones in plain light.
+
+    When every stone touches another, their outlines are still arcs of one
+    stone's radius (:func:`_arc_radii`). None when nothing is stone-like.
+    """
+    lo, hi = STONES.size_band
+    singles = _in_plain_light([b for b in blobs if b.round_single
+                               and STONES.stone_mm[0] * lo * k <= b.equivalent_radius <= STONES.stone_mm[1] * hi * k],
+                              glared)
+    if singles:
+        radius = float(np.median([b.equivalent_radius for b in singles]))
+        colour = np.median(np.stack([b.colour for b in singles]), axis=0)
+        return radius, colour
+    small = [b for b in blobs if not b.touches_edge and b.depth <= STONES.stone_mm[1] * hi * 2 * k]
+    arcs = np.concatenate([_arc_radii(b, k) for b in small]) if small else np.zeros(0)
+    if arcs.size == 0:
+        return None
+    radius = float(np.median(arcs))
+    colour = np.median(np.stack([b.colour for b in small]), axis=0)
+    return radius, colour
+
+
+def _relearn_size(blobs: list[_Blob], radius: float, glared: Image) -> float:
+    """One stone's radius again, from the whole stones of the second look near the first size."""
+    singles = _in_plain_light([b for b in blobs if b.round_single
+                               and abs(b.equivalent_radius / radius - 1) < STONES.relearn_tol], glared)
+    if singles:
+        radius = float(np.median([b.equivalent_radius for b in singles]))
+    return radius
+
+
 def _regions(mat: Mat) -> list[tuple[float, float, float, float]]:
     cx, cy = mat.centre
-    r = mat.pool_radius + MARGIN_MM
+    r = mat.pool_radius + STONES.margin_mm
     out = [(cx - r, cy - r, cx + r, cy + r)]
     for seat in range(4):
         x0, y0, x1, y1 = mat.stone_zone(seat)
-        out.append((x0 - MARGIN_MM, y0 - MARGIN_MM, x1 + MARGIN_MM, y1 + MARGIN_MM))
+        m = STONES.margin_mm
+        out.append((x0 - m, y0 - m, x1 + m, y1 + m))
     return out
 
 
@@ -141,7 +605,7 @@ def _fill_small_holes(mask: Image, max_area: float, round_area: float = 0.0) -> 
             cv2.drawContours(out, [c], -1, 255, -1)
         elif area < round_area:
             circ = 4 * math.pi * cv2.contourArea(c) / max(cv2.arcLength(c, True), 1e-6) ** 2
-            if circ > 0.6:
+            if circ > STONES.round_hole_circularity:
                 cv2.drawContours(out, [c], -1, 255, -1)
     return out
 
@@ -169,7 +633,8 @@ class _Blob:
     def round_single(self) -> bool:
         circ = 4 * math.pi * self.area / max(self.perimeter, 1e-6) ** 2
         solidity = self.area / max(self.hull_area, 1e-6)
-        return circ > 0.78 and solidity > 0.93 and self.depth > 0.75 * self.equivalent_radius
+        return (circ > STONES.single_circularity and solidity > STONES.single_solidity
+                and self.depth > STONES.single_depth * self.equivalent_radius)
 
 
 def _dark(a: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
@@ -177,14 +642,14 @@ def _dark(a: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
 
     A black stone on dark felt lies near the shadow limit: its pixels straddle
     it and it falls apart into crumbs, each of which would count a stone. The
-    darkest pixels (:data:`DARK_SEED`) are seeds; the stone is what is darker
-    than :data:`DARK_GROW` and joined to a seed. A shadow alone has no seed, so
+    darkest pixels (:attr:`StoneParams.dark_seed`) are seeds; the stone is what is darker
+    than :attr:`StoneParams.dark_grow` and joined to a seed. A shadow alone has no seed, so
     it never grows.
     """
-    seed = a < DARK_SEED
+    seed = a < STONES.dark_seed
     if not seed.any():
         return seed
-    n, labels = cv2.connectedComponents((a < DARK_GROW).astype(np.uint8), connectivity=8)
+    n, labels = cv2.connectedComponents((a < STONES.dark_grow).astype(np.uint8), connectivity=8)
     keep = np.zeros(n, bool)
     keep[np.unique(labels[seed])] = True  # seeds lie inside the grown parts, never in label 0
     return np.asarray(keep[labels])
@@ -197,7 +662,7 @@ def _blobs(mask: Image, signed: npt.NDArray[np.float32], min_area: float) -> lis
         x, y, w, h, area = (int(v) for v in stats[i])
         if area < min_area:
             continue
-        pad = BLOB_PAD
+        pad = STONES.blob_pad
         crop = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
         crop[pad:pad + h, pad:pad + w][labels[y:y + h, x:x + w] == i] = 255
         contours, _ = cv2.findContours(crop, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -228,7 +693,7 @@ def _arc_radii(blob: _Blob, k: float) -> npt.NDArray[np.float64]:
         return np.zeros(0)
     pts = max(contours, key=cv2.contourArea).reshape(-1, 2).astype(np.float64)
     n = len(pts)
-    half = max(3, int(round(9.0 * k)))  # stretches of about 18 mm of outline
+    half = max(3, int(round(STONES.arc_stretch_mm * k)))
     if n < 2 * half + 3:
         return np.zeros(0)
     idx = (np.arange(n)[:, None] + np.arange(-half, half + 1)[None, :]) % n
@@ -255,12 +720,13 @@ def _arc_radii(blob: _Blob, k: float) -> npt.NDArray[np.float64]:
     inside = blob.mask[yi, xi] > 0  # bulging outwards: the centre lies inside the blob
     fit_r = np.sqrt((x - cx[:, None]) ** 2 + (y - cy[:, None]) ** 2)
     residual = np.sqrt(((fit_r - (r[:, None] - 0.5)) ** 2).mean(axis=1))
-    keep = (ok & inside & (residual < 0.5) & (r >= STONE_MM[0] * 0.4 * k)
-            & (r <= STONE_MM[1] * 0.6 * k))
+    lo, hi = STONES.size_band
+    keep = (ok & inside & (residual < STONES.arc_residual) & (r >= STONES.stone_mm[0] * lo * k)
+            & (r <= STONES.stone_mm[1] * hi * k))
     return np.asarray(r[keep], np.float64)
 
 
-def _peel(blob: _Blob, radius: float, max_stones: int = 80) -> tuple[list[tuple[float, float]], float]:
+def _peel(blob: _Blob, radius: float, max_stones: int = STONES.peel_max) -> tuple[list[tuple[float, float]], float]:
     """Stone centres (crop px) peeled off a blob, and the share of the blob the discs cover."""
     work = blob.mask.copy()
     discs = np.zeros_like(work)
@@ -268,193 +734,45 @@ def _peel(blob: _Blob, radius: float, max_stones: int = 80) -> tuple[list[tuple[
     while len(centres) < max_stones:
         dt = cv2.distanceTransform(work, cv2.DIST_L2, 5)
         _, peak, _, (px, py) = cv2.minMaxLoc(dt)
-        if peak < 0.55 * radius:
+        if peak < STONES.peel_stop_r * radius:
             break
         # centre the disc on the plateau of the peak (sub-pixel by the local DT mass)
         y0, y1 = max(0, py - 2), py + 3
         x0, x1 = max(0, px - 2), px + 3
         win = dt[y0:y1, x0:x1]
-        win = np.where(win >= peak - 0.75, win, 0.0)
+        win = np.where(win >= peak - STONES.peel_plateau, win, 0.0)
         ys, xs = np.mgrid[y0:y0 + win.shape[0], x0:x0 + win.shape[1]]
         total = float(win.sum())
         cx = float((win * xs).sum() / total) if total else float(px)
         cy = float((win * ys).sum() / total) if total else float(py)
         centres.append((cx, cy))
         c = (round(cx), round(cy))
-        cv2.circle(work, c, int(round(radius * 1.08)), 0, -1)
+        cv2.circle(work, c, int(round(radius * STONES.peel_clear_r)), 0, -1)
         cv2.circle(discs, c, int(round(radius)), 255, -1)
     inside = blob.mask > 0
     covered = float(np.count_nonzero(discs[inside] > 0)) / max(1.0, float(np.count_nonzero(inside)))
     return centres, covered
 
 
-def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None = None,
-                 exclude: Image | None = None) -> StoneReading:
-    """Count the stones of a rectified mat image (``px_per_mm``), with its felt model.
+def _judge(blobs: list[_Blob], radius: float, colour: npt.NDArray[np.float32], glared: Image, k: float,
+           mat: Mat) -> tuple[list[Stone], list[Rejected], Image]:
+    """The stones the blobs hold, the blobs refused and why, and the mask of both (stones and large refusals).
 
-    ``exclude`` (255 where something else is known to lie, e.g. the cards
-    found) is left out of the search.
+    A refused blob that is whole (not a part already) may be stones touching
+    something else (a glare, a hand, a card): its round stones at the edge
+    (:func:`_disc_parts`) and its parts of the stones' colour
+    (:func:`_colour_parts`) are judged instead. A large thing refused (a
+    hand, a card, a sleeve) hides what lies in it from the later look for
+    paled stones.
     """
-    mat = mat or Mat()
-    k = px_per_mm
-    h, w = rectified.shape[:2]
-    colour_t, light_t = _thresholds(rectified, felt)
-    if exclude is not None:
-        # a card lies in a card zone: what the card finder took for a card inside a stone zone or the pool
-        # (a cluster of white stones is card-sized) is looked at again; a real card there is refused anyway
-        exclude = exclude.copy()
-        for seat in range(4):
-            zx0, zy0, zx1, zy1 = mat.stone_zone(seat)
-            exclude[int(zy0 * k):int(zy1 * k), int(zx0 * k):int(zx1 * k)] = 0
-        cv2.circle(exclude, (int(mat.centre[0] * k), int(mat.centre[1] * k)), int(mat.pool_radius * k), 0, -1)
-    glared = np.zeros((h, w), np.uint8)  # where a glare was taken off
-    markers = np.zeros((h, w), np.uint8)  # the markers and their white quiet zones
-    for mid in range(4):
-        (mx0, my0), (mx1, my1) = np.min(mat.marker_corners(mid), axis=0), np.max(mat.marker_corners(mid), axis=0)
-        cv2.rectangle(markers, (int((mx0 - 16) * k), int((my0 - 16) * k)), (int((mx1 + 16) * k), int((my1 + 16) * k)),
-                      255, -1)
-    r_min = STONE_MM[0] / 2 * k
-    # an opening with a disc well under a stone's width drops printed lines and specks
-    d = 2 * round(0.2 * STONE_MM[0] * k) + 1
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))
-    regions = []
-    for rx0, ry0, rx1, ry1 in _regions(mat):
-        # each region searched with room around it, so a card or an arm is seen whole
-        x0, y0 = max(0, int((rx0 - SEARCH_PAD_MM) * k)), max(0, int((ry0 - SEARCH_PAD_MM) * k))
-        x1, y1 = min(w, int((rx1 + SEARCH_PAD_MM) * k)), min(h, int((ry1 + SEARCH_PAD_MM) * k))
-        if x1 <= x0 or y1 <= y0:
-            continue
-        felt_map = np.ascontiguousarray(felt.colour_map[y0:y1, x0:x1])
-        known = np.ascontiguousarray(markers[y0:y1, x0:x1])
-        if exclude is not None:
-            known = np.maximum(known, exclude[y0:y1, x0:x1])
-        seen, felt_map, amp = _deglare(np.ascontiguousarray(rectified[y0:y1, x0:x1]), felt_map, felt.colour, k,
-                                       colour_t, known)
-        a, dp = Felt(felt_map, felt.colour, felt.free).contrast(seen)
-        # a stone is of another colour, or lighter, or far darker than a shadow
-        # (where a glare was taken off, the darkness is noisier: the plain limit, no growth from
-        # seeds, which there grew haze into stones: seed 23 scene 89 read 14 pool stones for 10)
-        lit = (dp > colour_t) | (a > 1.0 + light_t)
-        dark = _dark(a) if amp is None else a < DARKEST_SHADOW
-        stone = lit | dark
-        if amp is not None:  # under a glare taken off the noise is louder: thresholds there from the felt's spread there
-            under = (amp > 1.05) & ~stone
-            if np.count_nonzero(under) > 100:
-                # what is left of the glare (a haze, broad) measured on the felt around and taken off too;
-                # the noise there is what a small blur takes away
-                wgt = under.astype(np.float32)
-                s_bg = GLARE_SMOOTH_MM * 2.0 * k
-                den = cv2.GaussianBlur(wgt, (0, 0), s_bg) + 1e-3
-                glare_on = amp > 1.05
-                a = np.where(glare_on, a - cv2.GaussianBlur((a - 1.0) * wgt, (0, 0), s_bg) / den, a)
-                dp = np.where(glare_on, dp - cv2.GaussianBlur(dp * wgt, (0, 0), s_bg) / den, dp)
-                a_hf = (a - cv2.GaussianBlur(a, (0, 0), 2.0))[under]
-                dp_hf = (dp - cv2.GaussianBlur(dp, (0, 0), 2.0))[under]
-                ct_u = max(colour_t, 6.0 * _spread(dp_hf))
-                lt_u = max(light_t, 6.0 * _spread(a_hf))
-                lit = np.where(glare_on, (dp > ct_u) | (a > 1.0 + lt_u), lit)
-                dark = np.where(glare_on, a < DARKEST_SHADOW, dark)
-                stone = lit | dark
-        signed = np.asarray(cv2.subtract(log_image(seen), np.log(felt_map + LOG_OFFSET)), dtype=np.float32)
-        if amp is not None:
-            glared[y0:y1, x0:x1][amp > 1.05] = 255
-        regions.append(((rx0, ry0, rx1, ry1), (x0, y0, x1, y1), stone, signed, dark & ~lit))
-
-    first: list[list[_Blob]] = []
-
-    def cut(mask: Image, i: int, radius: float) -> list[_Blob]:
-        """The blobs of a region's stone mask (255), opened, small holes filled, near the region."""
-        (rx0, ry0, rx1, ry1), (x0, y0, _, _), _, signed, _ = regions[i]
-        if exclude is not None:
-            mask[exclude[y0:y0 + mask.shape[0], x0:x0 + mask.shape[1]] > 0] = 0
-        # the gaps between three touching stones are felt, and stay holes: the area counts stones
-        mask = _fill_small_holes(np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel), np.uint8),
-                                 0.02 * math.pi * (STONE_MM[0] / 2 * k) ** 2, 0.2 * math.pi * radius ** 2)
-        kept = []
-        for b in _blobs(mask, signed, min_area=0.35 * math.pi * r_min ** 2):
-            b.x0 += x0
-            b.y0 += y0
-            cx, cy = (b.x0 + b.mask.shape[1] / 2) / k, (b.y0 + b.mask.shape[0] / 2) / k
-            if rx0 - STONE_MM[1] <= cx <= rx1 + STONE_MM[1] and ry0 - STONE_MM[1] <= cy <= ry1 + STONE_MM[1]:
-                kept.append(b)
-        return kept
-
-    def search(colour: npt.NDArray[np.float32] | None, radius: float) -> list[_Blob]:
-        found: list[_Blob] = []
-        for i, (_, (x0, y0, _, _), stone, signed, only_dark) in enumerate(regions):
-            if colour is None:
-                first.append(cut((stone * 255).astype(np.uint8), i, radius))
-                found.extend(first[i])
-                continue
-            # and what has the stones' own colour (a stone in a shadow)
-            off = channel_max(np.asarray(cv2.absdiff(signed, np.full_like(signed, colour)), np.float32))
-            # nearer the stones' colour than the felt's: paled stones never make the felt a stone
-            extra = (off < 0.8 * COLOUR_TOL) & (off < 0.8 * channel_max(np.abs(signed))) & ~stone
-            worth = 0.1 * math.pi * radius ** 2
-            # a deep shadow matters where it makes a third of a stone of a blob found (a stone's own
-            # shadow beside it is less)
-            shaded: list[_Blob] = []
-            shadow = np.zeros_like(stone)
-            if any(_count_in(only_dark, b, x0, y0) >= 3 * worth for b in first[i]):
-                shadow = _deep_shadow(signed, colour, only_dark)
-                shaded = [b for b in first[i] if _count_in(shadow, b, x0, y0) >= 3 * worth]
-            if np.count_nonzero(extra) >= 0.02 * np.count_nonzero(stone) + worth:
-                found.extend(cut(((stone & ~shadow if shaded else stone) | extra).astype(np.uint8) * 255, i, radius))
-                continue
-            # nothing worth a second look, but the blobs a deep shadow joined: those again, without it
-            found.extend(b for b in first[i] if not any(b is c for c in shaded))
-            if shaded:
-                mask = np.zeros(stone.shape, np.uint8)
-                for b in shaded:
-                    _paint(mask, b, x0, y0)
-                mask[shadow] = 0
-                found.extend(cut(mask, i, radius))
-        return found
-
-    blobs = search(None, STONE_MM[1] / 2 * k)  # round holes up to the largest stone's are filled
-
-    singles = _in_plain_light([b for b in blobs if b.round_single
-                               and STONE_MM[0] * 0.4 * k <= b.equivalent_radius <= STONE_MM[1] * 0.6 * k], glared)
-    if singles:
-        radius = float(np.median([b.equivalent_radius for b in singles]))
-        colour = np.median(np.stack([b.colour for b in singles]), axis=0)
-    else:
-        # every stone touches another: their outlines are still arcs of one stone's radius
-        small = [b for b in blobs if not b.touches_edge and b.depth <= STONE_MM[1] * 0.6 * 2 * k]
-        arcs = np.concatenate([_arc_radii(b, k) for b in small]) if small else np.zeros(0)
-        if arcs.size == 0:
-            return StoneReading(StoneCount(), (), tuple(_rejected(b, k, mat, "not a stone")
-                                                        for b in blobs))
-        radius = float(np.median(arcs))
-        colour = np.median(np.stack([b.colour for b in small]), axis=0)
-    # again, now that the stones' colour is known: the parts of stones the first cut missed;
-    # and the size of one stone again, from these whole stones; and without the deep shadows
-    # beside them (what only darkness made stones, not of the stones' hue)
-    blobs = search(np.asarray(colour, np.float32), radius)
-    singles = _in_plain_light([b for b in blobs if b.round_single and abs(b.equivalent_radius / radius - 1) < 0.3],
-                              glared)
-    if singles:
-        radius = float(np.median([b.equivalent_radius for b in singles]))
-
     stones: list[Stone] = []
     rejected: list[Rejected] = []
     queue = list(blobs)
-    seen_blobs = np.zeros((h, w), np.uint8)  # the stones counted and the large things refused
+    seen_blobs = np.zeros(glared.shape, np.uint8)
     while queue:
         b = queue.pop(0)
-        why = _not_stones(b, radius, colour, glared)
-        peeled: tuple[list[tuple[float, float]], float] | None = None
-        if why is None and b.area > 3.5 * math.pi * radius ** 2:
-            # stone-sized discs leave much of it (fingers, a sleeve); a ragged cluster of stones is still
-            # covered by its discs, a compact one is not ragged
-            peeled = _peel(b, radius)
-            covered = peeled[1]
-            if (b.area > 5.5 * math.pi * radius ** 2 and covered < 0.66) or (
-                    covered < 0.8 and b.area < 0.65 * b.hull_area):
-                why = "not round stones"
+        why, peeled = _refusal(b, radius, colour, glared)
         if why is not None and not b.split:
-            # stones touching something else (a glare, a hand, a card): keep the stones' colour
-            # round stones at its edge first (a hand's), then the rest by the stones' colour
             parts, taken = _disc_parts(b, radius)
             parts += _colour_parts(b, colour, radius, taken)
             if parts:
@@ -462,38 +780,16 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
                 continue
         n = 0
         if why is None and b.disc:
+            lo, hi = STONES.whole_area
             n_area = b.area / (math.pi * radius ** 2)
-            if not (b.round_single and 0.75 <= n_area <= 1.3):
+            if not (b.round_single and lo <= n_area <= hi):
                 why = "not a whole stone"  # a fingertip, a knuckle: only whole discs count
         if why is None:
-            # touching stones of one size: the blob's area counts them; peeling places them
-            n_area = b.area / (math.pi * radius ** 2)
-            if not b.split and n_area > 1.2 and 0.7 * radius <= b.depth < 0.9 * radius and _under_glare(b, glared):
-                # stones a glare paled lose their rims to the cut: touching, they are as thick as they
-                # look, not as the stones in plain light (seed 11 scene 24: five read as three)
-                n_area = b.area / (math.pi * b.depth ** 2)
-            n = int(round(n_area))
-            if n >= 2 and abs(n_area - n) > 0.3 and _under_glare(b, glared):
-                # where a glare was taken off a haze of it may cling to the stones, or their paled edges
-                # be lost: between two counts, the stone-sized discs that fit in the blob decide
-                n = min(max(len(_peel(b, radius)[0]), math.floor(n_area)), math.ceil(n_area))
-            solidity = b.area / max(b.hull_area, 1e-6)
-            if n < 1:
-                why = "smaller than a stone"
-            elif n >= 2 and solidity > (0.94 if b.split else 0.985):
-                why = "not round stones"  # touching discs leave notches; a bar or a blob (a finger) does not
-            elif b.split and (n > 5 or solidity < 0.7 or b.depth > 1.3 * radius):
-                why = "not stones"  # what is left of a hand or a glare of the stones' colour
-            elif b.split and n >= 2 and _peel(b, radius)[1] < 0.7:
-                why = "not stones"  # a piece of a hand or arm of the stones' colour: discs leave much of it
-            elif b.split and b.depth < 0.8 * radius and float(np.abs(b.colour - colour).max()) > 0.25:
-                why = "no stone fits in it"  # a fingertip of nearly the stones' colour (a stone half hidden is theirs)
-            elif b.split and b.area / (math.pi * b.depth ** 2) > max(2.5, 1.3 * n_area):
-                why = "thinner than a stone"  # a finger of the stones' colour
+            n, why = _how_many(b, radius, colour, glared)
         if why is not None:
             rejected.append(_rejected(b, k, mat, why))
-            if b.area > 2.0 * math.pi * radius ** 2:
-                _paint(seen_blobs, b)  # a hand, a card, a sleeve: nothing in it is looked at again
+            if b.area > STONES.refuse_cover_area * math.pi * radius ** 2:
+                _paint(seen_blobs, b)
             continue
         _paint(seen_blobs, b)
         # the peel is greedy: its first n discs are the same whether it stops at n or goes on
@@ -504,16 +800,65 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
         for cx, cy in centres:
             x, y = (b.x0 + cx + 0.5) / k, (b.y0 + cy + 0.5) / k
             stones.append(Stone(x, y, mat.zone_at(x, y)))
-    if glared.any():
-        known_all = np.maximum(markers, exclude) if exclude is not None else markers
-        for cx, cy in _paled_stones(regions, glared, seen_blobs | known_all, colour, radius):
-            x, y = (cx + 0.5) / k, (cy + 0.5) / k
-            stones.append(Stone(x, y, mat.zone_at(x, y)))
-    pool = sum(1 for s in stones if s.zone is Zone.POOL)
-    seats = tuple(sum(1 for s in stones if s.zone is Zone.stones(i)) for i in range(4))
-    colour_bgr = tuple(float(c) for c in colour)
-    return StoneReading(StoneCount(pool, seats), tuple(stones), tuple(rejected),  # type: ignore[arg-type]
-                        2 * radius / k, colour_bgr)  # type: ignore[arg-type]
+    return stones, rejected, seen_blobs
+
+
+def _refusal(b: _Blob, radius: float, colour: npt.NDArray[np.float32], glared: Image
+             ) -> tuple[str | None, tuple[list[tuple[float, float]], float] | None]:
+    """Why a blob is not stones (None: it may be), and its peel when one was needed to tell.
+
+    A large blob is peeled: stone-sized discs leave much of fingers or a
+    sleeve; a ragged cluster of stones is still covered by its discs, and a
+    compact one is not ragged.
+    """
+    why = _not_stones(b, radius, colour, glared)
+    peeled: tuple[list[tuple[float, float]], float] | None = None
+    if why is None and b.area > STONES.peel_area * math.pi * radius ** 2:
+        peeled = _peel(b, radius)
+        covered = peeled[1]
+        big, big_cover, ragged_cover, ragged_solidity = STONES.ragged
+        if (b.area > big * math.pi * radius ** 2 and covered < big_cover) or (
+                covered < ragged_cover and b.area < ragged_solidity * b.hull_area):
+            why = "not round stones"
+    return why, peeled
+
+
+def _how_many(b: _Blob, radius: float, colour: npt.NDArray[np.float32], glared: Image) -> tuple[int, str | None]:
+    """How many stones of one size a blob holds (its area counts them), or why it holds none.
+
+    Stones a glare paled lose their rims to the cut: touching, they are as
+    thick as they look, not as the stones in plain light. Where a glare was
+    taken off, a haze of it may cling to the stones or their paled edges be
+    lost: between two counts, the stone-sized discs that fit decide. The
+    parts cut from a refused blob must also not look like what is left of a
+    hand or a glare of the stones' colour.
+    """
+    n_area = b.area / (math.pi * radius ** 2)
+    thick_area, thick_lo, thick_hi = STONES.pale_thick
+    if (not b.split and n_area > thick_area and thick_lo * radius <= b.depth < thick_hi * radius
+            and _under_glare(b, glared)):
+        n_area = b.area / (math.pi * b.depth ** 2)
+    n = int(round(n_area))
+    if n >= 2 and abs(n_area - n) > STONES.between_counts and _under_glare(b, glared):
+        n = min(max(len(_peel(b, radius)[0]), math.floor(n_area)), math.ceil(n_area))
+    solidity = b.area / max(b.hull_area, 1e-6)
+    whole_solidity, part_solidity = STONES.touching_solidity
+    most_parts, least_solidity, deepest = STONES.part_limits
+    tip_depth, tip_colour = STONES.fingertip
+    thin_depth_areas, thin_counted = STONES.thin
+    if n < 1:
+        return n, "smaller than a stone"
+    if n >= 2 and solidity > (part_solidity if b.split else whole_solidity):
+        return n, "not round stones"  # touching discs leave notches; a bar or a blob (a finger) does not
+    if b.split and (n > most_parts or solidity < least_solidity or b.depth > deepest * radius):
+        return n, "not stones"  # what is left of a hand or a glare of the stones' colour
+    if b.split and n >= 2 and _peel(b, radius)[1] < STONES.part_cover:
+        return n, "not stones"  # a piece of a hand or arm of the stones' colour: discs leave much of it
+    if b.split and b.depth < tip_depth * radius and float(np.abs(b.colour - colour).max()) > tip_colour:
+        return n, "no stone fits in it"  # a fingertip of nearly the stones' colour (a stone half hidden is theirs)
+    if b.split and b.area / (math.pi * b.depth ** 2) > max(thin_depth_areas, thin_counted * n_area):
+        return n, "thinner than a stone"  # a finger of the stones' colour
+    return n, None
 
 
 def _paint(canvas: Image, b: _Blob, ox: int = 0, oy: int = 0) -> None:
@@ -534,8 +879,7 @@ def _ring_kernel(r0: float, r1: float) -> npt.NDArray[np.float32]:
     return np.asarray(kern / kern.sum(), np.float32)
 
 
-def _paled_stones(regions: list[tuple[tuple[float, float, float, float], tuple[int, int, int, int], npt.NDArray[np.bool_],
-                                      npt.NDArray[np.float32], npt.NDArray[np.bool_]]],
+def _paled_stones(regions: list[_Region],
                   glared: Image, taken: Image, colour: npt.NDArray[np.float32], radius: float
                   ) -> list[tuple[float, float]]:
     """Centres (rectified px) of the stones a glare paled below the pixel thresholds.
@@ -554,11 +898,12 @@ def _paled_stones(regions: list[tuple[tuple[float, float, float, float], tuple[i
     if norm < 1e-6:
         return []
     u = (colour / norm).astype(np.float32).reshape(1, 3)
-    disc, around = _ring_kernel(0.0, 0.8 * radius), _ring_kernel(1.25 * radius, 1.8 * radius)
+    ring0, ring1 = STONES.pale_ring_r
+    disc, around = _ring_kernel(0.0, STONES.pale_disc_r * radius), _ring_kernel(ring0 * radius, ring1 * radius)
     peak_disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(radius) + 1,) * 2)
     out: list[tuple[float, float]] = []
     done = taken.copy()
-    pad = int(math.ceil(2.0 * radius))
+    pad = int(math.ceil(STONES.pale_pad_r * radius))
     for _, (rx0, ry0, _, _), _, whole, _ in regions:
         rh, rw = whole.shape[:2]
         gys, gxs = np.nonzero(glared[ry0:ry0 + rh, rx0:rx0 + rw])
@@ -575,7 +920,7 @@ def _paled_stones(regions: list[tuple[tuple[float, float, float, float], tuple[i
         inner = cv2.filter2D(s, -1, disc, borderType=cv2.BORDER_REFLECT)
         outer = cv2.filter2D(s, -1, around, borderType=cv2.BORDER_REFLECT)
         resp = inner - outer
-        peaks = (resp >= cv2.dilate(resp, peak_disc)) & (resp > max(PALE_MIN, PALE_SHARE * norm)) & glare
+        peaks = (resp >= cv2.dilate(resp, peak_disc)) & (resp > max(STONES.pale_min, STONES.pale_share * norm)) & glare
         ys, xs = np.nonzero(peaks)
         for py, px in sorted(zip(ys.tolist(), xs.tolist(), strict=True), key=lambda p: -resp[p[0], p[1]]):
             if done[y0 + py, x0 + px]:
@@ -586,7 +931,7 @@ def _paled_stones(regions: list[tuple[tuple[float, float, float, float], tuple[i
             centres, part, (wx0, wy0) = found
             region_done = done[y0:y0 + hh, x0:x0 + ww]
             sub = region_done[wy0:wy0 + part.shape[0], wx0:wx0 + part.shape[1]]
-            if np.count_nonzero(sub[part > 0]) > 0.1 * np.count_nonzero(part):
+            if np.count_nonzero(sub[part > 0]) > STONES.pale_overlap * np.count_nonzero(part):
                 continue  # it overlaps what was counted or refused
             sub |= np.asarray(cv2.dilate(part, _rim(radius)), np.uint8)[:sub.shape[0], :sub.shape[1]]
             out.extend((x0 + cx, y0 + cy) for cx, cy in centres)
@@ -603,14 +948,14 @@ def _paled_stone(s: npt.NDArray[np.float32], signed: npt.NDArray[np.float32], px
     stones' hue, with a sharp edge.
     """
     hh, ww = s.shape
-    half = int(math.ceil(3.5 * radius))
+    half = int(math.ceil(STONES.pale_window_r * radius))
     wx0, wy0 = max(0, px - half), max(0, py - half)
     wx1, wy1 = min(ww, px + half + 1), min(hh, py + half + 1)
     win = s[wy0:wy1, wx0:wx1]
-    cut = (win > outer + 0.5 * (inner - outer)).astype(np.uint8) * 255
+    cut = (win > outer + STONES.pale_cut * (inner - outer)).astype(np.uint8) * 255
     # printed lines and specks are thinner than half a stone: an opening takes them off
     cut = np.asarray(cv2.morphologyEx(cut, cv2.MORPH_OPEN, cv2.getStructuringElement(
-        cv2.MORPH_ELLIPSE, (2 * max(1, round(0.25 * radius)) + 1,) * 2)), np.uint8)
+        cv2.MORPH_ELLIPSE, (2 * max(1, round(STONES.colour_open_r * radius)) + 1,) * 2)), np.uint8)
     _, labels, stats, cents = cv2.connectedComponentsWithStats(cut, connectivity=8)
     lab = labels[py - wy0, px - wx0]
     if lab == 0:
@@ -625,23 +970,27 @@ def _paled_stone(s: npt.NDArray[np.float32], signed: npt.NDArray[np.float32], px
     circ = 4 * math.pi * area / max(float(cv2.arcLength(cnt, True)), 1e-6) ** 2
     solidity = area / max(float(cv2.contourArea(cv2.convexHull(cnt))), 1e-6)
     # cut at half their contrast, stones lose their darker rims: a single one is 0.7-0.9 of a stone
-    if 0.7 <= n_area <= 1.35:
-        if circ <= 0.75 or solidity <= 0.9:
+    least, most, least_circ, least_solidity = STONES.pale_single
+    if least <= n_area <= most:
+        if circ <= least_circ or solidity <= least_solidity:
             return None
         n = 1
     else:
-        n = int(round(n_area / 0.85))
+        shrink = STONES.pale_shrink
+        n = int(round(n_area / shrink))
         depth = float(cv2.distanceTransform(part, cv2.DIST_L2, 5).max())
-        if not (2 <= n <= 4 and abs(n_area / 0.85 - n) < 0.3 and 0.72 <= solidity <= 0.95
-                and 0.7 * radius <= depth <= 1.2 * radius):
+        n_lo, n_hi, off, s_lo, s_hi, d_lo, d_hi = STONES.pale_few
+        if not (n_lo <= n <= n_hi and abs(n_area / shrink - n) < off and s_lo <= solidity <= s_hi
+                and d_lo * radius <= depth <= d_hi * radius):
             return None
     mean = signed[wy0:wy1, wx0:wx1][part > 0].mean(axis=0)
-    if _cosine(mean, colour) < PALE_COS:
+    if _cosine(mean, colour) < STONES.pale_cos:
         return None  # not the stones' hue
     # a sharp edge: just outside the cut the contrast is back to the felt's
-    ring = (cv2.dilate(part, np.ones((7, 7), np.uint8)) > 0) & ~(cv2.dilate(part, np.ones((3, 3), np.uint8)) > 0)
+    near, far = STONES.edge_ring_px
+    ring = (cv2.dilate(part, np.ones((far, far), np.uint8)) > 0) & ~(cv2.dilate(part, np.ones((near, near), np.uint8)) > 0)
     inside = float(np.median(win[part > 0])) - outer
-    if inside <= 0 or (float(np.median(win[ring])) - outer) / inside > SOFT_EDGE:
+    if inside <= 0 or (float(np.median(win[ring])) - outer) / inside > STONES.soft_edge:
         return None
     if n == 1:
         cx, cy = cents[lab]
@@ -649,7 +998,7 @@ def _paled_stone(s: npt.NDArray[np.float32], signed: npt.NDArray[np.float32], px
     else:
         blob = _Blob(part, 0, 0, float(area), 0.0, 0.0, 0.0, np.zeros(3, np.float32), False,
                      np.zeros((*part.shape, 3), np.float32))
-        centres = _peel(blob, 0.92 * radius, max_stones=n)[0]
+        centres = _peel(blob, STONES.pale_peel_r * radius, max_stones=n)[0]
         ys, xs = np.nonzero(part)
         while len(centres) < n:
             centres.append((float(xs.mean()), float(ys.mean())))
@@ -670,17 +1019,17 @@ def _colour_parts(b: _Blob, colour: npt.NDArray[np.float32], radius: float,
 
     ``taken`` (255 where stones were already cut from the blob) is left out.
     """
-    near = np.abs(b.signed - colour).max(axis=2) < COLOUR_TOL
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * max(1, round(0.25 * radius)) + 1,) * 2)
+    near = np.abs(b.signed - colour).max(axis=2) < STONES.colour_tol
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * max(1, round(STONES.colour_open_r * radius)) + 1,) * 2)
     sub = np.asarray(cv2.morphologyEx(((b.mask > 0) & near).astype(np.uint8) * 255, cv2.MORPH_OPEN, disc), np.uint8)
-    if not sub.any() or np.count_nonzero(sub) > 0.97 * np.count_nonzero(b.mask):
+    if not sub.any() or np.count_nonzero(sub) > STONES.all_colour * np.count_nonzero(b.mask):
         return []  # all of it has the stones' colour (a hand like them): colour cannot split it
     if taken is not None:
         sub = np.asarray(cv2.morphologyEx(((b.mask > 0) & near & (taken == 0)).astype(np.uint8) * 255,
                                           cv2.MORPH_OPEN, disc), np.uint8)
     # give back the stones' darker rims: a little growth, inside the blob only
     sub = np.asarray(cv2.dilate(sub, _rim(radius)), np.uint8) & b.mask
-    parts = _blobs(sub, b.signed, min_area=0.35 * math.pi * radius ** 2)
+    parts = _blobs(sub, b.signed, min_area=STONES.min_blob_area * math.pi * radius ** 2)
     for p in parts:
         p.x0 += b.x0
         p.y0 += b.y0
@@ -690,35 +1039,36 @@ def _colour_parts(b: _Blob, colour: npt.NDArray[np.float32], radius: float,
 
 def _rim(radius: float) -> Image:
     """A disc as wide as a stone's darker rim: what a cut of the stones' colour leaves off."""
-    d = 2 * max(1, round(0.15 * radius)) + 1
+    d = 2 * max(1, round(STONES.rim_r * radius)) + 1
     return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d)), np.uint8)
 
 
 def _disc_parts(b: _Blob, radius: float) -> tuple[list[_Blob], Image | None]:
     """The round stones at the edge of a refused blob (stones touching a hand), one by one.
 
-    Eroded by 0.7 of a stone's radius, touching stones fall apart into small
+    Eroded by :attr:`StoneParams.disc_erode_r` of a stone's radius, touching stones fall apart into small
     cores (they meet at a point), while a palm and its fingers stay one part.
     Each small core grown back inside the blob is a candidate; only a whole
     round stone is kept (never split again).
     """
-    if b.area < 2.0 * math.pi * radius ** 2:
+    if b.area < STONES.disc_min_area * math.pi * radius ** 2:
         return [], None
-    d = 2 * max(1, round(0.7 * radius)) + 1
+    d = 2 * max(1, round(STONES.disc_erode_r * radius)) + 1
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))
     core = np.asarray(cv2.erode(b.mask, disc), np.uint8)
     # a stone lying against a finger or the palm is still tied to it by a thread: cut the threads
-    thread = 2 * max(1, round(0.2 * radius)) + 1
+    thread = 2 * max(1, round(STONES.disc_thread_r * radius)) + 1
     core = np.asarray(cv2.morphologyEx(core, cv2.MORPH_OPEN,
                                        cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (thread, thread))), np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
     parts: list[_Blob] = []
+    lo, hi = STONES.whole_area
     for i in range(1, n):
-        if stats[i, cv2.CC_STAT_AREA] > math.pi * (0.45 * radius) ** 2:
+        if stats[i, cv2.CC_STAT_AREA] > math.pi * (STONES.disc_core_r * radius) ** 2:
             continue  # a palm, a finger, two stones overlapping: not one stone
         one = np.asarray(cv2.dilate((labels == i).astype(np.uint8) * 255, disc), np.uint8) & b.mask
-        parts.extend(p for p in _blobs(one, b.signed, min_area=0.75 * math.pi * radius ** 2)
-                     if p.round_single and p.area <= 1.3 * math.pi * radius ** 2)
+        parts.extend(p for p in _blobs(one, b.signed, min_area=lo * math.pi * radius ** 2)
+                     if p.round_single and p.area <= hi * math.pi * radius ** 2)
     taken = np.zeros_like(b.mask)
     for p in parts:
         h, w = p.mask.shape
@@ -746,14 +1096,14 @@ def _deglare(image: Image, felt_map: npt.NDArray[np.float32], felt_colour: tuple
     (255 where cards and markers lie) is left out.
     """
     h, w = image.shape[:2]
-    step = max(1, round(GLARE_STEP_MM * k))
+    step = max(1, round(STONES.glare_step_mm * k))
     sw, sh = max(2, w // step), max(2, h // step)
     p = np.asarray(cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA), np.float32)
     m = np.asarray(cv2.resize(felt_map, (sw, sh), interpolation=cv2.INTER_NEAREST), np.float32)  # it is smooth
     c = np.asarray(felt_colour, np.float64) + 1.0
     norm_f = float(np.linalg.norm(c))
     c /= norm_f
-    cc, c1, lam = 1.0, float(c.sum()), 0.05  # lam pulls the white towards 0 (grey felt: a glare is light)
+    cc, c1, lam = 1.0, float(c.sum()), STONES.glare_pull
     cp = cv2.transform(p, c.reshape(1, 3).astype(np.float32))
     p1 = cv2.transform(p, np.ones((1, 3), np.float32))
     det = cc * (3.0 + lam) - c1 * c1
@@ -761,72 +1111,80 @@ def _deglare(image: Image, felt_map: npt.NDArray[np.float32], felt_colour: tuple
     white = (cc * p1 - c1 * cp) / det
     res = p - alpha[:, :, None] * c.astype(np.float32) - white[:, :, None]
     norm_m = np.sqrt(cv2.transform(m * m, np.ones((1, 3), np.float32)))
-    r = np.sqrt(cv2.transform(res * res, np.ones((1, 3), np.float32))) / (norm_m + 40.0)
-    felt_like = (r < 1.5 * colour_t) & (alpha > 0.06 * norm_f) & (alpha < 1.3 * norm_m) & (white > -0.1 * norm_m)
+    r = np.sqrt(cv2.transform(res * res, np.ones((1, 3), np.float32))) / (norm_m + STONES.glare_noise)
+    a_lo, a_hi = STONES.glare_alpha
+    felt_like = ((r < STONES.glare_felt_res * colour_t) & (alpha > a_lo * norm_f) & (alpha < a_hi * norm_m)
+                 & (white > STONES.glare_white_min * norm_m))
     if known is not None:
         felt_like &= cv2.resize(known, (sw, sh), interpolation=cv2.INTER_AREA) == 0
     # not the edge of anything (a white stone's edge is a blend of white and felt, like a glare)
     felt_like = cv2.erode(felt_like.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     # a glare is broad: white added over a wide patch of felt; a white stone's inside is a small island
-    bright = (felt_like & (white > GLARE_MIN)).astype(np.uint8)
+    bright = (felt_like & (white > STONES.glare_min)).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(bright, connectivity=8)
-    wide = stats[:, cv2.CC_STAT_AREA] >= math.pi * (GLARE_MIN_MM * k / step) ** 2
+    wide = stats[:, cv2.CC_STAT_AREA] >= math.pi * (STONES.glare_min_mm * k / step) ** 2
     wide[0] = False
+    fade, pct, most = STONES.glare_fade
     for i in np.flatnonzero(wide):  # and it fades out: a hand or a sleeve is as white all over as at its middle
         w_i = white[labels == i]
-        if np.count_nonzero(w_i > 0.6 * float(np.percentile(w_i, 95))) > 0.75 * w_i.size:
+        if np.count_nonzero(w_i > fade * float(np.percentile(w_i, pct))) > most * w_i.size:
             wide[i] = False
     if not wide.any():
         return image, felt_map, None  # no glare worth the name here
     felt_like &= ~(bright.astype(bool) & ~wide[labels])
     wgt = felt_like.astype(np.float32)
-    s = GLARE_SMOOTH_MM * k / step
+    s = STONES.glare_smooth_mm * k / step
     den = cv2.GaussianBlur(wgt, (0, 0), s) + 1e-3
     w_s = cv2.GaussianBlur(white * wgt, (0, 0), s) / den
     a_s = cv2.GaussianBlur(alpha * wgt, (0, 0), s) / den
     # once more without what is far brighter or whiter than the felt around it (a stone of the felt's hue)
-    wgt = (felt_like & (alpha < 1.2 * a_s + 5.0) & (white < 1.2 * w_s + 10.0)).astype(np.float32)
+    a_scale, a_off, w_scale, w_off = STONES.glare_outlier
+    wgt = (felt_like & (alpha < a_scale * a_s + a_off) & (white < w_scale * w_s + w_off)).astype(np.float32)
     den = cv2.GaussianBlur(wgt, (0, 0), s) + 1e-3
     w_s = cv2.GaussianBlur(white * wgt, (0, 0), s) / den
     a_s = cv2.GaussianBlur(alpha * wgt, (0, 0), s) / den
     a_full = cv2.resize(a_s, (w, h), interpolation=cv2.INTER_LINEAR)
     w_full = np.maximum(cv2.resize(w_s, (w, h), interpolation=cv2.INTER_LINEAR), 0.0)
     # only where a glare lies (white added well above the noise): elsewhere the image and felt as they are
-    use = np.clip((w_full - 0.5 * GLARE_MIN) / GLARE_MIN, 0.0, 1.0)[:, :, None]
+    use = np.clip((w_full - STONES.glare_ramp * STONES.glare_min) / STONES.glare_min, 0.0, 1.0)[:, :, None]
     img = image.astype(np.float32) - use * w_full[:, :, None]
     under = np.maximum(a_full, 1.0)[:, :, None] * c.astype(np.float32)
     felt_seen = felt_map + use * (under - felt_map)
     # the noise is the same, the felt it is measured against darker: by this much louder
-    amp = (np.linalg.norm(felt_map, axis=2) + 20.0) / (np.linalg.norm(felt_seen, axis=2) + 20.0)
+    floor = STONES.glare_amp_floor
+    amp = (np.linalg.norm(felt_map, axis=2) + floor) / (np.linalg.norm(felt_seen, axis=2) + floor)
     return (np.asarray(np.clip(img + 0.5, 0, 255), np.uint8), np.asarray(felt_seen, np.float32),
             np.asarray(np.maximum(amp, 1.0), np.float32))
 
 
 def _spread(values: npt.NDArray[np.float32]) -> float:
     """A robust standard deviation (of a blur's residue: slightly under the noise's, hence 1.2)."""
-    return 1.2 * 1.4826 * float(np.median(np.abs(values - np.median(values))))
+    return STONES.spread_blur * 1.4826 * float(np.median(np.abs(values - np.median(values))))
 
 
 def _thresholds(rectified: Image, felt: Felt) -> tuple[float, float]:
     """Colour and brightness thresholds of a stone pixel, well above the felt's own spread."""
     noise_a, noise_dp = felt.contrast_noise(rectified)
-    return max(MIN_COLOUR_T, 6.0 * noise_dp), max(MIN_LIGHT_T, 6.0 * noise_a)
+    return (max(STONES.min_colour_t, STONES.noise_sigmas * noise_dp),
+            max(STONES.min_light_t, STONES.noise_sigmas * noise_a))
 
 
 def _not_stones(b: _Blob, radius: float, colour: npt.NDArray[np.float32], glared: Image) -> str | None:
     if b.touches_edge:
         return "too big for a stone"
-    if b.depth > MAX_DEPTH * radius:
+    if b.depth > STONES.max_depth_r * radius:
         return "too big for a stone"
-    if not b.split and _soft_edge(b) > SOFT_EDGE and not _under_glare(b, glared):
+    if not b.split and _soft_edge(b) > STONES.soft_edge and not _under_glare(b, glared):
         return "no edge: a blotch of the felt"
     # the stones' colour against the felt (log ratios per channel): a patch of light scales it,
     # another thing (a hand, a glare) points elsewhere; a stone where a glare was taken off may
     # still be paler, but it is a stone's shape (elsewhere such a blob is a piece of a hand), and
     # not as pale as a haze of the glare left behind
-    if not _same_colour(b.colour, colour) and not (_stone_shaped(b, radius) and _cosine(b.colour, colour) >= 0.6
-                                                   and float(np.linalg.norm(b.colour)) > 0.25 * float(np.linalg.norm(colour))
-                                                   and _under_glare(b, glared)):
+    least_cos, least_strength = STONES.glared_colour
+    if not _same_colour(b.colour, colour) and not (
+            _stone_shaped(b, radius) and _cosine(b.colour, colour) >= least_cos
+            and float(np.linalg.norm(b.colour)) > least_strength * float(np.linalg.norm(colour))
+            and _under_glare(b, glared)):
         return "not the stones' colour"
     return None
 
@@ -843,7 +1201,8 @@ def _soft_edge(b: _Blob) -> float:
     if norm < 1e-6:
         return 0.0
     s = b.signed @ (b.colour / norm)
-    ring = (cv2.dilate(b.mask, np.ones((7, 7), np.uint8)) > 0) & ~(cv2.dilate(b.mask, np.ones((3, 3), np.uint8)) > 0)
+    near, far = STONES.edge_ring_px
+    ring = (cv2.dilate(b.mask, np.ones((far, far), np.uint8)) > 0) & ~(cv2.dilate(b.mask, np.ones((near, near), np.uint8)) > 0)
     inside = b.mask > 0
     if not ring.any() or not inside.any():
         return 0.0
@@ -857,15 +1216,14 @@ def _deep_shadow(signed: npt.NDArray[np.float32], colour: npt.NDArray[np.float32
     A stone in a shadow is the stones' colour made darker: its log ratios to
     the felt are the stones' shifted alike in every channel. A shadow beside a
     red stone darkens the felt in every channel alike, which the stones' hue
-    is not (seed 23 scene 56: a red stone and the dark felt it lay in were one
-    blob of two stones' area).
+    is not.
     """
     out = np.zeros(only_dark.shape, bool)
     ys, xs = np.nonzero(only_dark)
     if len(ys):
         d = signed[ys, xs] - colour
         hue_off = np.abs(d - d.mean(axis=1, keepdims=True)).max(axis=1)
-        out[ys, xs] = hue_off >= COLOUR_TOL
+        out[ys, xs] = hue_off >= STONES.colour_tol
     return out
 
 
@@ -890,7 +1248,7 @@ def _share(marked: Image, b: _Blob) -> float:
 
 def _under_glare(b: _Blob, glared: Image) -> bool:
     """Whether a blob lies partly where a glare was taken off."""
-    return _share(glared, b) > 0.2
+    return _share(glared, b) > STONES.under_glare
 
 
 def _cosine(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
@@ -902,17 +1260,20 @@ def _stone_shaped(b: _Blob, radius: float) -> bool:
     """One round stone of the frame's size, or a few touching (with the notches that leaves)."""
     n = b.area / (math.pi * radius ** 2)
     solidity = b.area / max(b.hull_area, 1e-6)
-    if b.round_single and 0.75 <= n <= 1.3:
+    lo, hi = STONES.whole_area
+    if b.round_single and lo <= n <= hi:
         return True
-    return 1.5 <= n <= 4.5 and 0.85 * radius <= b.depth <= 1.3 * radius and 0.72 <= solidity <= 0.95
+    n_lo, n_hi, d_lo, d_hi, s_lo, s_hi = STONES.touching_shape
+    return n_lo <= n <= n_hi and d_lo * radius <= b.depth <= d_hi * radius and s_lo <= solidity <= s_hi
 
 
 def _same_colour(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> bool:
     """Two colours against the felt (log ratios) alike in direction and not too unlike in strength."""
-    if float(np.abs(a - b).max()) <= 0.45:
+    near, least_cos, lo, hi = STONES.same_colour
+    if float(np.abs(a - b).max()) <= near:
         return True
     na, nb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
-    return _cosine(a, b) >= 0.9 and 0.5 <= na / max(nb, 1e-6) <= 2.0
+    return _cosine(a, b) >= least_cos and lo <= na / max(nb, 1e-6) <= hi
 
 
 def _rejected(b: _Blob, k: float, mat: Mat, why: str) -> Rejected:
