@@ -15,7 +15,6 @@ byte whatever the number of jobs.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from typing import Any
@@ -47,6 +46,8 @@ def read_input(path: str) -> bytes:
 
 
 def dump(obj: Any, pretty: bool = False) -> str:
+    import json  # imported when needed: a batch of plain records never needs it
+
     return json.dumps(obj, ensure_ascii=False, indent=2 if pretty else None,
                       separators=None if pretty else (",", ":"))
 
@@ -176,6 +177,8 @@ def _compact(obj: dict[str, Any]) -> bytes:
             return _orjson.dumps(obj, option=_OPTIONS)
         except TypeError:  # e.g. a lone surrogate: the escaping writer below keeps it
             pass
+    import json
+
     return (json.dumps(obj, separators=(",", ":")) + "\n").encode()
 
 
