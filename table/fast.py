@@ -204,9 +204,12 @@ def _line(obj: dict[str, Any], text: bytes | str) -> bytes | None:
     # grande and chica: all four seats speak and hold the lance
     words = bets.get("grande")
     if words:  # looked up by the words' JSON text; replayed the first time
-        oid = plain.get(_dumps(words)) if type(words) is list else None
+        if type(words) is not list:
+            return None
+        said = _dumps(words)
+        oid = plain.get(said)
         if oid is None:
-            oid = _oid(mano, 15, words)
+            oid = _oid(mano, 15, words, said)
     elif words is None or type(words) is list:
         oid = 0
     else:
@@ -225,9 +228,12 @@ def _line(obj: dict[str, Any], text: bytes | str) -> bytes | None:
         return _ordago(bets, 1, p0, p1, target, winner, frags, dejes, dg, s0[6] | s1[6] | s2[6] | s3[6])
     words = bets.get("chica")
     if words:  # looked up by the words' JSON text; replayed the first time
-        oid = plain.get(_dumps(words)) if type(words) is list else None
+        if type(words) is not list:
+            return None
+        said = _dumps(words)
+        oid = plain.get(said)
         if oid is None:
-            oid = _oid(mano, 15, words)
+            oid = _oid(mano, 15, words, said)
     elif words is None or type(words) is list:
         oid = 0
     else:
@@ -257,9 +263,12 @@ def _line(obj: dict[str, Any], text: bytes | str) -> bytes | None:
                 else juego_mask if i == 3 else 15)
         words = bets.get(name)
         if words:  # looked up by the words' JSON text; replayed the first time
-            oid = cache[mask].get(_dumps(words)) if type(words) is list else None
+            if type(words) is not list:
+                return None
+            said = _dumps(words)
+            oid = cache[mask].get(said)
             if oid is None:
-                oid = _oid(mano, mask, words)
+                oid = _oid(mano, mask, words, said)
         elif words is None or type(words) is list:
             oid = _SILENT[mask]
         else:
@@ -316,22 +325,17 @@ _HEAD: dict[int, bytes] = {}
 hundred lines)."""
 
 
-def _oid(mano: int, mask: int, words: Any) -> int:
-    """The outcome of a lance's words (an index in :data:`_OUTCOMES`), looked up by their
-    JSON text or replayed; raises ValueError where the reference path must decide."""
-    if type(words) is not list:
-        raise ValueError
-    said = _dumps(words)
-    cache = _CACHE[mano][mask]
-    oid = cache.get(said)
+def _oid(mano: int, mask: int, words: list[Any], said: bytes) -> int:
+    """The outcome of a lance's words not met before (an index in :data:`_OUTCOMES`),
+    replayed and kept by their JSON text ``said``; raises ValueError where the reference
+    path must decide."""
+    oid = _replay(mano, mask, words)
     if oid is None:
-        oid = _replay(mano, mask, words)
-        if oid is None:
-            raise ValueError
-        if len(cache) >= _CACHE_SIZE:
-            cache.clear()
-        # a copy: the C writer's bytes keep their spare room, some two kilobytes
-        cache[bytes(memoryview(said))] = oid
+        raise ValueError
+    cache = _CACHE[mano][mask]
+    if len(cache) >= _CACHE_SIZE:
+        cache.clear()
+    cache[bytes(memoryview(said))] = oid  # a copy: the C writer's bytes keep spare room
     return oid
 
 
