@@ -119,16 +119,18 @@ def _seats(rules: Rules) -> tuple[dict[int, Seat], ...]:
     plain = _PLAIN.get(rules.reyes)
     if plain is None:
         plain = _PLAIN[rules.reyes] = {}
-        for ranks, sj in table_for(Rules(rules.reyes)).items():
+        share = {rank: 8 ** RANKS.index(rank) for rank in RANKS}
+        for (r0, r1, r2, r3), sj in table_for(Rules(rules.reyes)).items():
             juego = 0 if not sj.juego else 1 if sj.sum != 31 else 2
-            plain[sum(8 ** RANKS.index(r) for r in ranks)] = (
+            plain[share[r0] + share[r1] + share[r2] + share[r3]] = (
                 sj.grande << 2, sj.chica << 2, sj.pares << 2, sj.juego << 2, sj.punto << 2,
                 sj.pares_kind > 0, sj.juego > 0, sj.pares_kind, juego, sj.real)
     if rules.real:  # the 31 real beats every other 31
         plain = {c: k if not k[9] else (*k[:3], REAL_RANK << 2, *k[4:8], 3, True)
                  for c, k in plain.items()}
-    found = tuple({c: (k[0] | t, k[1] | t, k[2] | t, k[3] | t, k[4] | t, *k[5:9])
-                   for c, k in plain.items()} for t in (3, 2, 1, 0))
+    found: tuple[dict[int, Seat], ...] = tuple(
+        {c: (g | t, ch | t, p | t, j | t, pt | t, hp, hj, pk, jk)
+         for c, (g, ch, p, j, pt, hp, hj, pk, jk, _) in plain.items()} for t in (3, 2, 1, 0))
     _SEATS[(rules.reyes, rules.real)] = found
     return found
 
