@@ -30,6 +30,7 @@ from __future__ import annotations
 import copy
 import json
 import logging
+import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -190,6 +191,31 @@ class _View:
     problems: list[str]
     record: HandRecord | None
     answer: Answer | None
+
+
+_SEEN = re.compile(r"card (\S+) seen (twice|\d+ times) \((.*)\)")
+_AT_SEAT = re.compile(r"(\d+) cards at seat (\d)")
+
+
+def reader_problem(line: str) -> str:
+    """A reading's ``impossible`` line (docs/mat.md spells them in English) as the table says it.
+
+    The journal keeps the reading as it came; the state and the display get Spanish.
+
+    >>> reader_problem("card 12o seen twice (seat 1 and seat 2)")
+    'El 12o aparece 2 veces: asiento 1 y asiento 2'
+    >>> reader_problem("5 cards at seat 3")
+    'El asiento 3 tiene 5 cartas'
+    """
+    m = _SEEN.fullmatch(line)
+    if m:
+        times = "2" if m[2] == "twice" else m[2].split()[0]
+        where = m[3].replace(" and ", " y ").replace("seat ", "asiento ").replace("outside", "fuera de las zonas")
+        return f"El {m[1]} aparece {times} veces: {where}"
+    m = _AT_SEAT.fullmatch(line)
+    if m:
+        return f"El asiento {m[2]} tiene {m[1]} cartas"
+    return line
 
 
 def _card_problems(cards: list[list[Card]]) -> list[str]:
@@ -751,7 +777,7 @@ class TableLoop:
             asked.append(Lance.PARES)
         elif bets.lance in (Lance.JUEGO, Lance.PUNTO) and juego is None:
             asked.append(Lance.JUEGO)
-        problems = [] if h.cards is None else list(h.read_problems) + _card_problems(h.cards)
+        problems = [] if h.cards is None else [reader_problem(p) for p in h.read_problems] + _card_problems(h.cards)
         record = answer = None
         betting = bets.betting
         if h.cards is not None and not problems and (betting is None or not betting.words):

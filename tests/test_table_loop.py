@@ -175,7 +175,8 @@ def test_an_impossible_table_waits_for_a_fix_and_never_scores_a_guess() -> None:
 def test_a_reread_after_a_fix_on_the_felt() -> None:
     loop, reader = new_loop()
     reader.impossible = ("5 cards at seat 3",)
-    assert lay(loop, reader, HAND)["phase"] == "impossible"
+    s = lay(loop, reader, HAND)
+    assert s["phase"] == "impossible" and "El asiento 3 tiene 5 cartas" in s["problems"]  # said in Spanish
     reader.impossible = ()
     assert loop.read_now([FRAME])["phase"] != "impossible"
 
