@@ -82,15 +82,19 @@ class DeckSection:
     """A deck learnt with ``mus-table deck learn NAME`` (empty: the model alone)."""
 
 
+_PINS = PanelPins()
+"""The wiring's defaults (hardware/README.md): a [panel] section names only what differs."""
+
+
 @dataclass(frozen=True)
 class PanelSection:
     enabled: bool = True
-    confirm: int = 17
-    correct: int = 27
-    undo: int = 22
-    green_led: int = 23
-    red_led: int = 24
-    buzzer: int = 25
+    confirm: int = _PINS.confirm
+    correct: int = _PINS.correct
+    undo: int = _PINS.undo
+    green_led: int = _PINS.green_led
+    red_led: int = _PINS.red_led
+    buzzer: int = _PINS.buzzer
     buzzer_active_high: bool = True
     """False for the ready-made buzzer modules that sound while their input is low."""
     long_press_s: float = 1.5
