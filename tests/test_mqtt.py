@@ -7,6 +7,7 @@ import queue
 import shutil
 import socket
 import subprocess
+import threading
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -38,9 +39,13 @@ class Listener:
         self.messages: queue.Queue[tuple[str, bool, Any]] = queue.Queue()
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
         self.client.on_message = self._message
+        subscribed = threading.Event()
+        self.client.on_subscribe = lambda *args: subscribed.set()
         self.client.connect(HOST, port)
         self.client.subscribe(topic, qos=1)
         self.client.loop_start()
+        # the broker sends what is published after it acknowledged the subscription, not before
+        assert subscribed.wait(5), f"the broker did not acknowledge the subscription to {topic}"
 
     def _message(self, client: Any, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         body = json.loads(msg.payload) if msg.payload.startswith(b"{") else msg.payload.decode()
