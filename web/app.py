@@ -105,21 +105,30 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
     def refuse(r: Refusal) -> tuple[Response, int]:
         return jsonify(error=tr(r.key, s=r.seconds), code=r.key), r.status
 
-    def control_check() -> tuple[Response, int] | None:
-        """None when this request may change the table; else the refusal to answer."""
+    def site_request(forbidden: str) -> tuple[Response, int] | str:
+        """Who sent this request: ``"pin"`` (the right PIN in X-Table-PIN) or ``"token"`` (a page
+        of this site, with the session's CSRF token); else the refusal to answer (another site,
+        not JSON, a wrong PIN, no token), ``forbidden`` naming the 403's text."""
         if not same_origin(request.headers.get("Origin"), request.headers.get("Referer"),
                            request.host):
-            return refuse(Refusal(403, "pin_needed"))
+            return refuse(Refusal(403, forbidden))
         if not request.is_json:
             return jsonify(error="JSON body required", code="json"), 415
         given_pin = request.headers.get("X-Table-PIN")
         if given_pin is not None:
             r = guard.check(given_pin)
-            return refuse(r) if r else None
-        if not unlocked() or not tokens_match(request.headers.get("X-CSRF-Token"),
-                                              session.get("csrf")):
-            return refuse(Refusal(403, "pin_needed"))
-        return None
+            return refuse(r) if r else "pin"
+        if tokens_match(request.headers.get("X-CSRF-Token"), session.get("csrf")):
+            return "token"
+        return refuse(Refusal(403, forbidden))
+
+    def control_check() -> tuple[Response, int] | None:
+        """None when this request may change the table (the PIN, or a page unlocked by it); else
+        the refusal to answer."""
+        who = site_request("pin_needed")
+        if not isinstance(who, str):
+            return who
+        return refuse(Refusal(403, "pin_needed")) if who == "token" and not unlocked() else None
 
     @app.errorhandler(NoSuchHand)
     def _no_hand(e: NoSuchHand) -> tuple[Response, int] | tuple[str, int]:
@@ -293,21 +302,10 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
         """A page's phone time. No PIN needed (the rules of firmware.clock keep it safe), but it
         must come from a page of this site: same origin, JSON, and the session's CSRF token
         (or the PIN in X-Table-PIN, which also lets a second phone correct the first)."""
-        if not same_origin(request.headers.get("Origin"), request.headers.get("Referer"),
-                           request.host):
-            return refuse(Refusal(403, "clock_forbidden"))
-        if not request.is_json:
-            return jsonify(error="JSON body required", code="json"), 415
-        given_pin = request.headers.get("X-Table-PIN")
-        if given_pin is not None:
-            r = guard.check(given_pin)
-            if r is not None:
-                return refuse(r)
-            trusted = True
-        elif tokens_match(request.headers.get("X-CSRF-Token"), session.get("csrf")):
-            trusted = unlocked()
-        else:
-            return refuse(Refusal(403, "clock_forbidden"))
+        who = site_request("clock_forbidden")
+        if not isinstance(who, str):
+            return who
+        trusted = who == "pin" or unlocked()
         body = request.get_json(silent=True)
         now_ms = body.get("now_ms") if isinstance(body, dict) else None
         if isinstance(now_ms, bool) or not isinstance(now_ms, int | float) or not math.isfinite(now_ms):
