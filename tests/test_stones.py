@@ -316,3 +316,17 @@ def test_touching_stones_a_glare_paled_are_counted_by_their_own_thickness() -> N
     scene = evaluated_scene(1269864971, 150290252066300294540223438258481870389)
     got, want = read_zones(scene)
     assert got == want and want[4] == 5
+
+
+@pytest.mark.parametrize("uinteger, state, inc, want_pool", [
+    (2057274601, 295604769781206112238117364444754632054, SEED_11_INC, 16),
+    (1962505907, 329755313149933410373490912410999884042, 18438579778062455872196599375400725907, 23),  # 23/174
+], ids=["seed 11 scene 6", "seed 23 scene 174"])
+def test_a_cluster_between_two_counts_is_settled_by_its_discs(uinteger: int, state: int, inc: int,
+                                                              want_pool: int) -> None:
+    # in plain light a cluster's stones have 0.91-0.95 of a single stone's area (blur, shared edges): six
+    # stones of 5.46 areas and nine of 8.34 were read by area one short; the discs that fit, covering the
+    # blob, settle a count that lies between two
+    scene = evaluated_scene(uinteger, state, inc)
+    got, want = read_zones(scene)
+    assert got == want and want[0] == want_pool

@@ -183,7 +183,9 @@ class StoneParams:
     pale_thick: tuple[float, float, float] = (1.2, 0.7, 0.9)
     """Stones a glare paled: over the first areas and between the other depths (radii) are counted by depth."""
     between_counts: float = 0.3
-    """A count this far from whole, under a glare, is settled by the discs that fit."""
+    """A count this far from whole is settled by the discs that fit (in plain light, only if they cover the blob)."""
+    between_cover: float = 0.7
+    """In plain light the discs settle a count only when they cover this share of the blob (the peel went right)."""
     touching_solidity: tuple[float, float] = (0.985, 0.94)
     """Most solidity of touching stones (they leave notches), whole blobs and parts."""
     part_limits: tuple[int, float, float] = (5, 0.7, 1.3)
@@ -829,7 +831,10 @@ def _how_many(b: _Blob, radius: float, colour: npt.NDArray[np.float32], glared: 
     Stones a glare paled lose their rims to the cut: touching, they are as
     thick as they look, not as the stones in plain light. Where a glare was
     taken off, a haze of it may cling to the stones or their paled edges be
-    lost: between two counts, the stone-sized discs that fit decide. The
+    lost, and in a cluster in plain light a stone has 0.9-1.2 of a single
+    one's area (blur, shared edges): between two counts, the stone-sized
+    discs that fit decide (in plain light only when they cover the blob,
+    i.e. the greedy peel went right). The
     parts cut from a refused blob must also not look like what is left of a
     hand or a glare of the stones' colour.
     """
@@ -839,8 +844,10 @@ def _how_many(b: _Blob, radius: float, colour: npt.NDArray[np.float32], glared: 
             and _under_glare(b, glared)):
         n_area = b.area / (math.pi * b.depth ** 2)
     n = int(round(n_area))
-    if n >= 2 and abs(n_area - n) > STONES.between_counts and _under_glare(b, glared):
-        n = min(max(len(_peel(b, radius)[0]), math.floor(n_area)), math.ceil(n_area))
+    if n >= 2 and abs(n_area - n) > STONES.between_counts:
+        centres, covered = _peel(b, radius)
+        if _under_glare(b, glared) or covered >= STONES.between_cover:
+            n = min(max(len(centres), math.floor(n_area)), math.ceil(n_area))
     solidity = b.area / max(b.hull_area, 1e-6)
     whole_solidity, part_solidity = STONES.touching_solidity
     most_parts, least_solidity, deepest = STONES.part_limits
