@@ -184,10 +184,12 @@ class StoneParams:
     """Stones a glare paled: over the first areas and between the other depths (radii) are counted by depth."""
     between_counts: float = 0.3
     """A count this far from whole is settled by the discs that fit (in plain light, only if they cover the blob)."""
-    between_cover: float = 0.7
+    between_cover: float = 0.9
     """In plain light the discs settle a count only when they cover this share of the blob (the peel went right)."""
     touching_solidity: tuple[float, float] = (0.985, 0.94)
     """Most solidity of touching stones (they leave notches), whole blobs and parts."""
+    notch_r: float = 0.15
+    """A whole blob more solid than that is still touching stones with two notches this deep (radii)."""
     part_limits: tuple[int, float, float] = (5, 0.7, 1.3)
     """A part is not stones over this count, under this solidity or deeper than this (radii)."""
     part_cover: float = 0.7
@@ -855,7 +857,7 @@ def _how_many(b: _Blob, radius: float, colour: npt.NDArray[np.float32], glared: 
     thin_depth_areas, thin_counted = STONES.thin
     if n < 1:
         return n, "smaller than a stone"
-    if n >= 2 and solidity > (part_solidity if b.split else whole_solidity):
+    if n >= 2 and solidity > (part_solidity if b.split else whole_solidity) and (b.split or not _notched(b, radius)):
         return n, "not round stones"  # touching discs leave notches; a bar or a blob (a finger) does not
     if b.split and (n > most_parts or solidity < least_solidity or b.depth > deepest * radius):
         return n, "not stones"  # what is left of a hand or a glare of the stones' colour
@@ -866,6 +868,28 @@ def _how_many(b: _Blob, radius: float, colour: npt.NDArray[np.float32], glared: 
     if b.split and b.area / (math.pi * b.depth ** 2) > max(thin_depth_areas, thin_counted * n_area):
         return n, "thinner than a stone"  # a finger of the stones' colour
     return n, None
+
+
+def _notched(b: _Blob, radius: float) -> bool:
+    """Two notches in the outline at least :attr:`StoneParams.notch_r` deep, as touching discs leave.
+
+    Blurred, two small stones touching fill their notches in part, and the
+    blob is nearly as solid as a bar; the notches are still there, a bar or a
+    finger has none.
+    """
+    contours, _ = cv2.findContours(b.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    cnt = max(contours, key=cv2.contourArea)
+    hull = cv2.convexHull(cnt, returnPoints=False)
+    if len(hull) < 3:
+        return False
+    try:
+        defects = cv2.convexityDefects(cnt, hull)
+    except cv2.error:  # a self-touching outline
+        return False
+    if defects is None:
+        return False
+    depths = np.sort(defects.reshape(-1, 4)[:, 3] / 256.0)[::-1]
+    return len(depths) >= 2 and float(depths[1]) >= STONES.notch_r * radius
 
 
 def _paint(canvas: Image, b: _Blob, ox: int = 0, oy: int = 0) -> None:
