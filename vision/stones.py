@@ -131,6 +131,8 @@ class StoneParams:
     """Smoothing of the glare fields: wider than a gap between stones, narrower than a glare."""
     glare_min_mm: float = 35.0
     """Least radius of a glare: smaller bright spots are things lying there (a white stone)."""
+    glare_depth: float = 0.5
+    """A glare is as deep as this share of its least radius (a chain of white stones, as long, is thinner)."""
     glare_min: float = 25.0
     """White (grey levels) a glare adds before it is taken off."""
     glare_pull: float = 0.05
@@ -1155,6 +1157,14 @@ def _deglare(image: Image, felt_map: npt.NDArray[np.float32], felt_colour: tuple
     n, labels, stats, _ = cv2.connectedComponentsWithStats(bright, connectivity=8)
     wide = stats[:, cv2.CC_STAT_AREA] >= math.pi * (STONES.glare_min_mm * k / step) ** 2
     wide[0] = False
+    for i in np.flatnonzero(wide):  # and deep, its holes (stones in it) filled: a chain of white stones is not
+        sx, sy, sw_i, sh_i = (int(v) for v in stats[i, :4])
+        comp = np.zeros((sh_i + 2, sw_i + 2), np.uint8)
+        comp[1:-1, 1:-1][labels[sy:sy + sh_i, sx:sx + sw_i] == i] = 255
+        contours, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        cv2.drawContours(comp, contours, -1, 255, -1)
+        if float(cv2.distanceTransform(comp, cv2.DIST_L2, 3).max()) < STONES.glare_depth * STONES.glare_min_mm * k / step:
+            wide[i] = False
     fade, pct, most = STONES.glare_fade
     for i in np.flatnonzero(wide):  # and it fades out: a hand or a sleeve is as white all over as at its middle
         w_i = white[labels == i]
