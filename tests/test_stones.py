@@ -350,3 +350,26 @@ def test_a_chain_of_white_stones_is_not_a_glare() -> None:
                             107090353359002252723118071224206516545, 1, "moderna")
     got, want = read_zones(scene)
     assert got == want and want[1] == 5
+
+
+@pytest.mark.parametrize("uinteger, state, inc, style", [
+    (3443746481, 268483505983030944605989567264209455721, SEED_11_INC, "clasica"),
+    (3664069299, 166836764656181785418352672501698094347, 107090353359002252723118071224206516545, "moderna"),
+], ids=["seed 11 scene 20", "seed 31 scene 133"])
+def test_a_stone_tied_to_the_hand_by_its_shadow_is_cut_off_it(uinteger: int, state: int, inc: int,
+                                                               style: str) -> None:
+    # a stone in full view against the hand, the neck to it widened by the hand's soft shadow: eroded by
+    # 0.7 of a stone's radius its core still joins the palm's; by 0.85 it stands alone, and grown back it
+    # is one whole round stone with a stone's sharp edge to the felt
+    scene = evaluated_scene(uinteger, state, inc, 1, style)
+    got, want = read_zones(scene)
+    assert got == want
+
+
+def test_the_deeper_cut_carves_no_stone_out_of_a_blotch() -> None:
+    # scene 151 of seed 23: a lighter blotch of teal felt, towards the light green stones' colour; eroded
+    # deeper it leaves a small core that, grown back, is round: it rises slowly from the felt, no stone
+    scene = evaluated_scene(3547216703, 280537448545500695966369576295017829823,
+                            18438579778062455872196599375400725907, 1, "moderna")
+    got, want = read_zones(scene)
+    assert got == want and want[0] == 1

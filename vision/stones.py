@@ -220,12 +220,17 @@ class StoneParams:
     """A stone's darker rim, given back to a cut (radii)."""
     disc_min_area: float = 2.0
     """Only blobs over this many stone areas have stones at their edge cut out."""
-    disc_erode_r: float = 0.7
-    """Touching stones fall apart eroded by this (radii); a palm stays one."""
+    disc_erode_r: tuple[float, ...] = (0.7, 0.85)
+    """Touching stones fall apart eroded by this (radii); a palm stays one. The second, deeper, frees a
+    stone whose neck to the hand its soft shadow widened."""
     disc_thread_r: float = 0.2
     """Threads tying a stone to a hand are thinner than this (radii)."""
     disc_core_r: float = 0.45
     """A core larger than a disc of this radius (radii) is not one stone."""
+    disc_free: float = 0.1
+    """A stone cut out by the deeper erosion has felt around this share of its edge at least."""
+    disc_own: float = 0.15
+    """... and this share of its pixels of the stones' own colour."""
 
     # stones a glare paled
     pale_min: float = 0.12
@@ -779,7 +784,7 @@ def _judge(blobs: list[_Blob], radius: float, colour: npt.NDArray[np.float32], g
         b = queue.pop(0)
         why, peeled = _refusal(b, radius, colour, glared)
         if why is not None and not b.split:
-            parts, taken = _disc_parts(b, radius)
+            parts, taken = _disc_parts(b, radius, colour)
             parts += _colour_parts(b, colour, radius, taken)
             if parts:
                 queue.extend(parts)
@@ -1076,32 +1081,45 @@ def _rim(radius: float) -> Image:
     return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d)), np.uint8)
 
 
-def _disc_parts(b: _Blob, radius: float) -> tuple[list[_Blob], Image | None]:
+def _disc_parts(b: _Blob, radius: float, colour: npt.NDArray[np.float32]) -> tuple[list[_Blob], Image | None]:
     """The round stones at the edge of a refused blob (stones touching a hand), one by one.
 
     Eroded by :attr:`StoneParams.disc_erode_r` of a stone's radius, touching stones fall apart into small
     cores (they meet at a point), while a palm and its fingers stay one part.
     Each small core grown back inside the blob is a candidate; only a whole
-    round stone is kept (never split again).
+    round stone is kept (never split again). A stone in full view against
+    the hand is tied to it by a neck its soft shadow widens: eroded deeper
+    it stands alone; such a stone must also have some of the stones' colour
+    and a sharp edge to the felt (:func:`_sticks_out`), a fingertip and a
+    blotch of the felt have not.
     """
     if b.area < STONES.disc_min_area * math.pi * radius ** 2:
         return [], None
-    d = 2 * max(1, round(STONES.disc_erode_r * radius)) + 1
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))
-    core = np.asarray(cv2.erode(b.mask, disc), np.uint8)
-    # a stone lying against a finger or the palm is still tied to it by a thread: cut the threads
-    thread = 2 * max(1, round(STONES.disc_thread_r * radius)) + 1
-    core = np.asarray(cv2.morphologyEx(core, cv2.MORPH_OPEN,
-                                       cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (thread, thread))), np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
     parts: list[_Blob] = []
     lo, hi = STONES.whole_area
-    for i in range(1, n):
-        if stats[i, cv2.CC_STAT_AREA] > math.pi * (STONES.disc_core_r * radius) ** 2:
-            continue  # a palm, a finger, two stones overlapping: not one stone
-        one = np.asarray(cv2.dilate((labels == i).astype(np.uint8) * 255, disc), np.uint8) & b.mask
-        parts.extend(p for p in _blobs(one, b.signed, min_area=lo * math.pi * radius ** 2)
-                     if p.round_single and p.area <= hi * math.pi * radius ** 2)
+    got = np.zeros_like(b.mask)
+    for erode_r in STONES.disc_erode_r:
+        d = 2 * max(1, round(erode_r * radius)) + 1
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))
+        core = np.asarray(cv2.erode(b.mask, disc), np.uint8)
+        deeper = erode_r != STONES.disc_erode_r[0]
+        if not deeper:
+            # a stone lying against a finger or the palm is still tied to it by a thread: cut the threads
+            thread = 2 * max(1, round(STONES.disc_thread_r * radius)) + 1
+            core = np.asarray(cv2.morphologyEx(core, cv2.MORPH_OPEN, cv2.getStructuringElement(
+                cv2.MORPH_ELLIPSE, (thread, thread))), np.uint8)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
+        for i in range(1, n):
+            if stats[i, cv2.CC_STAT_AREA] > math.pi * (STONES.disc_core_r * radius) ** 2:
+                continue  # a palm, a finger, two stones overlapping: not one stone
+            if deeper and got[labels == i].any():
+                continue  # a stone already cut out
+            one = np.asarray(cv2.dilate((labels == i).astype(np.uint8) * 255, disc), np.uint8) & b.mask
+            for p in _blobs(one, b.signed, min_area=lo * math.pi * radius ** 2):
+                if p.round_single and p.area <= hi * math.pi * radius ** 2 and (not deeper or _sticks_out(p, b, colour)):
+                    parts.append(p)
+                    h, w = p.mask.shape
+                    got[p.y0:p.y0 + h, p.x0:p.x0 + w] |= p.mask
     taken = np.zeros_like(b.mask)
     for p in parts:
         h, w = p.mask.shape
@@ -1110,6 +1128,30 @@ def _disc_parts(b: _Blob, radius: float) -> tuple[list[_Blob], Image | None]:
         p.y0 += b.y0
         p.split = p.disc = True
     return parts, np.asarray(cv2.dilate(taken, _rim(radius)), np.uint8)
+
+
+def _sticks_out(p: _Blob, b: _Blob, colour: npt.NDArray[np.float32]) -> bool:
+    """A part (crop px of ``b``) has some of the stones' own colour and a stone's sharp edge to the felt.
+
+    A disc the deeper erosion carves out of a fingertip has none of the
+    stones' colour (a stone in the hand's shadow keeps its lit rim or
+    highlight); one carved out of a blotch of the felt has the blotch around
+    it, or at the blotch's edge a soft one.
+    """
+    near, far = STONES.edge_ring_px
+    h, w = p.mask.shape
+    part = np.zeros_like(b.mask)
+    part[p.y0:p.y0 + h, p.x0:p.x0 + w] = p.mask
+    theirs = np.abs(b.signed - colour).max(axis=2) < STONES.colour_tol
+    if np.count_nonzero(theirs & (part > 0)) < STONES.disc_own * np.count_nonzero(part):
+        return False
+    ring = (cv2.dilate(part, np.ones((far, far), np.uint8)) > 0) & ~(cv2.dilate(part, np.ones((near, near), np.uint8)) > 0)
+    free = ring & (cv2.dilate(b.mask, np.ones((near, near), np.uint8)) == 0)
+    norm = float(np.linalg.norm(p.colour))
+    if np.count_nonzero(free) < STONES.disc_free * np.count_nonzero(ring) or norm < 1e-6:
+        return False
+    s = b.signed @ (p.colour / norm)
+    return float(np.median(s[free])) <= STONES.soft_edge * float(np.median(s[part > 0]))
 
 
 def _deglare(image: Image, felt_map: npt.NDArray[np.float32], felt_colour: tuple[float, float, float], k: float,
