@@ -206,6 +206,9 @@ class StoneParams:
     """A blob that keeps more than this share of its contrast just outside its edge is the felt's own blotch."""
     glared_colour: tuple[float, float] = (0.6, 0.25)
     """A stone-shaped blob under a glare: least cosine to the stones' colour, and share of its strength."""
+    shaded: tuple[float, float, float] = (-1.0, -0.15, 0.35)
+    """A whole round stone cut from a hand's blob in its shadow: its colour the stones' shifted alike in every
+    channel by between the first two (log), within the third."""
     same_colour: tuple[float, float, float, float] = (0.45, 0.9, 0.5, 2.0)
     """Alike colours: within the first per channel, or with the cosine and strength ratio the others allow."""
     touching_shape: tuple[float, float, float, float, float, float] = (1.5, 4.5, 0.85, 1.3, 0.72, 0.95)
@@ -1268,8 +1271,20 @@ def _not_stones(b: _Blob, radius: float, colour: npt.NDArray[np.float32], glared
             _stone_shaped(b, radius) and _cosine(b.colour, colour) >= least_cos
             and float(np.linalg.norm(b.colour)) > least_strength * float(np.linalg.norm(colour))
             and _under_glare(b, glared)):
-        return "not the stones' colour"
+        if not (b.disc and _shaded(b.colour, colour)):
+            return "not the stones' colour"
     return None
+
+
+def _shaded(a: npt.NDArray[np.float32], colour: npt.NDArray[np.float32]) -> bool:
+    """A colour (log ratios to the felt) that is the stones' made darker by a shadow: alike in every channel.
+
+    A channel near black darkens less (the log's offset), hence the tolerance.
+    """
+    d = a - colour
+    shade = float(np.mean(d))
+    lo, hi, tol = STONES.shaded
+    return lo <= shade <= hi and float(np.abs(d - shade).max()) < tol
 
 
 def _soft_edge(b: _Blob) -> float:
