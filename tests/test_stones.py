@@ -383,3 +383,17 @@ def test_a_stone_in_the_hands_shadow_is_the_stones_colour_made_darker() -> None:
     scene = evaluated_scene(383199214, 297042743659392531565996346592772193181, style="moderna")
     got, want = read_zones(scene)
     assert got[0] == want[0] - 1 and got[1:] == want[1:]
+
+
+@pytest.mark.parametrize("uinteger, state, inc, has_uint32, style", [
+    (3981057068, 203596703211432787497373766603209373758, 18438579778062455872196599375400725907, 1, "moderna"),
+    (3014264364, 146363719886613731319919831940200723893, 107090353359002252723118071224206516545, 0, "clasica"),
+], ids=["seed 23 scene 89", "seed 31 scene 164"])
+def test_a_stone_behind_a_fingertip_in_its_shadow_is_counted(uinteger: int, state: int, inc: int, has_uint32: int,
+                                                            style: str) -> None:
+    # a stone two thirds in view behind a fingertip, in the hand's shadow: thinner than a stone and off the
+    # stones' colour, it was refused as a fingertip; it is their colour made darker, and its free edge is an
+    # arc of a stone's radius (a fingertip's is straight)
+    scene = evaluated_scene(uinteger, state, inc, has_uint32, style)
+    got, want = read_zones(scene)
+    assert got == want

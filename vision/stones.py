@@ -198,6 +198,10 @@ class StoneParams:
     """Touching stones of a part are covered by their discs by at least this share."""
     fingertip: tuple[float, float] = (0.8, 0.25)
     """A part shallower than this (radii) and further than this from the stones' colour is a fingertip."""
+    tip_arcs: float = 0.3
+    """... unless it is the stones' colour shaded and this share of its outline is arcs of a stone's radius."""
+    tip_arc_tol: float = 0.2
+    """An arc of a stone's radius: within this share of it."""
     thin: tuple[float, float] = (2.5, 1.3)
     """A part whose area is over the larger of these (depth discs, counted areas) is a finger."""
     edge_ring_px: tuple[int, int] = (3, 7)
@@ -799,7 +803,7 @@ def _judge(blobs: list[_Blob], radius: float, colour: npt.NDArray[np.float32], g
             if not (b.round_single and lo <= n_area <= hi):
                 why = "not a whole stone"  # a fingertip, a knuckle: only whole discs count
         if why is None:
-            n, why = _how_many(b, radius, colour, glared)
+            n, why = _how_many(b, radius, colour, glared, k)
         if why is not None:
             rejected.append(_rejected(b, k, mat, why))
             if b.area > STONES.refuse_cover_area * math.pi * radius ** 2:
@@ -837,7 +841,8 @@ def _refusal(b: _Blob, radius: float, colour: npt.NDArray[np.float32], glared: I
     return why, peeled
 
 
-def _how_many(b: _Blob, radius: float, colour: npt.NDArray[np.float32], glared: Image) -> tuple[int, str | None]:
+def _how_many(b: _Blob, radius: float, colour: npt.NDArray[np.float32], glared: Image,
+              k: float) -> tuple[int, str | None]:
     """How many stones of one size a blob holds (its area counts them), or why it holds none.
 
     Stones a glare paled lose their rims to the cut: touching, they are as
@@ -873,8 +878,11 @@ def _how_many(b: _Blob, radius: float, colour: npt.NDArray[np.float32], glared: 
         return n, "not stones"  # what is left of a hand or a glare of the stones' colour
     if b.split and n >= 2 and _peel(b, radius)[1] < STONES.part_cover:
         return n, "not stones"  # a piece of a hand or arm of the stones' colour: discs leave much of it
-    if b.split and b.depth < tip_depth * radius and float(np.abs(b.colour - colour).max()) > tip_colour:
-        return n, "no stone fits in it"  # a fingertip of nearly the stones' colour (a stone half hidden is theirs)
+    if (b.split and b.depth < tip_depth * radius and float(np.abs(b.colour - colour).max()) > tip_colour
+            and not (_shaded(b.colour, colour) and _arcs_of(b, radius, k) >= STONES.tip_arcs)):
+        # a fingertip of nearly the stones' colour (a stone half hidden is theirs; one behind a fingertip,
+        # in the hand's shadow, is theirs made darker, and its free edge an arc of a stone's radius)
+        return n, "no stone fits in it"
     if b.split and b.area / (math.pi * b.depth ** 2) > max(thin_depth_areas, thin_counted * n_area):
         return n, "thinner than a stone"  # a finger of the stones' colour
     return n, None
@@ -900,6 +908,16 @@ def _notched(b: _Blob, radius: float) -> bool:
         return False
     depths = np.sort(defects.reshape(-1, 4)[:, 3] / 256.0)[::-1]
     return len(depths) >= 2 and float(depths[1]) >= STONES.notch_r * radius
+
+
+def _arcs_of(b: _Blob, radius: float, k: float) -> float:
+    """The share of a blob's outline along which a circle of one stone's radius (within 20 %) fits."""
+    contours, _ = cv2.findContours(b.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return 0.0
+    arcs = _arc_radii(b, k)
+    n = len(max(contours, key=cv2.contourArea))
+    return float(np.count_nonzero(np.abs(arcs / radius - 1.0) < STONES.tip_arc_tol)) / max(1, n)
 
 
 def _paint(canvas: Image, b: _Blob, ox: int = 0, oy: int = 0) -> None:
