@@ -23,6 +23,7 @@ import numpy.typing as npt
 from table.cards import DECK, Card
 from table.errors import MusTableError
 from vision.cardcrop import BAND_H, BAND_W, CROP_H, CROP_W, card_bands, to_model_input
+from vision.ends import EndsModel, ends_installed, face_of
 
 MODEL_NAME = "cards.onnx"
 CORNER_MODEL_NAME = "corners.onnx"
@@ -194,10 +195,15 @@ class CardClassifier:
     when the main model is the default one and that file is there, ``False``
     for the main model alone. With it, :meth:`classify` combines the two
     (:func:`combine`).
+    ``ends``: the ends reader (:class:`vision.ends.EndsModel`, rank from the
+    index and suit from the pintas), ``None`` for the installed one when the
+    main model is the default one and its two files are there, ``False`` for
+    none. It is asked only about the cards the main model is not sure of.
     """
 
     def __init__(self, path: str | Path | None = None, threads: int = 1,
-                 both_ways: bool = True, corners: str | Path | bool | None = None) -> None:
+                 both_ways: bool = True, corners: str | Path | bool | None = None,
+                 ends: EndsModel | bool | None = None) -> None:
         self.path = Path(path) if path is not None else default_model_path()
         self._session: Any = _session(self.path, threads, "card model")
         self.corners: CornerModel | None = None
@@ -207,6 +213,13 @@ class CardClassifier:
             self.corners = CornerModel(corners, threads)  # type: ignore[arg-type]
         elif corners is True:
             self.corners = CornerModel(None, threads)
+        self.ends: EndsModel | None = None
+        if ends is None and path is None and ends_installed():
+            ends = True
+        if ends is True:
+            self.ends = EndsModel(threads=threads)
+        elif isinstance(ends, EndsModel):
+            self.ends = ends
         inputs = {i.name for i in self._session.get_inputs()}
         outputs = {o.name for o in self._session.get_outputs()}
         if "crops" not in inputs or "logits" not in outputs:
@@ -251,6 +264,22 @@ class CardClassifier:
         if not crops:
             return []
         main = call_cards(self.probabilities(crops))
-        if self.corners is None or not self.both_ways:
+        if not self.both_ways:
             return main
-        return combine(main, call_cards(self.corners.probabilities(crops)))
+        if self.corners is not None:
+            main = combine(main, call_cards(self.corners.probabilities(crops)))
+        if self.ends is not None:
+            main = self._with_ends(crops, main)
+        return main
+
+    def _with_ends(self, crops: list[npt.NDArray[np.uint8]], main: list[Prediction]) -> list[Prediction]:
+        """The ends reader's call for each card the main model is not sure of, where it is sure."""
+        assert self.ends is not None
+        unsure = [i for i, p in enumerate(main) if not p.sure()]
+        if not unsure:
+            return main
+        out = list(main)
+        for i, r in zip(unsure, self.ends.read([face_of(crops[i]) for i in unsure]), strict=True):
+            if r.sure():
+                out[i] = Prediction(r.card, r.probability, True)
+        return out

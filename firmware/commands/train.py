@@ -1,8 +1,10 @@
 """``mus-table train``: train the card model on rendered scenes and export ``models/cards.onnx``.
 
 The same as ``python -m models.train``; ``--corners`` trains the corner model
-instead (``models/corners.onnx``, as ``python -m models.corners``). Both need
-the ``train`` extra (torch).
+instead (``models/corners.onnx``, as ``python -m models.corners``), ``--ends``
+the ends reader's two models (``models/index.onnx`` and ``models/pintas.onnx``,
+as ``python -m models.index`` and ``python -m models.pintas``). All need the
+``train`` extra (torch).
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--corner-decks", type=int, default=120,
                         help="with --corners: random decks rendered (40 cards x 3 views each)")
     parser.add_argument("--corner-epochs", type=int, default=3, help="with --corners: epochs")
+    parser.add_argument("--ends", action="store_true",
+                        help="train the ends reader (models/index.onnx, models/pintas.onnx) instead")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,6 +40,13 @@ def run(args: argparse.Namespace) -> int:
     check_decks(tuple(args.decks))  # a one-line error before torch is even looked for
     if importlib.util.find_spec("torch") is None:
         raise TrainingUnavailable("training needs torch: pip install 'mus-table[train]'")
+    if args.ends:
+        from models import index, pintas
+
+        common = ["--seed", str(args.seed), "--threads", str(args.threads)]
+        index.main(common)
+        pintas.main(common)
+        return 0
     if args.corners:
         from models import corners
 

@@ -1,0 +1,123 @@
+"""The ends reader (vision/ends.py): corner patches and end strips, the two-views rule, and its place
+in the classifier: asked only about the cards the main model is not sure of."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from models.deck import HELD_OUT_STYLES, render_card
+from models.scene import SceneSpec, render_scene
+from table.cards import DECK, Card, Suit
+from vision.cardcrop import half_turn, warp_card
+from vision.classifier import CardClassifier
+from vision.ends import (
+    END_H,
+    END_W,
+    FACE_H,
+    FACE_W,
+    PATCH,
+    EndsModel,
+    EndsReading,
+    call_ends,
+    corner_patches,
+    end_strips,
+    ends_installed,
+    face_of,
+    normalise,
+    warp_face,
+)
+
+
+def _face(card: str, style: str = "clasica") -> npt.NDArray[np.uint8]:
+    img = render_card(Card.parse(card), HELD_OUT_STYLES[style])
+    return np.asarray(__import__("cv2").resize(img, (FACE_W, FACE_H)), np.uint8)
+
+
+def test_the_two_views_are_the_two_ends_so_a_turned_card_gives_the_same_views() -> None:
+    face = _face("4e")
+    c, e = corner_patches(face), end_strips(face)
+    assert c.shape == (2, PATCH, PATCH) and e.shape == (2, END_H, END_W)
+    turned = np.ascontiguousarray(face[::-1, ::-1])
+    assert np.array_equal(corner_patches(turned), c[::-1])
+    assert np.array_equal(end_strips(turned), e[::-1])
+
+
+def test_normalise_takes_away_light_and_ink_colour() -> None:
+    face = _face("7c")
+    dim = (face.astype(np.float32) * np.array([0.5, 0.6, 0.8])).astype(np.uint8)  # warm, dim light
+    a, b = normalise(face[:PATCH, :PATCH]), normalise(dim[:PATCH, :PATCH])
+    assert np.abs(a.astype(int) - b.astype(int)).mean() < 12
+    assert a.min() == 0 and np.percentile(a, 80) >= 200
+
+
+def test_a_face_is_cut_from_the_frame_where_the_crop_remembers_it() -> None:
+    rng = np.random.default_rng(3)
+    scene = render_scene(SceneSpec(cards=((DECK[3],), (), (), ()), deck=HELD_OUT_STYLES["clasica"],
+                                   px_per_mm=2.6), rng)
+    quad = scene.cards[0].quad_image
+    crop = warp_card(scene.image, quad)
+    assert np.array_equal(face_of(crop), warp_face(scene.image, quad))
+    assert np.array_equal(face_of(half_turn(crop)), warp_face(scene.image, quad))  # the same card
+    plain = face_of(np.ascontiguousarray(crop))  # a crop that forgot its frame: enlarged
+    assert plain.shape == (FACE_H, FACE_W, 3)
+
+
+def test_call_ends_needs_both_ends_to_agree_and_both_models_sure() -> None:
+    ranks = np.full((3, 2, 10), 0.001)
+    suits = np.full((3, 2, 4), 0.001)
+    ranks[:, :, 7] = 0.99  # a 10 everywhere
+    suits[0, :, 1] = 0.99  # copas at both ends
+    suits[1, 0, 1], suits[1, 1, 2] = 0.99, 0.99  # the two ends disagree
+    suits[2, :, 3] = 0.6  # bastos, but not sure
+    got = call_ends(ranks, suits)
+    assert str(got[0].card) == "10c" and got[0].sure()
+    assert not got[1].agreed and not got[1].sure()
+    assert got[2].suit is Suit.BASTOS and got[2].agreed and not got[2].sure()
+
+
+class _FakeEnds(EndsModel):
+    """An ends reader that names the cards it is told to, sure or not, and counts what it was asked."""
+
+    def __init__(self, answers: list[EndsReading]) -> None:
+        self.answers = answers
+        self.asked = 0
+
+    def read(self, faces: list[npt.NDArray[np.uint8]]) -> list[EndsReading]:
+        self.asked += len(faces)
+        return self.answers[:len(faces)]
+
+
+def test_the_ends_are_asked_only_where_the_main_model_is_unsure() -> None:
+    rng = np.random.default_rng(8)
+    scene = render_scene(SceneSpec(cards=((DECK[5], DECK[6]), (), (), ()), deck=HELD_OUT_STYLES["moderna"],
+                                   px_per_mm=1.4), rng)
+    good = warp_card(scene.image, scene.cards[0].quad_image)
+    blank = np.full_like(good, 128).view(type(good))  # grey paper: the main model is sure of nothing
+    blank.source = (np.full_like(scene.image, 128), scene.cards[1].quad_image)
+    sure = EndsReading(12, 0.99, Suit.BASTOS, 0.99, True)
+    fake = _FakeEnds([sure])
+    clf = CardClassifier(threads=1, ends=fake)
+    main_only = CardClassifier(threads=1, ends=False)
+    base = main_only.classify([good, blank])
+    assert base[0].sure() and not base[1].sure()
+    got = clf.classify([good, blank])
+    assert fake.asked == 1  # only the blank
+    assert got[0] == base[0]
+    assert str(got[1].card) == "12b" and got[1].sure()
+    unsure = _FakeEnds([EndsReading(12, 0.99, Suit.BASTOS, 0.5, True)])
+    got = CardClassifier(threads=1, ends=unsure).classify([good, blank])
+    assert not got[1].sure()
+
+
+@pytest.mark.skipif(not ends_installed(), reason="the ends models are not installed")
+def test_the_installed_ends_models_read_a_held_out_deck_they_never_saw() -> None:
+    rng = np.random.default_rng(2024)
+    scene = render_scene(SceneSpec(cards=((DECK[0], DECK[13]), (DECK[26],), (DECK[39],), (DECK[8],)),
+                                   deck=HELD_OUT_STYLES["clasica"], px_per_mm=2.6), rng)
+    faces = [warp_face(scene.image, t.quad_image) for t in scene.cards]
+    got = EndsModel().read(faces)
+    right = sum(r.card == t.card for r, t in zip(got, scene.cards, strict=True))
+    wrong = sum(r.sure() and r.card != t.card for r, t in zip(got, scene.cards, strict=True))
+    assert right >= 4 and wrong == 0

@@ -1,0 +1,176 @@
+"""A card read by its ends: the rank from the printed index, the suit from the pintas.
+
+Every Spanish deck says which card it is in the same two places, whatever
+its art: the index in the top-left corner (and, turned, the bottom-right),
+and the «pintas», breaks in the top and bottom line of the frame (none for
+oros, one for copas, two for espadas, three for bastos). Two small models
+read just those, so that a deck no model was trained on can still be read:
+``models/index.onnx`` names the rank from a corner patch, ``models/pintas.onnx``
+counts the breaks from an end strip. Each has two views, one per end of the
+card, so the reader's two-views rule holds; a card is named only when both
+models are sure in both views (:func:`call_ends`).
+
+Both are cut from a face rectified from the frame itself (:func:`warp_face`,
+about 2.6 px/mm), so a full-resolution still keeps its detail.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from table.cards import Card, Suit
+from vision.cardcrop import order_quad
+
+FACE_W = 160
+FACE_H = 248
+"""A rectified face, about 2.6 px per mm of a 61.5 x 95 mm card."""
+PATCH = 42
+"""A corner patch, ``PATCH x PATCH`` px of the face: about 16 x 16 mm."""
+END_W = FACE_W
+END_H = 36
+"""An end strip: the face's top 36 rows (about 14 mm), its whole width."""
+RANKS = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
+"""The index model's classes, in order."""
+SUITS_BY_BREAKS: tuple[Suit | None, ...] = (Suit.OROS, Suit.COPAS, Suit.ESPADAS, Suit.BASTOS, None)
+"""The pinta model's classes, in order: 0, 1, 2, 3 breaks, and not a card's end (no frame line there)."""
+INDEX_MODEL_NAME = "index.onnx"
+PINTA_MODEL_NAME = "pintas.onnx"
+ENDS_THRESHOLD = 0.9
+"""Least probability, in both views, for the rank and for the suit to count."""
+
+
+def default_path(name: str) -> Path:
+    """A model file inside the installed ``models`` package."""
+    return Path(str(importlib.resources.files("models").joinpath(name)))
+
+
+def ends_installed() -> bool:
+    """Whether the ends reader's two models are installed beside the card model."""
+    return default_path(INDEX_MODEL_NAME).is_file() and default_path(PINTA_MODEL_NAME).is_file()
+
+
+def warp_face(image: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> npt.NDArray[np.uint8]:
+    """The card inside ``quad`` rectified to ``FACE_H x FACE_W`` BGR, cut from the frame itself."""
+    src = order_quad(quad)
+    dst = np.array([[0, 0], [FACE_W - 1, 0], [FACE_W - 1, FACE_H - 1], [0, FACE_H - 1]], np.float32)
+    m = cv2.getPerspectiveTransform(src, dst)
+    return np.asarray(cv2.warpPerspective(image, m, (FACE_W, FACE_H), flags=cv2.INTER_LINEAR,
+                                          borderMode=cv2.BORDER_REPLICATE), np.uint8)
+
+
+def face_of(crop: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """A crop's face: from its frame where the crop remembers it (full detail), else the crop enlarged."""
+    source = getattr(crop, "source", None)
+    if source is not None:
+        return warp_face(*source)
+    return np.asarray(cv2.resize(np.asarray(crop), (FACE_W, FACE_H), interpolation=cv2.INTER_LINEAR), np.uint8)
+
+
+def normalise(img: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """Grey, stretched so that its paper is light and its darkest ink black.
+
+    The models see shape, not colour or light: the same number in brown on
+    cream under warm light and in blue on white under a glare look alike.
+    """
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
+    g = grey.astype(np.float32)
+    lo, hi = float(np.percentile(g, 1.0)), float(np.percentile(g, 80.0))
+    if hi - lo < 8:
+        hi = lo + 8
+    return np.asarray(np.clip((g - lo) * (220.0 / (hi - lo)), 0, 255), np.uint8)
+
+
+def corner_patches(face: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """The face's two index corners, ``(2, PATCH, PATCH)``: top-left, and bottom-right turned."""
+    turned = face[::-1, ::-1]
+    return np.stack([normalise(np.ascontiguousarray(f[:PATCH, :PATCH])) for f in (face, turned)])
+
+
+def end_strips(face: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """The face's two ends, ``(2, END_H, END_W)``: the top, and the bottom turned."""
+    turned = face[::-1, ::-1]
+    return np.stack([normalise(np.ascontiguousarray(f[:END_H])) for f in (face, turned)])
+
+
+@dataclass(frozen=True, slots=True)
+class EndsReading:
+    """What the two models make of one card's ends."""
+
+    rank: int
+    rank_probability: float
+    suit: Suit | None
+    """``None``: the pinta model sees no card's end there (blank paper, felt, a phone, a card's back)."""
+    suit_probability: float
+    agreed: bool
+    """Whether each model's two views named the same rank or suit as both together."""
+
+    @property
+    def card(self) -> Card:
+        return Card(self.rank, self.suit if self.suit is not None else Suit.OROS)
+
+    @property
+    def probability(self) -> float:
+        return min(self.rank_probability, self.suit_probability)
+
+    def sure(self, threshold: float = ENDS_THRESHOLD) -> bool:
+        return self.suit is not None and self.agreed and self.probability >= threshold
+
+
+def _joint(p: npt.NDArray[np.float64]) -> tuple[int, float, bool]:
+    """The class most likely in both views ``[2, K]``, its lesser probability, and whether each view agrees."""
+    k = int(np.argmax(p[0] * p[1]))
+    return k, float(min(p[0, k], p[1, k])), int(np.argmax(p[0])) == int(np.argmax(p[1])) == k
+
+
+def call_ends(ranks: npt.NDArray[np.float64], suits: npt.NDArray[np.float64]) -> list[EndsReading]:
+    """Readings from rank probabilities ``[N, 2, 10]`` and pinta probabilities ``[N, 2, 5]`` (or 4).
+
+    >>> r = np.zeros((1, 2, 10)); r[0, :, 3] = 0.99; s = np.zeros((1, 2, 4)); s[0, :, 2] = 0.98
+    >>> e = call_ends(r, s)[0]
+    >>> str(e.card), e.sure()
+    ('4e', True)
+    """
+    out = []
+    for rp, sp in zip(ranks, suits, strict=True):
+        r, pr, ar = _joint(rp)
+        s, ps, as_ = _joint(sp)
+        out.append(EndsReading(RANKS[r], pr, SUITS_BY_BREAKS[s], ps, ar and as_))
+    return out
+
+
+class EndsModel:
+    """The index and pinta models (onnxruntime) behind one call: faces in, readings out."""
+
+    def __init__(self, index: str | Path | None = None, pintas: str | Path | None = None,
+                 threads: int = 1) -> None:
+        from vision.classifier import _session  # the one way this project opens a model
+
+        self.index_path = Path(index) if index is not None else default_path(INDEX_MODEL_NAME)
+        self.pinta_path = Path(pintas) if pintas is not None else default_path(PINTA_MODEL_NAME)
+        self._index: Any = _session(self.index_path, threads, "index model")
+        self._pintas: Any = _session(self.pinta_path, threads, "pinta model")
+
+    def probabilities(self, faces: list[npt.NDArray[np.uint8]]
+                      ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """Rank ``[N, 2, 10]`` and pinta ``[N, 2, 5]`` probabilities of rectified faces, two calls in all."""
+        from vision.classifier import softmax
+
+        n = len(faces)
+        if n == 0:
+            return np.zeros((0, 2, len(RANKS))), np.zeros((0, 2, 4))
+        corners = np.concatenate([corner_patches(f) for f in faces])[:, None].astype(np.float32) / 255
+        ends = np.concatenate([end_strips(f) for f in faces])[:, None].astype(np.float32) / 255
+        r = self._index.run(["logits"], {"corners": np.ascontiguousarray(corners)})[0]
+        s = self._pintas.run(["logits"], {"ends": np.ascontiguousarray(ends)})[0]
+        return (softmax(np.asarray(r, np.float32)).reshape(n, 2, -1),
+                softmax(np.asarray(s, np.float32)).reshape(n, 2, -1))
+
+    def read(self, faces: list[npt.NDArray[np.uint8]]) -> list[EndsReading]:
+        return call_ends(*self.probabilities(faces))
