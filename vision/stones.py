@@ -199,7 +199,8 @@ class StoneParams:
     fingertip: tuple[float, float] = (0.8, 0.25)
     """A part shallower than this (radii) and further than this from the stones' colour is a fingertip."""
     tip_arcs: float = 0.3
-    """... unless it is the stones' colour shaded and this share of its outline is arcs of a stone's radius."""
+    """... unless it is the stones' colour shaded and this share of its outline is arcs of a stone's radius
+    (and touching stones under a glare have as much)."""
     tip_arc_tol: float = 0.2
     """An arc of a stone's radius: within this share of it."""
     thin: tuple[float, float] = (2.5, 1.3)
@@ -789,7 +790,7 @@ def _judge(blobs: list[_Blob], radius: float, colour: npt.NDArray[np.float32], g
     seen_blobs = np.zeros(glared.shape, np.uint8)
     while queue:
         b = queue.pop(0)
-        why, peeled = _refusal(b, radius, colour, glared)
+        why, peeled = _refusal(b, radius, colour, glared, k)
         if why is not None and not b.split:
             parts, taken = _disc_parts(b, radius, colour)
             parts += _colour_parts(b, colour, radius, taken)
@@ -821,15 +822,21 @@ def _judge(blobs: list[_Blob], radius: float, colour: npt.NDArray[np.float32], g
     return stones, rejected, seen_blobs
 
 
-def _refusal(b: _Blob, radius: float, colour: npt.NDArray[np.float32], glared: Image
+def _refusal(b: _Blob, radius: float, colour: npt.NDArray[np.float32], glared: Image, k: float
              ) -> tuple[str | None, tuple[list[tuple[float, float]], float] | None]:
     """Why a blob is not stones (None: it may be), and its peel when one was needed to tell.
 
     A large blob is peeled: stone-sized discs leave much of fingers or a
     sleeve; a ragged cluster of stones is still covered by its discs, and a
-    compact one is not ragged.
+    compact one is not ragged. Under a glare, a finger the glare paled to
+    nearly the stones' colour, joined to a stone, is covered by discs too:
+    but its outline is straight, where touching stones' is arcs of a stone's
+    radius.
     """
     why = _not_stones(b, radius, colour, glared)
+    if (why is None and not b.split and b.area > STONES.touching_shape[0] * math.pi * radius ** 2
+            and _under_glare(b, glared) and _arcs_of(b, radius, k) < STONES.tip_arcs):
+        why = "not round stones"
     peeled: tuple[list[tuple[float, float]], float] | None = None
     if why is None and b.area > STONES.peel_area * math.pi * radius ** 2:
         peeled = _peel(b, radius)
@@ -1236,6 +1243,15 @@ def _deglare(image: Image, felt_map: npt.NDArray[np.float32], felt_colour: tuple
     if not wide.any():
         return image, felt_map, None  # no glare worth the name here
     felt_like &= ~(bright.astype(bool) & ~wide[labels])
+    # what is grey (a black stone a glare turned grey, a white one) fits a glare as white with a little felt
+    # (the pull keeps some felt in it): measured without the pull (only as much as the felt is grey: 3 - c1²
+    # is 0 for grey felt) none of the felt's light is left in it, and it is no felt to fit the glare on.
+    # Taken for felt it dragged the felt's light under it down, and the stone was no darker than that
+    lam_m = max(0.0, lam - (3.0 - c1 * c1))
+    det_m = cc * (3.0 + lam_m) - c1 * c1
+    alpha_m = ((3.0 + lam_m) * cp - c1 * p1) / det_m
+    white_m = (cc * p1 - c1 * cp) / det_m
+    felt_like &= (alpha_m > a_lo * norm_f) & (alpha_m < a_hi * norm_m) & (white_m > STONES.glare_white_min * norm_m)
     wgt = felt_like.astype(np.float32)
     s = STONES.glare_smooth_mm * k / step
     den = cv2.GaussianBlur(wgt, (0, 0), s) + 1e-3
