@@ -7,7 +7,10 @@ per corner at 1.5 px/mm), and calls it three ways: the main model alone
 (``cards.onnx``, the reader's two-views rule), the ends alone (rank from
 the index, suit from the pintas, both ends at
 :data:`vision.ends.ENDS_THRESHOLD`) and the two combined
-(:func:`vision.classifier.combine`, what the reader does). ``--px`` sets
+(:func:`vision.classifier.fall_back`, what the reader does: the ends only
+where the main model is not sure, and only from a frame of at least
+:data:`vision.ends.MIN_PX_PER_MM` at the card; the "ends" rows show what
+the ends make of every card, whatever the resolution). ``--px`` sets
 the frame's resolution: ``live`` is the camera's 1.2-1.8 px/mm, ``still``
 a full-resolution still's 2.4-3.0.
 
@@ -31,8 +34,8 @@ from models.dataset import jitter_quad
 from models.deck import HELD_OUT_STYLES, load_deck, redrawn_deck
 from models.scene import random_cards, random_scene, render_scene
 from vision.cardcrop import half_turn, warp_card
-from vision.classifier import DEFAULT_THRESHOLD, CardClassifier, Prediction, call_cards, combine
-from vision.ends import ENDS_THRESHOLD, EndsModel, warp_face
+from vision.classifier import DEFAULT_THRESHOLD, CardClassifier, Prediction, call_cards, fall_back
+from vision.ends import ENDS_THRESHOLD, MIN_PX_PER_MM, EndsModel, px_per_mm_of, warp_face
 
 PX = {"live": (1.2, 1.8), "still": (2.4, 3.0)}
 
@@ -65,7 +68,7 @@ def _row(deck: str, px: str, reader: str, preds: list[list[Prediction]], truth: 
 
 
 def measure(main: CardClassifier, ends: EndsModel, deck: Any, name: str, scenes: int, seed: int,
-            px: str = "live") -> list[Row]:
+            px: str = "live", threshold: float = ENDS_THRESHOLD) -> list[Row]:
     """Rows for the main model, the ends and the two combined, on the same crops."""
     from table.cards import DECK
 
@@ -87,18 +90,21 @@ def measure(main: CardClassifier, ends: EndsModel, deck: Any, name: str, scenes:
             crops.append(crop)
             faces.append(face)
         m = call_cards(main.probabilities(crops))
-        e = [Prediction(r.card, r.probability, r.agreed and r.suit is not None) for r in ends.read(faces)]
-        for r, t in zip(ends.read(faces), scene.cards, strict=True):
+        readings = ends.read(faces)
+        e = [Prediction(r.card, r.probability, r.agreed and r.suit is not None) for r in readings]
+        for r, t in zip(readings, scene.cards, strict=True):
             ranks += r.rank == t.card.rank
             suits += r.suit == t.card.suit
             total += 1
         pm.append(m)
         pe.append(e)
-        pb.append(combine(m, e, corner_threshold=ENDS_THRESHOLD))
+        fine = [px_per_mm_of(c) >= MIN_PX_PER_MM for c in crops]  # the reader's gate
+        pb.append([f if ok else mm for f, ok, mm in zip(fall_back(m, readings, ends_threshold=threshold),
+                                                       fine, m, strict=True)])
         truth.append([t.card.index for t in scene.cards])
     assert len(DECK) == 40
     rows = [_row(name, px, "main", pm, truth, DEFAULT_THRESHOLD),
-            _row(name, px, "ends", pe, truth, ENDS_THRESHOLD),
+            _row(name, px, "ends", pe, truth, threshold),
             _row(name, px, "combined", pb, truth, DEFAULT_THRESHOLD)]
     rows[1].rank_top1, rows[1].suit_top1 = ranks / total, suits / total
     return rows
@@ -116,6 +122,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="a scanned deck to measure on (as printed and redrawn)")
     parser.add_argument("--no-drawn", action="store_true", help="leave out the held-out drawn styles")
     parser.add_argument("--no-redrawn", action="store_true", help="leave out the scanned decks redrawn")
+    parser.add_argument("--threshold", type=float, default=ENDS_THRESHOLD,
+                        help="least probability (rank and suit, both ends) for the ends to call a card")
     parser.add_argument("--json", action="store_true")
     a = parser.parse_args(argv)
     main_model = CardClassifier(a.model, corners=False, ends=False)
@@ -133,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[Row] = []
     for px in (list(PX) if a.px == "both" else [a.px]):
         for i, (name, deck) in enumerate(decks):
-            for r in measure(main_model, ends, deck, name, a.scenes, a.seed + 31 * i, px):
+            for r in measure(main_model, ends, deck, name, a.scenes, a.seed + 31 * i, px, a.threshold):
                 rows.append(r)
                 if not a.json:
                     extra = (f", rank {100 * r.rank_top1:.2f} %, suit {100 * r.suit_top1:.2f} %"

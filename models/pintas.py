@@ -172,7 +172,7 @@ NOT_AN_END = 4
 """The pinta model's fifth class: no broken frame line there (not a card's face)."""
 
 
-def make_ends(n: int, seed: int, none_share: float = 0.1) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
+def make_ends(n: int, seed: int, none_share: float = 0.15) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
     """``n`` normalised grey ends ``[n, END_H, END_W]`` and their number of breaks (4: not an end)."""
     rng = np.random.default_rng(seed)
     xs = np.empty((n, END_H, END_W), np.uint8)

@@ -17,6 +17,7 @@ from vision.ends import (
     END_W,
     FACE_H,
     FACE_W,
+    MIN_PX_PER_MM,
     PATCH,
     EndsModel,
     EndsReading,
@@ -26,6 +27,7 @@ from vision.ends import (
     ends_installed,
     face_of,
     normalise,
+    px_per_mm_of,
     warp_face,
 )
 
@@ -89,13 +91,20 @@ class _FakeEnds(EndsModel):
         return self.answers[:len(faces)]
 
 
-def test_the_ends_are_asked_only_where_the_main_model_is_unsure() -> None:
+def _good_and_blank(px_per_mm: float) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """A crop the main model is sure of, and grey paper (sure of nothing) cut from a frame as fine."""
     rng = np.random.default_rng(8)
     scene = render_scene(SceneSpec(cards=((DECK[5], DECK[6]), (), (), ()), deck=HELD_OUT_STYLES["moderna"],
-                                   px_per_mm=1.4), rng)
+                                   px_per_mm=px_per_mm), rng)
     good = warp_card(scene.image, scene.cards[0].quad_image)
     blank = np.full_like(good, 128).view(type(good))  # grey paper: the main model is sure of nothing
     blank.source = (np.full_like(scene.image, 128), scene.cards[1].quad_image)
+    return good, blank
+
+
+def test_the_ends_are_asked_only_where_the_main_model_is_unsure() -> None:
+    good, blank = _good_and_blank(2.6)
+    assert px_per_mm_of(good) == pytest.approx(2.6, rel=0.1)
     sure = EndsReading(12, 0.99, Suit.BASTOS, 0.99, True)
     fake = _FakeEnds([sure])
     clf = CardClassifier(threads=1, ends=fake)
@@ -109,6 +118,15 @@ def test_the_ends_are_asked_only_where_the_main_model_is_unsure() -> None:
     unsure = _FakeEnds([EndsReading(12, 0.99, Suit.BASTOS, 0.5, True)])
     got = CardClassifier(threads=1, ends=unsure).classify([good, blank])
     assert not got[1].sure()
+
+
+def test_the_ends_are_not_asked_about_a_card_from_a_coarse_frame() -> None:
+    good, blank = _good_and_blank(1.5)  # the live camera: a small index is a few px tall
+    assert px_per_mm_of(blank) < MIN_PX_PER_MM
+    fake = _FakeEnds([EndsReading(12, 0.99, Suit.BASTOS, 0.99, True)])
+    got = CardClassifier(threads=1, ends=fake).classify([good, blank])
+    assert fake.asked == 0 and not got[1].sure()
+    assert px_per_mm_of(np.ascontiguousarray(blank)) == pytest.approx(72 / 61.5)  # no frame: the crop's own
 
 
 @pytest.mark.skipif(not ends_installed(), reason="the ends models are not installed")

@@ -23,7 +23,15 @@ import numpy.typing as npt
 from table.cards import DECK, Card
 from table.errors import MusTableError
 from vision.cardcrop import BAND_H, BAND_W, CROP_H, CROP_W, card_bands, to_model_input
-from vision.ends import EndsModel, ends_installed, face_of
+from vision.ends import (
+    ENDS_THRESHOLD,
+    MIN_PX_PER_MM,
+    EndsModel,
+    EndsReading,
+    ends_installed,
+    face_of,
+    px_per_mm_of,
+)
 
 MODEL_NAME = "cards.onnx"
 CORNER_MODEL_NAME = "corners.onnx"
@@ -186,6 +194,32 @@ def combine(main: list[Prediction], corner: list[Prediction], threshold: float =
     return out
 
 
+def fall_back(main: list[Prediction], ends: list[EndsReading], threshold: float = DEFAULT_THRESHOLD,
+              ends_threshold: float = ENDS_THRESHOLD) -> list[Prediction]:
+    """The main model's call where it is sure, else the ends reader's where that is sure, else unknown.
+
+    The ends never overrule a sure main model: on the decks the main model
+    knows it is the better reader, and the ends are there for the rest. An
+    ends call is given at least the main model's ``threshold`` as its
+    probability, so that the reader, which knows one threshold, takes it:
+    the ends have their own (four probabilities, two models in two views,
+    must each reach it).
+
+    >>> from table.cards import Card, Suit
+    >>> m = [Prediction(Card.parse("6o"), 0.95, True), Prediction(Card.parse("6o"), 0.4, True)]
+    >>> e = [EndsReading(7, 0.99, Suit.OROS, 0.99, True)] * 2
+    >>> [(str(p.card), p.sure()) for p in fall_back(m, e)]
+    [('6o', True), ('7o', True)]
+    """
+    out = []
+    for m, e in zip(main, ends, strict=True):
+        if not m.sure(threshold) and e.sure(ends_threshold):
+            out.append(Prediction(e.card, max(e.probability, threshold), True))
+        else:
+            out.append(m)
+    return out
+
+
 class CardClassifier:
     """onnxruntime session for the card model, with the corner model beside it where there is one.
 
@@ -273,13 +307,17 @@ class CardClassifier:
         return main
 
     def _with_ends(self, crops: list[npt.NDArray[np.uint8]], main: list[Prediction]) -> list[Prediction]:
-        """The ends reader's call for each card the main model is not sure of, where it is sure."""
+        """The ends reader's call for each card the main model is not sure of, where it is sure.
+
+        Only cards cut from a frame fine enough for the ends are asked
+        (:data:`vision.ends.MIN_PX_PER_MM`: a full-resolution still).
+        """
         assert self.ends is not None
-        unsure = [i for i, p in enumerate(main) if not p.sure()]
+        unsure = [i for i, p in enumerate(main) if not p.sure() and px_per_mm_of(crops[i]) >= MIN_PX_PER_MM]
         if not unsure:
             return main
         out = list(main)
-        for i, r in zip(unsure, self.ends.read([face_of(crops[i]) for i in unsure]), strict=True):
-            if r.sure():
-                out[i] = Prediction(r.card, r.probability, True)
+        ends = self.ends.read([face_of(crops[i]) for i in unsure])
+        for i, p in zip(unsure, fall_back([main[i] for i in unsure], ends), strict=True):
+            out[i] = p
         return out

@@ -40,9 +40,16 @@ RANKS = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
 """The index model's classes, in order."""
 SUITS_BY_BREAKS: tuple[Suit | None, ...] = (Suit.OROS, Suit.COPAS, Suit.ESPADAS, Suit.BASTOS, None)
 """The pinta model's classes, in order: 0, 1, 2, 3 breaks, and not a card's end (no frame line there)."""
+MIN_PX_PER_MM = 2.0
+"""The ends read a card only from a frame at least this fine at the card (a full-resolution still).
+
+At the live camera's 1.2-1.8 px/mm a 3.5 mm index (the Fournier pattern's)
+is 4-6 px tall: the index model still names most ranks, but not surely
+enough never to be wrong."""
+CARD_WIDTH_MM = 61.5
 INDEX_MODEL_NAME = "index.onnx"
 PINTA_MODEL_NAME = "pintas.onnx"
-ENDS_THRESHOLD = 0.9
+ENDS_THRESHOLD = 0.8
 """Least probability, in both views, for the rank and for the suit to count."""
 
 
@@ -63,6 +70,19 @@ def warp_face(image: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> npt.NDArray[
     m = cv2.getPerspectiveTransform(src, dst)
     return np.asarray(cv2.warpPerspective(image, m, (FACE_W, FACE_H), flags=cv2.INTER_LINEAR,
                                           borderMode=cv2.BORDER_REPLICATE), np.uint8)
+
+
+def px_per_mm_of(crop: npt.NDArray[np.uint8]) -> float:
+    """How fine the frame a crop was cut from is at the card: its short sides in px over a card's width.
+
+    A crop that forgot its frame has only its own 72 px across (1.17 px/mm).
+    """
+    source = getattr(crop, "source", None)
+    if source is None:
+        return float(crop.shape[1]) / CARD_WIDTH_MM
+    q = order_quad(source[1])
+    short = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])) / 2
+    return float(short / CARD_WIDTH_MM)
 
 
 def face_of(crop: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:

@@ -38,6 +38,7 @@ def _stats(values: list[float]) -> dict[str, float]:
 def run(args: argparse.Namespace) -> int:
     from models.scene import random_cards, random_scene, render_scene
     from vision.classifier import CardClassifier
+    from vision.ends import FACE_H, FACE_W
     from vision.reading import TableReader
 
     n = args.n or 20
@@ -65,16 +66,22 @@ def run(args: argparse.Namespace) -> int:
         stages["stones"].append(t.stones)
         stages["total"].append(t.total)
         crops_per_frame.append(t.crops)
-    # the model alone: one crop, and a batch of sixteen (each shown both ways round)
+    # the model alone: one crop, and a batch of sixteen (each shown both ways round); the ends reader alone
     crop = np.zeros((112, 72, 3), np.uint8) + 200
-    one, sixteen = [], []
+    main = CardClassifier(threads=1, ends=False)
+    one, sixteen, ends_ms = [], [], []
     for _ in range(max(10, n)):
         t0 = time.perf_counter()
-        classifier.classify([crop])
+        main.classify([crop])
         one.append((time.perf_counter() - t0) * 1000)
         t0 = time.perf_counter()
-        classifier.classify([crop] * 16)
+        main.classify([crop] * 16)
         sixteen.append((time.perf_counter() - t0) * 1000)
+        if classifier.ends is not None:
+            faces = [np.zeros((FACE_H, FACE_W, 3), np.uint8) + 200] * 16
+            t0 = time.perf_counter()
+            classifier.ends.read(faces)
+            ends_ms.append((time.perf_counter() - t0) * 1000)
     result: dict[str, Any] = {
         "frames": n,
         "frame_size": list(frames[0].shape[1::-1]),
@@ -84,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
         "model_ms": {"one_crop": _stats(one), "batch_of_16": _stats(sixteen),
                      "per_card_in_batch": round(float(np.median(sixteen)) / 16, 2),
                      "both_ways": classifier.both_ways},
+        "ends_ms": {"sixteen_faces": _stats(ends_ms)} if ends_ms else None,
     }
     if args.json:
         print(json.dumps(result))
@@ -97,4 +105,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"model alone: one crop {m['one_crop']['median']:.2f} ms, a batch of 16 "
           f"{m['batch_of_16']['median']:.2f} ms ({m['per_card_in_batch']:.2f} ms per card)"
           + (", each crop shown both ways round" if m["both_ways"] else ""))
+    if result["ends_ms"]:
+        print(f"ends reader alone (index and pintas, asked only where the model is unsure, from a frame of "
+              f"2 px/mm or finer): 16 faces {result['ends_ms']['sixteen_faces']['median']:.2f} ms")
     return 0
