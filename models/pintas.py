@@ -32,8 +32,9 @@ def _colour(c: npt.NDArray[np.float32]) -> tuple[float, float, float]:
     return (float(c[0]), float(c[1]), float(c[2]))
 
 
-def draw_end(breaks: int, rng: np.random.Generator) -> tuple[npt.NDArray[np.uint8], float]:
-    """The top of one card at ``MM`` px/mm with ``breaks`` pintas, BGR; and the line's inset (mm)."""
+def draw_end(breaks: int, rng: np.random.Generator) -> tuple[npt.NDArray[np.uint8], float, int]:
+    """The top of one card at ``MM`` px/mm with ``breaks`` pintas, BGR; how far (mm) the quad may miss
+    inwards without cutting the line off; and the line's row."""
     wmm = float(rng.uniform(54, 69))
     hmm = END_H / 248 * wmm * float(rng.uniform(1.45, 1.65))
     w, h = int(round(wmm * MM)), int(round(hmm * MM))
@@ -68,31 +69,42 @@ def draw_end(breaks: int, rng: np.random.Generator) -> tuple[npt.NDArray[np.uint
     th = max(6, int(round(rng.uniform(2.8, 8.0) * MM)))
     tw = max(3, min(int(round(mask.shape[1] * th / mask.shape[0])), w // 4))
     mask = cv2.resize(mask, (tw, th), interpolation=cv2.INTER_AREA)
-    inside = rng.random() < 0.55
+    py = int(rng.integers(4, max(5, y0 // 2 + 1)))
+    inside = rng.random() < 0.55 or py + th > y0 - lw - 4  # outside only where it clears the line
+    guard = y0 + (lw + 1) // 2 + 1  # an inside index and its paper never reach the outer line
     if inside:
-        px, py = x0 + lw + int(rng.integers(2, 14)), y0 + lw + int(rng.integers(2, 14))
+        px, py = x0 + lw + int(rng.integers(2, 14)), guard + int(rng.integers(3, 14))
     else:
-        px, py = int(rng.integers(4, max(5, x0 - tw // 2))), int(rng.integers(4, max(5, y0 // 2 + 1)))
+        px = int(rng.integers(4, max(5, x0 - tw // 2)))
     spots = [px] + ([w - px - tw] if rng.random() < 0.3 else [])
     index_ink = _ink(rng, paper) if rng.random() < 0.5 else ink
     for sx in spots:
-        sx, sy = int(np.clip(sx, 0, w - tw)), int(np.clip(py, 0, h - th))
+        sx = int(np.clip(sx, 0, w - tw))
         if inside:
-            cv2.rectangle(img, (sx - 3, sy - 3), (sx + tw + 3, sy + th + 3), _colour(paper), -1)
-        roi = img[sy:sy + th, sx:sx + tw]
-        roi[:] = roi * (1 - mask[..., None]) + index_ink * mask[..., None]
-    return np.clip(img, 0, 255).astype(np.uint8), min(ix, iy) - 0.5
+            cv2.rectangle(img, (sx - 3, max(guard, py - 3)), (sx + tw + 3, py + th + 3), _colour(paper), -1)
+        rows = min(th, h - py)  # a tall index may run off the strip: only its top is seen
+        if rows <= 0:
+            continue
+        roi = img[py:py + rows, sx:sx + tw]
+        m = mask[:rows, :, None]
+        roi[:] = roi * (1 - m) + index_ink * m
+    return np.clip(img, 0, 255).astype(np.uint8), min(ix, iy) - 0.5, y0
 
 
 def _broken(x0: int, x1: int, breaks: int, rng: np.random.Generator) -> list[tuple[int, int]]:
-    """The inked segments of a line from ``x0`` to ``x1`` with ``breaks`` gaps (px at ``MM``)."""
+    """The inked segments of a line from ``x0`` to ``x1`` with ``breaks`` gaps (px at ``MM``).
+
+    Between two breaks and between a break and the corner there is always
+    at least 1.5 mm of line, so that the breaks drawn are the breaks seen.
+    """
     span = x1 - x0
     if breaks == 0:
         return [(x0, x1)]
+    least = 1.5 * MM
     gap = float(rng.uniform(1.5, 15.0)) * MM
-    gap = min(gap, 0.7 * span / breaks)
     if rng.random() < 0.5:  # spread along the whole line
-        centres = [x0 + span * (k + 1) / (breaks + 1) + rng.uniform(-0.05, 0.05) * span for k in range(breaks)]
+        step = span / (breaks + 1)
+        centres = [x0 + step * (k + 1) + rng.uniform(-0.1, 0.1) * step for k in range(breaks)]
     else:  # grouped about the middle
         dash = float(rng.uniform(1.5, 12.0)) * MM
         total = breaks * gap + (breaks - 1) * dash
@@ -101,12 +113,13 @@ def _broken(x0: int, x1: int, breaks: int, rng: np.random.Generator) -> list[tup
             gap, dash, total = gap * k, dash * k, total * k
         first = (x0 + x1) / 2 - total / 2 + gap / 2 + rng.uniform(-0.05, 0.05) * span
         centres = [first + k * (gap + dash) for k in range(breaks)]
+    room = min([b - a for a, b in zip(centres, centres[1:], strict=False)]
+               + [2 * (centres[0] - x0), 2 * (x1 - centres[-1])])
+    gap = max(2.0, min(gap, room - least))
     segs, start = [], float(x0)
     for c in centres:
-        a, b = c - gap / 2, c + gap / 2
-        if a > start:
-            segs.append((int(round(start)), int(round(a))))
-        start = b
+        segs.append((int(round(start)), int(round(c - gap / 2))))
+        start = c + gap / 2
     segs.append((int(round(start)), x1))
     return segs
 
@@ -182,7 +195,7 @@ def make_ends(n: int, seed: int, none_share: float = 0.15) -> tuple[npt.NDArray[
         if ys[i] == NOT_AN_END:
             xs[i] = normalise(camera(draw_not_an_end(rng), rng, 1.0, (END_W, END_H)))
             continue
-        end, margin = draw_end(int(ys[i]), rng)
+        end, margin, _ = draw_end(int(ys[i]), rng)
         xs[i] = normalise(camera(end, rng, margin, (END_W, END_H)))
     return xs, ys.astype(np.int64)
 
