@@ -54,6 +54,9 @@ class Row:
     unknown: float
     scenes_all_right: float
     top1: float
+    rank_top1: float | None = None
+    """The ends reader's rank alone (``models.evaluate_ends``); None for the other readers."""
+    suit_top1: float | None = None
 
 
 def _row(deck: str, px: str, reader: str, preds: list[list[Prediction]], truth: list[list[int]],

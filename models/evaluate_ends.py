@@ -24,7 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -32,39 +32,11 @@ import numpy as np
 
 from models.dataset import jitter_quad
 from models.deck import HELD_OUT_STYLES, load_deck, redrawn_deck
+from models.evaluate_corners import PX, Row, _row
 from models.scene import random_cards, random_scene, render_scene
 from vision.cardcrop import half_turn, warp_card
 from vision.classifier import DEFAULT_THRESHOLD, CardClassifier, Prediction, call_cards, fall_back
 from vision.ends import ENDS_THRESHOLD, MIN_PX_PER_MM, EndsModel, px_per_mm_of, warp_face
-
-PX = {"live": (1.2, 1.8), "still": (2.4, 3.0)}
-
-
-@dataclass
-class Row:
-    deck: str
-    px: str
-    reader: str
-    cards: int
-    right: float
-    wrong: float
-    unknown: float
-    scenes_all_right: float
-    top1: float
-    rank_top1: float = float("nan")
-    suit_top1: float = float("nan")
-
-
-def _row(deck: str, px: str, reader: str, preds: list[list[Prediction]], truth: list[list[int]],
-         threshold: float) -> Row:
-    flat = [(p, t) for ps, ts in zip(preds, truth, strict=True) for p, t in zip(ps, ts, strict=True)]
-    n = len(flat)
-    right = sum(p.sure(threshold) and p.card.index == t for p, t in flat)
-    wrong = sum(p.sure(threshold) and p.card.index != t for p, t in flat)
-    top1 = sum(p.card.index == t for p, t in flat)
-    allr = sum(all(p.sure(threshold) and p.card.index == t for p, t in zip(ps, ts, strict=True))
-               for ps, ts in zip(preds, truth, strict=True))
-    return Row(deck, px, reader, n, right / n, wrong / n, (n - right - wrong) / n, allr / len(preds), top1 / n)
 
 
 def measure(main: CardClassifier, ends: EndsModel, deck: Any, name: str, scenes: int, seed: int,

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -217,19 +218,27 @@ def make_patches(n: int, seed: int) -> tuple[npt.NDArray[np.uint8], npt.NDArray[
     return xs, ys.astype(np.int64)
 
 
-def _worker(args: tuple[int, int]) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
-    return make_patches(*args)
+Drawn = tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]
 
 
-def build_patches(n: int, seed: int, workers: int = 2) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
-    """``n`` patches drawn in ``workers`` processes (seeded per chunk: the same set every time)."""
+def draw_in_pool(make: Callable[[int, int], Drawn], n: int, seed: int, salt: int, workers: int = 2) -> Drawn:
+    """``n`` examples drawn by ``make(count, seed)`` in ``workers`` processes, 2 000 at a time.
+
+    Each chunk has its own seed (``seed * salt + start``), so the set is the
+    same however many workers draw it.
+    """
     from multiprocessing import Pool
 
     chunk = 2000
-    jobs = [(min(chunk, n - i), seed * 100_003 + i) for i in range(0, n, chunk)]
+    jobs = [(min(chunk, n - i), seed * salt + i) for i in range(0, n, chunk)]
     with Pool(workers) as pool:
-        parts = pool.map(_worker, jobs)
+        parts = pool.starmap(make, jobs)
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+def build_patches(n: int, seed: int, workers: int = 2) -> Drawn:
+    """``n`` patches drawn in ``workers`` processes (seeded per chunk: the same set every time)."""
+    return draw_in_pool(make_patches, n, seed, 100_003, workers)
 
 
 def build_model() -> Any:

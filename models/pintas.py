@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from models.index import MM, _glyphs, _ink, camera
+from models.index import MM, Drawn, _glyphs, _ink, camera, draw_in_pool
 from vision.ends import END_H, END_W, normalise
 
 
@@ -200,18 +200,9 @@ def make_ends(n: int, seed: int, none_share: float = 0.15) -> tuple[npt.NDArray[
     return xs, ys.astype(np.int64)
 
 
-def _worker(args: tuple[int, int]) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
-    return make_ends(*args)
-
-
-def build_ends(n: int, seed: int, workers: int = 2) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
-    from multiprocessing import Pool
-
-    chunk = 2000
-    jobs = [(min(chunk, n - i), seed * 100_019 + i) for i in range(0, n, chunk)]
-    with Pool(workers) as pool:
-        parts = pool.map(_worker, jobs)
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+def build_ends(n: int, seed: int, workers: int = 2) -> Drawn:
+    """``n`` ends drawn in ``workers`` processes (seeded per chunk: the same set every time)."""
+    return draw_in_pool(make_ends, n, seed, 100_019, workers)
 
 
 def build_model() -> Any:

@@ -139,3 +139,22 @@ def test_the_installed_ends_models_read_a_held_out_deck_they_never_saw() -> None
     right = sum(r.card == t.card for r, t in zip(got, scene.cards, strict=True))
     wrong = sum(r.sure() and r.card != t.card for r, t in zip(got, scene.cards, strict=True))
     assert right >= 4 and wrong == 0
+
+
+@pytest.mark.skipif(not ends_installed(), reason="the ends models are not installed")
+def test_the_measure_gives_a_row_per_reader_and_the_reader_never_calls_more_wrong_than_the_main_model(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from models.evaluate_ends import main
+
+    assert main(["--scenes", "2", "--px", "still", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["deck"], r["reader"]) for r in rows] == [
+        (d, r) for d in ("clasica", "moderna") for r in ("main", "ends", "combined")]
+    for r in rows:
+        assert r["cards"] == 32 and abs(r["right"] + r["wrong"] + r["unknown"] - 1) < 1e-9
+        assert (r["rank_top1"] is None) == (r["reader"] != "ends")
+    main_rows = {r["deck"]: r for r in rows if r["reader"] == "main"}
+    for r in (r for r in rows if r["reader"] == "combined"):
+        assert r["right"] >= main_rows[r["deck"]]["right"] and r["wrong"] == 0
