@@ -71,6 +71,15 @@ def _row(deck: str, px: str, reader: str, preds: list[list[Prediction]], truth: 
     return Row(deck, px, reader, n, right / n, wrong / n, (n - right - wrong) / n, allr / len(preds), top1 / n)
 
 
+def print_row(r: Row) -> None:
+    """One row as a line of text (the ends reader's rows with its rank and suit alone)."""
+    extra = (f", rank {100 * r.rank_top1:.2f} %, suit {100 * r.suit_top1:.2f} %"
+             if r.rank_top1 is not None and r.suit_top1 is not None else "")
+    print(f"{r.deck:>22} {r.px:>5} {r.reader:>8}: {r.cards} cards, right {100 * r.right:6.2f} %, "
+          f"wrong {100 * r.wrong:5.2f} %, unknown {100 * r.unknown:6.2f} %, "
+          f"all 16 right {100 * r.scenes_all_right:5.1f} %, top-1 {100 * r.top1:6.2f} %{extra}", flush=True)
+
+
 def measure(main: CardClassifier, corners: CornerModel, deck: Any, name: str, scenes: int, seed: int,
             px: str = "live") -> list[Row]:
     """Rows for the main model, the corner model and the two combined, on the same crops."""
@@ -125,10 +134,7 @@ def main(argv: list[str] | None = None) -> int:
             for r in measure(main_model, corners, deck, name, a.scenes, a.seed + 31 * i, px):
                 rows.append(r)
                 if not a.json:
-                    print(f"{r.deck:>22} {r.px:>5} {r.reader:>8}: {r.cards} cards, right {100 * r.right:6.2f} %, "
-                          f"wrong {100 * r.wrong:5.2f} %, unknown {100 * r.unknown:6.2f} %, "
-                          f"all 16 right {100 * r.scenes_all_right:5.1f} %, top-1 {100 * r.top1:6.2f} %",
-                          flush=True)
+                    print_row(r)
     if a.json:
         print(json.dumps([asdict(r) for r in rows]))
     return 0

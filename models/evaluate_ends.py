@@ -32,18 +32,21 @@ import numpy as np
 
 from models.dataset import jitter_quad
 from models.deck import HELD_OUT_STYLES, load_deck, redrawn_deck
-from models.evaluate_corners import PX, Row, _row
+from models.evaluate_corners import PX, Row, _row, print_row
 from models.scene import random_cards, random_scene, render_scene
 from vision.cardcrop import half_turn, warp_card
-from vision.classifier import DEFAULT_THRESHOLD, CardClassifier, Prediction, call_cards, fall_back
-from vision.ends import ENDS_THRESHOLD, MIN_PX_PER_MM, EndsModel, px_per_mm_of, warp_face
+from vision.classifier import DEFAULT_THRESHOLD, CardClassifier, Prediction, call_cards
+from vision.ends import ENDS_THRESHOLD, EndsModel, warp_face
 
 
 def measure(main: CardClassifier, ends: EndsModel, deck: Any, name: str, scenes: int, seed: int,
             px: str = "live", threshold: float = ENDS_THRESHOLD) -> list[Row]:
-    """Rows for the main model, the ends and the two combined, on the same crops."""
-    from table.cards import DECK
+    """Rows for the main model, the ends and the two combined, on the same crops.
 
+    ``combined`` is the reader's own classifier (``main``'s model with the
+    ends beside it), so it measures exactly what the reader does.
+    """
+    reader = CardClassifier(main.path, threads=1, corners=False, ends=ends, ends_threshold=threshold)
     rng = np.random.default_rng(seed + (7 if px == "still" else 0))
     pm, pe, pb, truth = [], [], [], []
     ranks = suits = total = 0
@@ -70,11 +73,8 @@ def measure(main: CardClassifier, ends: EndsModel, deck: Any, name: str, scenes:
             total += 1
         pm.append(m)
         pe.append(e)
-        fine = [px_per_mm_of(c) >= MIN_PX_PER_MM for c in crops]  # the reader's gate
-        pb.append([f if ok else mm for f, ok, mm in zip(fall_back(m, readings, ends_threshold=threshold),
-                                                       fine, m, strict=True)])
+        pb.append(reader.classify(crops))
         truth.append([t.card.index for t in scene.cards])
-    assert len(DECK) == 40
     rows = [_row(name, px, "main", pm, truth, DEFAULT_THRESHOLD),
             _row(name, px, "ends", pe, truth, threshold),
             _row(name, px, "combined", pb, truth, DEFAULT_THRESHOLD)]
@@ -116,12 +116,7 @@ def main(argv: list[str] | None = None) -> int:
             for r in measure(main_model, ends, deck, name, a.scenes, a.seed + 31 * i, px, a.threshold):
                 rows.append(r)
                 if not a.json:
-                    extra = (f", rank {100 * r.rank_top1:.2f} %, suit {100 * r.suit_top1:.2f} %"
-                             if r.reader == "ends" else "")
-                    print(f"{r.deck:>22} {r.px:>5} {r.reader:>8}: {r.cards} cards, right {100 * r.right:6.2f} %, "
-                          f"wrong {100 * r.wrong:5.2f} %, unknown {100 * r.unknown:6.2f} %, "
-                          f"all 16 right {100 * r.scenes_all_right:5.1f} %, top-1 {100 * r.top1:6.2f} %{extra}",
-                          flush=True)
+                    print_row(r)
     if a.json:
         print(json.dumps([asdict(r) for r in rows]))
     return 0

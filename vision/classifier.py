@@ -237,7 +237,7 @@ class CardClassifier:
 
     def __init__(self, path: str | Path | None = None, threads: int = 1,
                  both_ways: bool = True, corners: str | Path | bool | None = None,
-                 ends: EndsModel | bool | None = None) -> None:
+                 ends: EndsModel | bool | None = None, ends_threshold: float = ENDS_THRESHOLD) -> None:
         self.path = Path(path) if path is not None else default_model_path()
         self._session: Any = _session(self.path, threads, "card model")
         self.corners: CornerModel | None = None
@@ -248,6 +248,7 @@ class CardClassifier:
         elif corners is True:
             self.corners = CornerModel(None, threads)
         self.ends: EndsModel | None = None
+        self.ends_threshold = ends_threshold
         if ends is None and path is None and ends_installed():
             ends = True
         if ends is True:
@@ -318,6 +319,7 @@ class CardClassifier:
             return main
         out = list(main)
         ends = self.ends.read([face_of(crops[i]) for i in unsure])
-        for i, p in zip(unsure, fall_back([main[i] for i in unsure], ends), strict=True):
+        for i, p in zip(unsure, fall_back([main[i] for i in unsure], ends, ends_threshold=self.ends_threshold),
+                        strict=True):
             out[i] = p
         return out
