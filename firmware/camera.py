@@ -224,12 +224,19 @@ class PiCamera:
     band while hands pass over the table. picamera2 is imported here only: off
     the Pi the table runs from the other sources. A frame that does not come
     within ``timeout_s`` (a ribbon cable pulled) gives None, as for any source.
+
+    The still is the sensor's whole array unless ``still_size`` says otherwise
+    (4608 x 2592 on a Camera Module 3: about 2.9 px/mm at 1.25 m), because the
+    ends reader reads a deck no model knows only from such a frame. Where the
+    Pi cannot give the memory for it (libcamera's buffers come from the CMA
+    pool), the camera starts at half that in each direction, the sensor's
+    binned mode, and :attr:`refused` says why.
     """
 
     SETTLE_FRAMES = 10
     """Frames at least before locking: the white balance has no «converged» flag."""
 
-    def __init__(self, *, still_size: tuple[int, int] = (2304, 1296), watch_size: tuple[int, int] = (768, 432),
+    def __init__(self, *, still_size: tuple[int, int] | None = None, watch_size: tuple[int, int] = (768, 432),
                  settle_s: float = 3.0, mains_hz: int = 50, timeout_s: float = 2.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
         try:
@@ -247,21 +254,42 @@ class PiCamera:
         self._n = 0
         self.locked: dict[str, Any] = {}
         """The controls locked after settling (for the log and the tests)."""
+        self.refused = ""
+        """Why the sensor's full resolution was not used for the still (empty: it was, or one was asked)."""
         try:
             self._cam = Picamera2()
-            config = self._cam.create_still_configuration(
-                main={"size": still_size, "format": "RGB888"},  # RGB888 arrays are B, G, R: OpenCV's order
-                lores={"size": watch_size, "format": "YUV420"}, buffer_count=3)
-            self._cam.configure(config)
-            available = getattr(self._cam, "camera_controls", {}) or {}
-            if "AeFlickerMode" in available:  # libcamera's own flicker avoidance, while it settles
-                self._cam.set_controls({"AeFlickerMode": 1, "AeFlickerPeriod": int(round(self.period_us))})
-            self._cam.start()
+            if still_size is None:
+                full = tuple(int(v) for v in self._cam.sensor_resolution)
+                try:
+                    self._start((full[0], full[1]))
+                except Exception as exc:  # noqa: BLE001 - libcamera says «Cannot allocate memory» many ways
+                    self.refused = f"{full[0]}x{full[1]}: {exc}"
+                    self._stop()
+                    self._start((full[0] // 4 * 2, full[1] // 4 * 2))
+            else:
+                self._start(still_size)
             meta = self._settle(settle_s)
             self.locked = self._lock_controls(meta)
             self._cam.set_controls(self.locked)
         except Exception as exc:  # noqa: BLE001 - libcamera raises many kinds
             raise CameraError(f"the Pi camera cannot be started: {exc}") from exc
+
+    def _start(self, still_size: tuple[int, int]) -> None:
+        config = self._cam.create_still_configuration(
+            main={"size": still_size, "format": "RGB888"},  # RGB888 arrays are B, G, R: OpenCV's order
+            lores={"size": self.watch_size, "format": "YUV420"}, buffer_count=2)
+        self._cam.configure(config)
+        available = getattr(self._cam, "camera_controls", {}) or {}
+        if "AeFlickerMode" in available:  # libcamera's own flicker avoidance, while it settles
+            self._cam.set_controls({"AeFlickerMode": 1, "AeFlickerPeriod": int(round(self.period_us))})
+        self._cam.start()
+        self.still_size = still_size
+
+    def _stop(self) -> None:
+        try:
+            self._cam.stop()
+        except Exception:  # noqa: BLE001, S110 - a camera that did not start need not stop
+            pass
 
     def _settle(self, settle_s: float) -> dict[str, Any]:
         """Frames until the exposure has converged (and ``SETTLE_FRAMES`` at least); the last metadata."""

@@ -60,8 +60,9 @@ class CameraSection:
     device: int = 0
     path: str = ""
     """opencv: a video file instead of ``device``; folder: the folder of frames."""
-    still_width: int = 2304
-    still_height: int = 1296
+    still_width: int = 0
+    still_height: int = 0
+    """The still the cards are read from; 0 x 0: the sensor's whole array (picamera2), the webcam's own (opencv)."""
     watch_width: int = 768
     watch_height: int = 432
     fps: float = 8.0

@@ -34,7 +34,8 @@ def open_source(config: TableConfig) -> CameraSource:
     """The camera the configuration names (the synthetic table is opened by the demo)."""
     cam = config.camera
     if cam.source == "picamera2":
-        return PiCamera(still_size=(cam.still_width, cam.still_height),
+        still = (cam.still_width, cam.still_height) if cam.still_width and cam.still_height else None
+        return PiCamera(still_size=still,
                         watch_size=(cam.watch_width, cam.watch_height), mains_hz=cam.mains_hz)
     if cam.source == "opencv":
         return OpenCVCamera(cam.path or cam.device, width=cam.still_width, height=cam.still_height)

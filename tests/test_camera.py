@@ -117,6 +117,9 @@ class FakePicamera2:
     """
 
     made: list[FakePicamera2] = []
+    sensor_resolution = (4608, 2592)
+    cma_bytes = 10**10
+    """The memory libcamera's buffers may take: a configuration asking more is refused, as on a Pi."""
 
     def __init__(self) -> None:
         self.config: dict[str, Any] = {}
@@ -132,6 +135,9 @@ class FakePicamera2:
         return {"main": main, "lores": lores, "buffer_count": buffer_count}
 
     def configure(self, config: dict[str, Any]) -> None:
+        w, h = config["main"]["size"]
+        if w * h * 3 * config["buffer_count"] > self.cma_bytes:
+            raise RuntimeError("Failed to allocate buffers: Cannot allocate memory")
         self.config = config
 
     def set_controls(self, controls: dict[str, Any]) -> None:
@@ -201,6 +207,28 @@ def test_the_pi_camera_watches_small_reads_full_and_locks_exposure(picamera2: ty
     assert cam.grab() is None and cam.still() is None
     cam.close()
     assert fake.closed
+
+
+def test_the_pi_camera_reads_from_the_sensors_whole_array_unless_told(picamera2: type[FakePicamera2]) -> None:
+    cam = PiCamera(settle_s=60.0)
+    still = cam.still()
+    assert still is not None and still.shape == (2592, 4608, 3)  # a Camera Module 3's 12 MP: the ends need it
+    assert cam.still_size == (4608, 2592) and cam.refused == ""
+    assert picamera2.made[0].config["lores"]["size"] == (768, 432)
+    cam.close()
+
+
+def test_a_pi_without_memory_for_the_whole_array_takes_the_binned_still(picamera2: type[FakePicamera2],
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(FakePicamera2, "cma_bytes", 40 * 2**20)  # two 36 MB stills do not fit in 40 MB
+    cam = PiCamera(settle_s=60.0)
+    still = cam.still()
+    assert still is not None and still.shape == (1296, 2304, 3)
+    assert cam.refused.startswith("4608x2592: ") and "Cannot allocate memory" in cam.refused
+    assert cam.locked["AeEnable"] is False  # it settled and locked as ever
+    cam.close()
+    with pytest.raises(CameraError, match="cannot be started: Failed to allocate"):  # a size asked is not changed
+        PiCamera(still_size=(4608, 2592))
 
 
 def test_the_pi_camera_settles_at_most_settle_s(picamera2: type[FakePicamera2]) -> None:

@@ -299,6 +299,7 @@ import numpy as np
 
 class Picamera2:
     camera_controls = {}
+    sensor_resolution = (4608, 2592)
 
     def create_still_configuration(self, main, lores, buffer_count):
         return {"main": main, "lores": lores}
@@ -352,10 +353,10 @@ def test_the_self_checks_first_frame_goes_through_the_tables_camera_source(tmp_p
     done = subprocess.run([sys.executable, "-", str(frame), str(config)], input=code, capture_output=True,
                           text=True, timeout=120, env={**os.environ, "PYTHONPATH": f"{tmp_path}:{REPO}"})
     assert done.returncode == 0, done.stderr
-    assert "watching 768x432, still 2304x1296, mean level 120" in done.stdout
+    assert "watching 768x432, still 4608x2592, mean level 120" in done.stdout  # the sensor's whole array
     assert "'AeEnable': False" in done.stdout  # exposure and white balance were locked
     image = cv2.imread(str(frame))
-    assert image is not None and image.shape == (1296, 2304, 3)
+    assert image is not None and image.shape == (2592, 4608, 3)
 
 
 def test_the_debian_trial_parses_and_refuses_to_run_unprivileged(tmp_path: Path) -> None:

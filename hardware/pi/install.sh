@@ -333,6 +333,8 @@ if frame is None or still is None:
 cv2.imwrite(sys.argv[1], still)
 print(f"first frame: watching {frame.image.shape[1]}x{frame.image.shape[0]}, still {still.shape[1]}x{still.shape[0]}, "
       f"mean level {still.mean():.0f}, locked {getattr(cam, 'locked', {})}: {sys.argv[1]}")
+if getattr(cam, "refused", ""):
+    print(f"the sensor's full resolution was refused ({cam.refused}): stills are half that")
 EOF
     if [ -z "$ROOT" ]; then
         chown "$SERVICE_USER:$SERVICE_USER" "$frame" 2>/dev/null || true
