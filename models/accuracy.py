@@ -66,13 +66,18 @@ class Tally:
 
 
 def evaluate(n: int, seed: int = 0, deck: str = "held-out", classifier: object | None = None,
-             progress: bool = False, faces: Mapping[Card, np.ndarray] | None = None) -> Tally:
-    """Render ``n`` seeded scenes and read each; ``faces`` (a scanned deck) overrides ``deck``."""
+             progress: bool = False, faces: Mapping[Card, np.ndarray] | None = None,
+             px_per_mm: float | None = None) -> Tally:
+    """Render ``n`` seeded scenes and read each; ``faces`` (a scanned deck) overrides ``deck``.
+
+    ``px_per_mm`` fixes the frames' resolution (2.9: a Camera Module 3's full-resolution
+    still); by default each scene has the live camera's 1.2-1.8.
+    """
     rng = np.random.default_rng(seed)
     tally = Tally()
     styles = sorted(HELD_OUT_STYLES)
     for i in range(n):
-        overrides: dict[str, object] = {}
+        overrides: dict[str, object] = {} if px_per_mm is None else {"px_per_mm": px_per_mm}
         if faces is not None:
             overrides["deck"] = faces
         elif deck == "held-out":

@@ -78,8 +78,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deck-dir", type=Path, action="append", default=[],
                         help="also a scanned deck: a folder of {rank}_{oro,copa,espada,basto}.webp")
     parser.add_argument("--only", action="append", default=[], help="measure only these decks (by name)")
+    parser.add_argument("--model", type=Path, default=None,
+                        help="the card model to learn and read with (default: the installed one); one trained "
+                             "with --no-fournier makes Fournier 1878 a real deck it never saw")
     args = parser.parse_args(argv)
-    model = CardClassifier(threads=1)
+    model = CardClassifier(args.model, threads=1)
     for name, deck in held_out_decks(args.deck_dir, args.seed).items():
         if args.only and name not in args.only:
             continue

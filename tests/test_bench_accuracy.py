@@ -6,11 +6,14 @@ import json
 import pkgutil
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
 import vision
 from firmware.cli import main
+from vision.classifier import CardClassifier
+from vision.ends import px_per_mm_of
 
 
 def test_accuracy_reads_rendered_scenes_and_reports_the_figures(capsys: pytest.CaptureFixture[str]) -> None:
@@ -19,6 +22,22 @@ def test_accuracy_reads_rendered_scenes_and_reports_the_figures(capsys: pytest.C
     assert result["scenes"] == 2 and result["calibrated_pct"] == 100.0
     assert result["finder_recall_pct"] > 90 and result["stones_exact_zones_pct"] >= 80
     assert "cards_right_pct" not in result  # no model: cards are not scored
+
+
+def test_accuracy_of_full_resolution_stills_asks_the_ends(capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[float] = []
+    with_ends = CardClassifier._with_ends
+
+    def spy(self: CardClassifier, crops: list[Any], main: list[Any]) -> list[Any]:
+        asked.extend(px_per_mm_of(c) for c in crops)
+        return with_ends(self, crops, main)
+
+    monkeypatch.setattr(CardClassifier, "_with_ends", spy)
+    assert main(["bench", "accuracy", "--n", "1", "--seed", "7", "--px-per-mm", "2.9", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["scenes"] == 1 and result["cards_wrong_pct"] == 0.0
+    assert asked and min(asked) >= 2.5  # the crops were cut from the fine frame, where the ends may speak
 
 
 def test_a_deck_folder_that_is_not_a_deck_is_one_line(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:

@@ -18,7 +18,10 @@ card zone) and read by :class:`vision.reading.TableReader`. Reported:
 The deck is one the model never saw (``--deck held-out``, the default), the
 training distribution (``--deck training``), or a scanned deck of your own
 (``--deck-dir DIR``: the 40 faces as ``{rank}_{oro,copa,espada,basto}.webp``,
-or .png/.jpg), which is how to measure the reader on another maker's cards.
+or .png/.jpg), which is how to measure the reader on another maker's cards. ``--px-per-mm 2.9``
+renders full-resolution stills, where the ends reader stands behind the card
+model (``--no-ends`` leaves it out; ``--model`` a card model trained without
+a deck, to measure that deck as one never seen).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import sys
 from models.accuracy import evaluate
 from table.errors import InvalidInput, MusTableError
 from vision.classifier import CardClassifier, ModelNotFound, NeverSure
+from vision.ends import ends_installed
 
 HELP = "how right the reader is on rendered scenes: cards right/wrong/unknown, stone zones exact"
 
@@ -42,6 +46,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", default=None, help="card model (default models/cards.onnx)")
     parser.add_argument("--no-model", action="store_true", help="measure the finder and stones only")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--px-per-mm", type=float, default=None,
+                        help="render the frames at this resolution (2.9: a full-resolution still; "
+                             "default: 1.2-1.8, the live camera)")
+    parser.add_argument("--no-ends", action="store_true",
+                        help="without the ends reader (by default it stands behind any --model, as in the table)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
     with_model = not args.no_model
     if with_model:
         try:
-            classifier = CardClassifier(args.model, threads=args.threads)
+            classifier = CardClassifier(args.model, threads=args.threads,
+                                        ends=False if args.no_ends else (True if ends_installed() else None))
         except ModelNotFound as exc:
             print(f"{exc}: measuring the finder and stones only")
             classifier, with_model = NeverSure(), False
@@ -63,7 +73,8 @@ def run(args: argparse.Namespace) -> int:
         if faces is None:
             raise InvalidInput(f"no complete deck of 40 faces {{rank}}_{{oro,copa,espada,basto}}.webp "
                                f"in {args.deck_dir}")
-    tally = evaluate(args.n or 200, args.seed, args.deck, classifier, progress=not args.json, faces=faces)
+    tally = evaluate(args.n or 200, args.seed, args.deck, classifier, progress=not args.json, faces=faces,
+                     px_per_mm=args.px_per_mm)
     result = tally.summary(with_model)
     if args.json:
         print(json.dumps(result))
