@@ -1252,7 +1252,11 @@ def _deglare(image: Image, felt_map: npt.NDArray[np.float32], felt_colour: tuple
     alpha_m = ((3.0 + lam_m) * cp - c1 * p1) / det_m
     white_m = (cc * p1 - c1 * cp) / det_m
     felt_like &= (alpha_m > a_lo * norm_f) & (alpha_m < a_hi * norm_m) & (white_m > STONES.glare_white_min * norm_m)
-    wgt = felt_like.astype(np.float32)
+    # first from the felt that keeps no more of its colour than the felt model (a glare only takes it away):
+    # a stone of nearly the felt's hue and lighter (white on grey felt, yellow on beige) fits the glare's
+    # model as felt brighter than its model with little white, and as wide as it is it held the smoothed
+    # fields near its own, so it was no outlier of them
+    wgt = (felt_like & (alpha <= norm_m)).astype(np.float32)
     s = STONES.glare_smooth_mm * k / step
     den = cv2.GaussianBlur(wgt, (0, 0), s) + 1e-3
     w_s = cv2.GaussianBlur(white * wgt, (0, 0), s) / den
