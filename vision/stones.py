@@ -969,6 +969,7 @@ def _paled_stones(regions: list[_Region],
     peak_disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(radius) + 1,) * 2)
     out: list[tuple[float, float]] = []
     done = taken.copy()
+    paled = np.zeros_like(taken)  # the paled stones found, each with its rim
     pad = int(math.ceil(STONES.pale_pad_r * radius))
     for _, (rx0, ry0, _, _), _, whole, _ in regions:
         rh, rw = whole.shape[:2]
@@ -991,7 +992,8 @@ def _paled_stones(regions: list[_Region],
         for py, px in sorted(zip(ys.tolist(), xs.tolist(), strict=True), key=lambda p: -resp[p[0], p[1]]):
             if done[y0 + py, x0 + px]:
                 continue
-            found = _paled_stone(s, signed, px, py, float(inner[py, px]), float(outer[py, px]), colour, radius)
+            found = _paled_stone(s, signed, px, py, float(inner[py, px]), float(outer[py, px]), colour, radius,
+                                 paled[y0:y0 + hh, x0:x0 + ww])
             if found is None:
                 continue
             centres, part, (wx0, wy0) = found
@@ -999,19 +1001,23 @@ def _paled_stones(regions: list[_Region],
             sub = region_done[wy0:wy0 + part.shape[0], wx0:wx0 + part.shape[1]]
             if np.count_nonzero(sub[part > 0]) > STONES.pale_overlap * np.count_nonzero(part):
                 continue  # it overlaps what was counted or refused
-            sub |= np.asarray(cv2.dilate(part, _rim(radius)), np.uint8)[:sub.shape[0], :sub.shape[1]]
+            grown = np.asarray(cv2.dilate(part, _rim(radius)), np.uint8)[:sub.shape[0], :sub.shape[1]]
+            sub |= grown
+            paled[y0 + wy0:y0 + wy0 + grown.shape[0], x0 + wx0:x0 + wx0 + grown.shape[1]] |= grown
             out.extend((x0 + cx, y0 + cy) for cx, cy in centres)
     return out
 
 
 def _paled_stone(s: npt.NDArray[np.float32], signed: npt.NDArray[np.float32], px: int, py: int,
-                 inner: float, outer: float, colour: npt.NDArray[np.float32], radius: float
-                 ) -> tuple[list[tuple[float, float]], Image, tuple[int, int]] | None:
+                 inner: float, outer: float, colour: npt.NDArray[np.float32], radius: float,
+                 paled: Image | None = None) -> tuple[list[tuple[float, float]], Image, tuple[int, int]] | None:
     """The stones at a peak of the disc response, cut at half its contrast: their centres, the cut and its origin.
 
     None unless the cut is one round stone of the frame's size or a few
     touching (counted by area, with the notches touching leaves), of the
-    stones' hue, with a sharp edge.
+    stones' hue, with a sharp edge. The paled stones found already
+    (``paled``, 255) are no part of the cut: a weaker stone touching one,
+    cut at half its own contrast, took both in and overlapped it.
     """
     hh, ww = s.shape
     half = int(math.ceil(STONES.pale_window_r * radius))
@@ -1019,6 +1025,8 @@ def _paled_stone(s: npt.NDArray[np.float32], signed: npt.NDArray[np.float32], px
     wx1, wy1 = min(ww, px + half + 1), min(hh, py + half + 1)
     win = s[wy0:wy1, wx0:wx1]
     cut = (win > outer + STONES.pale_cut * (inner - outer)).astype(np.uint8) * 255
+    if paled is not None:  # the paled stones found already (this one may touch one): not of this cut
+        cut[paled[wy0:wy1, wx0:wx1] > 0] = 0
     # printed lines and specks are thinner than half a stone: an opening takes them off
     cut = np.asarray(cv2.morphologyEx(cut, cv2.MORPH_OPEN, cv2.getStructuringElement(
         cv2.MORPH_ELLIPSE, (2 * max(1, round(STONES.colour_open_r * radius)) + 1,) * 2)), np.uint8)
