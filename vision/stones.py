@@ -149,6 +149,9 @@ class StoneParams:
     """A glare fades out: not more than the third share of it is over the first share of its percentile."""
     glare_outlier: tuple[float, float, float, float] = (1.2, 5.0, 1.2, 10.0)
     """Felt far brighter or whiter than the smoothed field (scale and offset each) is left out of the refit."""
+    glare_dark_outlier: float = 0.7
+    """... and felt that keeps less than this share of the smoothed field's colour (a dark stone's edge blended
+    with the felt)."""
     glare_ramp: float = 0.5
     """The glare is taken off in full from this many glare minimums on past one more."""
     glare_amp_floor: float = 20.0
@@ -1269,9 +1272,12 @@ def _deglare(image: Image, felt_map: npt.NDArray[np.float32], felt_colour: tuple
     den = cv2.GaussianBlur(wgt, (0, 0), s) + 1e-3
     w_s = cv2.GaussianBlur(white * wgt, (0, 0), s) / den
     a_s = cv2.GaussianBlur(alpha * wgt, (0, 0), s) / den
-    # once more without what is far brighter or whiter than the felt around it (a stone of the felt's hue)
+    # once more without what is far brighter or whiter than the felt around it (a stone of the felt's hue), or
+    # far darker: where a black stone turned grey blends with the felt at its edge, the cells are the felt's
+    # colour dimmed, and they held the felt under the glare down beside it, as dark as the stone
     a_scale, a_off, w_scale, w_off = STONES.glare_outlier
-    wgt = (felt_like & (alpha < a_scale * a_s + a_off) & (white < w_scale * w_s + w_off)).astype(np.float32)
+    wgt = (felt_like & (alpha < a_scale * a_s + a_off) & (white < w_scale * w_s + w_off)
+           & (alpha > STONES.glare_dark_outlier * a_s)).astype(np.float32)
     den = cv2.GaussianBlur(wgt, (0, 0), s) + 1e-3
     w_s = cv2.GaussianBlur(white * wgt, (0, 0), s) / den
     a_s = cv2.GaussianBlur(alpha * wgt, (0, 0), s) / den
