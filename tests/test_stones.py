@@ -456,3 +456,13 @@ def test_a_black_stone_s_edge_under_a_glare_does_not_darken_the_felt_beside_it()
                             18438579778062455872196599375400725907, style="moderna")
     got, want = read_zones(scene)
     assert got == want and want[2] == 1
+
+
+def test_touching_stones_of_more_contrast_are_counted_by_their_own_radius() -> None:
+    # scene 198 of seed 11: five blue stones touching in seat 0's zone, in a light that gives them more contrast
+    # than the single stones the size was learnt from: cut at the same threshold they take in more of their
+    # blurred rims, 1.18 single stones' area each, and were read as six. Their outline is arcs of their own
+    # radius (1.07 of the single stones')
+    scene = evaluated_scene(1071107936, 143396797344817805884995200047239634147, has_uint32=1)
+    got, want = read_zones(scene)
+    assert got == want and want[1] == 7

@@ -206,6 +206,8 @@ class StoneParams:
     (and touching stones under a glare have as much)."""
     tip_arc_tol: float = 0.2
     """An arc of a stone's radius: within this share of it."""
+    own_arcs: float = 0.3
+    """Touching stones in plain light are counted by their own radius when this share of their outline is arcs."""
     thin: tuple[float, float] = (2.5, 1.3)
     """A part whose area is over the larger of these (depth discs, counted areas) is a finger."""
     edge_ring_px: tuple[int, int] = (3, 7)
@@ -870,6 +872,8 @@ def _how_many(b: _Blob, radius: float, colour: npt.NDArray[np.float32], glared: 
     if (not b.split and n_area > thick_area and thick_lo * radius <= b.depth < thick_hi * radius
             and _under_glare(b, glared)):
         n_area = b.area / (math.pi * b.depth ** 2)
+    elif not b.split and n_area > STONES.touching_shape[0] and not _under_glare(b, glared):
+        n_area = b.area / (math.pi * _own_radius(b, radius, k) ** 2)
     n = int(round(n_area))
     if n >= 2 and abs(n_area - n) > STONES.between_counts:
         centres, covered = _peel(b, radius)
@@ -896,6 +900,21 @@ def _how_many(b: _Blob, radius: float, colour: npt.NDArray[np.float32], glared: 
     if b.split and b.area / (math.pi * b.depth ** 2) > max(thin_depth_areas, thin_counted * n_area):
         return n, "thinner than a stone"  # a finger of the stones' colour
     return n, None
+
+
+def _own_radius(b: _Blob, radius: float, k: float) -> float:
+    """The radius of the stones of a blob of touching stones, from its outline's arcs (the frame's when too few).
+
+    Cut at the same threshold, stones of more contrast than the single ones the size was learnt from (in
+    another light) take in more of their blurred rims: five such stones touching had six single ones' area.
+    Their outline is still arcs of their own radius.
+    """
+    arcs = _arc_radii(b, k)
+    near = arcs[np.abs(arcs / radius - 1.0) < STONES.tip_arc_tol]
+    contours, _ = cv2.findContours(b.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours or len(near) < STONES.own_arcs * len(max(contours, key=cv2.contourArea)):
+        return radius
+    return max(radius, float(np.median(near)))
 
 
 def _notched(b: _Blob, radius: float) -> bool:
