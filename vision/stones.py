@@ -863,8 +863,9 @@ def _how_many(b: _Blob, radius: float, colour: npt.NDArray[np.float32], glared: 
     lost, and in a cluster in plain light a stone has 0.9-1.2 of a single
     one's area (blur, shared edges): between two counts, the stone-sized
     discs that fit decide (in plain light only when they cover the blob,
-    i.e. the greedy peel went right). The
-    parts cut from a refused blob must also not look like what is left of a
+    i.e. the greedy peel went right). Touching stones in plain light are
+    counted by their own radius when their outline's arcs say it is larger
+    (:func:`_own_radius`). The parts cut from a refused blob must also not look like what is left of a
     hand or a glare of the stones' colour.
     """
     n_area = b.area / (math.pi * radius ** 2)
@@ -903,11 +904,13 @@ def _how_many(b: _Blob, radius: float, colour: npt.NDArray[np.float32], glared: 
 
 
 def _own_radius(b: _Blob, radius: float, k: float) -> float:
-    """The radius of the stones of a blob of touching stones, from its outline's arcs (the frame's when too few).
+    """The radius of the stones of a blob of touching stones, from its outline's arcs, if larger than the frame's.
 
     Cut at the same threshold, stones of more contrast than the single ones the size was learnt from (in
     another light) take in more of their blurred rims: five such stones touching had six single ones' area.
-    Their outline is still arcs of their own radius.
+    Their outline is still arcs of their own radius. A smaller one is not taken: the arcs of clusters in the
+    singles' own light come out a little under their radius (stretches reaching into the necks), and counted
+    by them they read one too many.
     """
     arcs = _arc_radii(b, k)
     near = arcs[np.abs(arcs / radius - 1.0) < STONES.tip_arc_tol]
