@@ -706,11 +706,12 @@ def _blobs(mask: Image, signed: npt.NDArray[np.float32], min_area: float) -> lis
     return out
 
 
-def _arc_radii(blob: _Blob, k: float) -> npt.NDArray[np.float64]:
+def _arc_radii(blob: _Blob, k: float, stride: int = 1) -> npt.NDArray[np.float64]:
     """Radii (px) of circles fitted to short stretches of a blob's outline that bulge outwards.
 
     A cluster of touching stones is outlined by arcs of one stone's radius,
-    meeting at notches; straight or hollow stretches are left out.
+    meeting at notches; straight or hollow stretches are left out. A stretch
+    starts at every ``stride``-th point of the outline.
     """
     contours, _ = cv2.findContours(blob.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not contours:
@@ -720,7 +721,7 @@ def _arc_radii(blob: _Blob, k: float) -> npt.NDArray[np.float64]:
     half = max(3, int(round(STONES.arc_stretch_mm * k)))
     if n < 2 * half + 3:
         return np.zeros(0)
-    idx = (np.arange(n)[:, None] + np.arange(-half, half + 1)[None, :]) % n
+    idx = (np.arange(0, n, stride)[:, None] + np.arange(-half, half + 1)[None, :]) % n
     x, y = pts[idx, 0], pts[idx, 1]
     # algebraic circle fit per stretch: x^2 + y^2 + D x + E y + F = 0
     mx, my = x.mean(axis=1, keepdims=True), y.mean(axis=1, keepdims=True)
@@ -912,10 +913,11 @@ def _own_radius(b: _Blob, radius: float, k: float) -> float:
     singles' own light come out a little under their radius (stretches reaching into the necks), and counted
     by them they read one too many.
     """
-    arcs = _arc_radii(b, k)
+    stride = 2  # stretches overlap by far: every other one says as much
+    arcs = _arc_radii(b, k, stride)
     near = arcs[np.abs(arcs / radius - 1.0) < STONES.tip_arc_tol]
     contours, _ = cv2.findContours(b.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    if not contours or len(near) < STONES.own_arcs * len(max(contours, key=cv2.contourArea)):
+    if not contours or len(near) * stride < STONES.own_arcs * len(max(contours, key=cv2.contourArea)):
         return radius
     return max(radius, float(np.median(near)))
 
