@@ -59,14 +59,60 @@ def _glyphs(text: str, rng: np.random.Generator) -> npt.NDArray[np.uint8]:
         (tw, tht), base = cv2.getTextSize(text, face, 4.0, th)
         mask = np.zeros((tht + base + 2 * th + 20, tw + 2 * th + 20), np.uint8)
         cv2.putText(mask, text, (th + 10, tht + th + 10), face, 4.0, 255, th, cv2.LINE_AA)
+    if "4" in text and rng.random() < 0.3:  # the open-topped 4 of many decks' faces, no font here has
+        mask = _open_four(text, mask, rng)
     if rng.random() < 0.5:  # weight: thinner or bolder strokes
         k = int(rng.integers(1, 4))
         op = cv2.erode if rng.random() < 0.5 else cv2.dilate
         mask = op(mask, np.ones((2 * k + 1, 2 * k + 1), np.uint8))
+    if rng.random() < 0.5:
+        mask = _reshape(mask, rng)
     ys, xs = np.nonzero(mask > 40)
     if len(ys) == 0:
         return _glyphs(text, rng)
     return np.ascontiguousarray(mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1])
+
+
+def _open_four(text: str, mask: npt.NDArray[np.uint8], rng: np.random.Generator) -> npt.NDArray[np.uint8]:
+    """A 4 drawn as three strokes whose upright stops short of the diagonal (an engraved, open 4)."""
+    h = 150
+    w = int(h * rng.uniform(0.55, 0.8))
+    th = int(rng.integers(6, 22))
+    out = np.zeros((h + 2 * th, w + 2 * th), np.uint8)
+    bar = int(h * rng.uniform(0.62, 0.78))
+    top = (int(w * rng.uniform(0.45, 0.75)) + th, th)
+    left = (th, bar + th)
+    stem = int(w * rng.uniform(0.6, 0.8)) + th
+    cv2.line(out, top, left, 255, th, cv2.LINE_AA)
+    cv2.line(out, left, (w + th, bar + th), 255, max(3, int(th * rng.uniform(0.5, 1.0))), cv2.LINE_AA)
+    cv2.line(out, (stem, int(h * rng.uniform(0.2, 0.5)) + th), (stem, h + th), 255, th, cv2.LINE_AA)
+    if rng.random() < 0.5:  # a foot
+        cv2.line(out, (stem - w // 6, h + th), (stem + w // 6, h + th), 255, max(3, th // 2), cv2.LINE_AA)
+    return out
+
+
+def _reshape(mask: npt.NDArray[np.uint8], rng: np.random.Generator) -> npt.NDArray[np.uint8]:
+    """The glyph a little unlike its font: bent by a smooth field, and now and then a stroke broken.
+
+    Real decks print numbers in faces no machine has, engraved and worn;
+    bending the shapes and breaking a stroke (as worn printing does) keeps
+    the model from learning the few fonts it is drawn in.
+    """
+    h, w = mask.shape
+    amp = float(rng.uniform(0.01, 0.04)) * h
+    field = rng.normal(0, 1, (2, 4, 4)).astype(np.float32)
+    dx = cv2.resize(field[0], (w, h), interpolation=cv2.INTER_CUBIC) * amp
+    dy = cv2.resize(field[1], (w, h), interpolation=cv2.INTER_CUBIC) * amp
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    out = cv2.remap(mask, xx + dx, yy + dy, cv2.INTER_LINEAR, borderValue=0)
+    if rng.random() < 0.3:
+        ys, xs = np.nonzero(out > 128)
+        if len(ys):
+            r = max(2, int(h * rng.uniform(0.02, 0.05)))
+            for _ in range(int(rng.integers(1, 3))):
+                i = int(rng.integers(len(ys)))
+                cv2.circle(out, (int(xs[i]), int(ys[i])), r, 0, -1)
+    return np.asarray(out, np.uint8)
 
 
 def _ink(rng: np.random.Generator, paper: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:

@@ -3,12 +3,13 @@ ends whose labels are true by construction. No torch needed."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from models.index import MM, draw_corner, make_patches
-from models.pintas import NOT_AN_END, _broken, draw_end, make_ends
+from models.index import MM, _open_four, _reshape, draw_corner, make_patches
+from models.pintas import NOT_AN_END, _art_over_line, _broken, draw_end, make_ends
 from vision.ends import END_H, END_W, PATCH, RANKS
 
 
@@ -57,3 +58,46 @@ def test_a_drawn_corner_keeps_its_number_clear_of_the_edge() -> None:
         img, margin = draw_corner(rank, rng)
         assert img.shape == (int(16 * MM), int(16 * MM), 3)
         assert margin >= 0.3  # the number lies at least that far from the card's edge (mm)
+
+
+def test_an_open_four_is_one_stroke_drawing_whose_upright_stops_short_of_the_top() -> None:
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        m = _open_four("4", np.zeros((1, 1), np.uint8), rng) > 128
+        ys, xs = np.nonzero(m)
+        assert cv2.connectedComponents(m.astype(np.uint8))[0] == 2  # one piece (and the background)
+        h = ys.max() - ys.min()
+        low = m[ys.min() + int(0.85 * h):]  # the upright alone, below the bar
+        stem = int(np.argmax(low.sum(axis=0)))
+        column = np.flatnonzero(m[:, stem])
+        run = column[np.flatnonzero(np.diff(column) > 1)[-1] + 1:] if np.any(np.diff(column) > 1) else column
+        assert run.min() > ys.min() + 0.15 * h  # open: the upright, from the foot up, stops short of the top
+
+
+def test_a_reshaped_number_bends_but_keeps_its_ink() -> None:
+    rng = np.random.default_rng(4)
+    mask = np.zeros((150, 110), np.uint8)
+    cv2.putText(mask, "7", (10, 135), cv2.FONT_HERSHEY_SIMPLEX, 5.0, 255, 12, cv2.LINE_AA)
+    for _ in range(20):
+        out = _reshape(mask, rng)
+        assert out.shape == mask.shape and out.dtype == np.uint8
+        kept = float((out > 128).sum()) / float((mask > 128).sum())
+        assert 0.75 < kept < 1.25
+        assert np.mean((out > 128) != (mask > 128)) > 0.002  # bent, not copied
+
+
+@given(breaks=st.integers(1, 3), seed=st.integers(0, 10_000))
+@settings(max_examples=60, deadline=None)
+def test_art_over_the_frame_line_never_fills_a_pinta(breaks: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    img = np.full((120, 500, 3), 230, np.float32)
+    segs = _broken(40, 460, breaks, rng)
+    for a, b in segs:
+        cv2.line(img, (a, 30), (b, 30), (40, 40, 40), 4)
+    before = img.copy()
+    for _ in range(4):
+        _art_over_line(img, rng, 30, 4, segs)
+    for (_, a), (b, _) in zip(segs, segs[1:], strict=False):  # each gap, its paper untouched
+        assert np.array_equal(img[:, a + 1:b], before[:, a + 1:b])
+    for a, b in segs:  # and the line under the art is as dark as a line
+        assert np.all(img[30, a + 1:b - 1] < 180)
