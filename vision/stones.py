@@ -247,9 +247,8 @@ class StoneParams:
 
     # stones a glare paled
     pale_min: float = 0.12
-    """Least contrast along the stones' hue (log ratio) of a stone paled by a glare, disc against ring."""
-    pale_share: float = 0.15
-    """... and least share of the stones' own contrast it keeps."""
+    """Least contrast along the stones' hue (log ratio) of a stone paled by a glare, disc against ring (only
+    where to look: the cut at half of it decides)."""
     pale_cos: float = 0.7
     """A paled stone keeps the stones' hue: cosine of its colour (log ratios to the felt) to theirs."""
     pale_disc_r: float = 0.8
@@ -295,7 +294,6 @@ GLARE_SMOOTH_MM = STONES.glare_smooth_mm
 GLARE_MIN_MM = STONES.glare_min_mm
 GLARE_MIN = STONES.glare_min
 PALE_MIN = STONES.pale_min
-PALE_SHARE = STONES.pale_share
 PALE_COS = STONES.pale_cos
 
 
@@ -1014,7 +1012,7 @@ def _paled_stones(regions: list[_Region],
         inner = cv2.filter2D(s, -1, disc, borderType=cv2.BORDER_REFLECT)
         outer = cv2.filter2D(s, -1, around, borderType=cv2.BORDER_REFLECT)
         resp = inner - outer
-        peaks = (resp >= cv2.dilate(resp, peak_disc)) & (resp > max(STONES.pale_min, STONES.pale_share * norm)) & glare
+        peaks = (resp >= cv2.dilate(resp, peak_disc)) & (resp > STONES.pale_min) & glare
         ys, xs = np.nonzero(peaks)
         for py, px in sorted(zip(ys.tolist(), xs.tolist(), strict=True), key=lambda p: -resp[p[0], p[1]]):
             if done[y0 + py, x0 + px]:
