@@ -46,7 +46,7 @@ def _glyphs(text: str, rng: np.random.Generator) -> npt.NDArray[np.uint8]:
 
         font = ImageFont.truetype(str(ttfs[int(rng.integers(len(ttfs)))]), 120)
         canvas = Image.new("L", (150 * len(text) + 60, 200), 0)
-        spacing = int(rng.integers(-6, 14))
+        spacing = int(rng.integers(-10, 12))  # tight as engraved numbers often are, or apart
         x = 20
         draw = ImageDraw.Draw(canvas)
         for ch in text:
@@ -143,7 +143,7 @@ def draw_corner(rank: int, rng: np.random.Generator) -> tuple[npt.NDArray[np.uin
     line_ink = _ink(rng, paper)
     text = str(rank)
     mask = _glyphs(text, rng).astype(np.float32) / 255.0
-    hmm = float(rng.uniform(2.8, 8.5))
+    hmm = float(np.exp(rng.uniform(np.log(2.8), np.log(8.5))))  # small indices (3.5 mm) as often as large
     hpx = max(6, int(round(hmm * MM)))
     wpx = max(3, int(round(mask.shape[1] * hpx / mask.shape[0] * rng.uniform(0.8, 1.2))))
     wpx = min(wpx, n - 8)
