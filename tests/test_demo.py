@@ -67,6 +67,18 @@ def test_the_demo_partida_follows_the_rules_given() -> None:
     demo.table.stop()
 
 
+def _ctrl_c_as_at_a_terminal() -> None:
+    """In the demo's process, before it starts: Ctrl-C as a terminal delivers it.
+
+    A shell starts its background jobs with SIGINT ignored, and Python then
+    leaves it ignored (no KeyboardInterrupt); tests started that way would
+    see a demo that never stops.
+    """
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_the_demo_serves_its_table_on_localhost(tmp_path: Path) -> None:
     """`mus-table demo` (the README's first command): the display on 127.0.0.1 shows the hands
     the synthetic players confirm, and Ctrl-C stops it."""
@@ -84,7 +96,8 @@ def test_the_demo_serves_its_table_on_localhost(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     proc = subprocess.Popen([sys.executable, "-m", "firmware.cli", "demo", "--hands", "1", "--pace", "0",
                              "--seed", "6", "--port", str(port), "--journal", str(tmp_path / "d.sqlite")],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=_ctrl_c_as_at_a_terminal)
     state = None
     deadline = time.monotonic() + 120  # a safety net for a stuck demo, not a timing
     try:
