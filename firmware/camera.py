@@ -259,13 +259,13 @@ class PiCamera:
         try:
             self._cam = Picamera2()
             if still_size is None:
-                full = tuple(int(v) for v in self._cam.sensor_resolution)
+                w, h = (int(v) for v in self._cam.sensor_resolution)
                 try:
-                    self._start((full[0], full[1]))
+                    self._start((w, h))
                 except Exception as exc:  # noqa: BLE001 - libcamera says «Cannot allocate memory» many ways
-                    self.refused = f"{full[0]}x{full[1]}: {exc}"
+                    self.refused = f"{w}x{h}: {exc}"
                     self._stop()
-                    self._start((full[0] // 4 * 2, full[1] // 4 * 2))
+                    self._start((w // 4 * 2, h // 4 * 2))  # the binned mode, kept even
             else:
                 self._start(still_size)
             meta = self._settle(settle_s)
