@@ -15,10 +15,12 @@ from vision.classifier import CardClassifier
 from vision.ends import (
     END_H,
     END_W,
+    ENDS_THRESHOLD,
     FACE_H,
     FACE_W,
     MIN_PX_PER_MM,
     PATCH,
+    SECOND_LOOK,
     EndsModel,
     EndsReading,
     call_ends,
@@ -86,9 +88,59 @@ class _FakeEnds(EndsModel):
         self.answers = answers
         self.asked = 0
 
-    def read(self, faces: list[npt.NDArray[np.uint8]]) -> list[EndsReading]:
+    def read(self, faces: list[npt.NDArray[np.uint8]], threshold: float = ENDS_THRESHOLD) -> list[EndsReading]:
         self.asked += len(faces)
         return self.answers[:len(faces)]
+
+
+def test_a_second_look_cuts_the_same_face_a_little_aside_and_keeps_its_size() -> None:
+    face = _face("7c")
+    assert np.array_equal(corner_patches(face, (0, 0)), corner_patches(face))
+    right = corner_patches(face, (3, 0))
+    assert np.array_equal(right[0], normalise(np.ascontiguousarray(face[:PATCH, 3:3 + PATCH])))
+    up = end_strips(face, (0, -3))  # above the face: its top row repeated
+    assert up.shape == (2, END_H, END_W)
+    assert np.array_equal(up[0], normalise(np.concatenate([face[:1]] * 3 + [face[:END_H - 3]])))
+    wide = end_strips(face, (3, 0))  # the strip is the face's whole width: its right edge repeated
+    assert wide.shape == (2, END_H, END_W)
+    assert np.array_equal(wide[0], normalise(np.concatenate([face[:END_H, 3:]] + [face[:END_H, -1:]] * 3, axis=1)))
+
+
+class _Looks(EndsModel):
+    """An ends model whose first look is unsure of face 1 and whose looks aside are sure of it."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[int, tuple[int, int]]] = []
+
+    def _probabilities(self, faces: list[npt.NDArray[np.uint8]], shift: tuple[int, int],
+                       k: int, sure: int) -> npt.NDArray[np.float64]:
+        self.asked.append((len(faces), shift))
+        p = np.full((len(faces), 2, k), 0.01)
+        for i, f in enumerate(faces):
+            doubtful = shift == (0, 0) and int(f[0, 0, 0]) == 1
+            p[i, :, sure] = 0.1 if doubtful else 0.95
+        return p / p.sum(axis=-1, keepdims=True)
+
+    def _ranks(self, faces: list[npt.NDArray[np.uint8]], shift: tuple[int, int]) -> npt.NDArray[np.float64]:
+        return self._probabilities(faces, shift, 10, 6)
+
+    def _suits(self, faces: list[npt.NDArray[np.uint8]], shift: tuple[int, int]) -> npt.NDArray[np.float64]:
+        return self._probabilities(faces, shift, 5, 1)
+
+
+def test_only_what_the_first_look_doubts_gets_a_second_look_and_the_five_looks_must_reach_the_bar() -> None:
+    faces = [np.zeros((FACE_H, FACE_W, 3), np.uint8) + v for v in (0, 1, 0)]
+    model = _Looks()
+    first = call_ends(*model.probabilities(faces))
+    assert [r.sure() for r in first] == [True, False, True]
+    model.asked.clear()
+    got = model.read(faces)
+    assert [str(r.card) for r in got] == ["7c"] * 3 and all(r.sure() for r in got)
+    # the first look at all three, then face 1 alone, four cuts aside, for the rank and then the suit
+    assert model.asked == [(3, (0, 0))] * 2 + [(1, s) for s in SECOND_LOOK] * 2
+    # the looks are combined, not the best taken: with a bar above their mean the face stays unsure
+    strict = model.read(faces, threshold=0.9)
+    assert [r.sure(0.9) for r in strict] == [True, False, True]
 
 
 def _good_and_blank(px_per_mm: float) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:

@@ -17,6 +17,7 @@ about 2.6 px/mm), so a full-resolution still keeps its detail.
 from __future__ import annotations
 
 import importlib.resources
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -107,16 +108,40 @@ def normalise(img: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     return np.asarray(np.clip((g - lo) * (220.0 / (hi - lo)), 0, 255), np.uint8)
 
 
-def corner_patches(face: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
-    """The face's two index corners, ``(2, PATCH, PATCH)``: top-left, and bottom-right turned."""
-    turned = face[::-1, ::-1]
-    return np.stack([normalise(np.ascontiguousarray(f[:PATCH, :PATCH])) for f in (face, turned)])
+SECOND_LOOK = ((3, 0), (0, 3), (-3, 0), (0, -3))
+"""Where a second look cuts the patch and the strip again, in face px (about 1.2 mm) from the first.
+
+The finder's quad may be a millimetre off, and a model can be unsure of a
+corner cut just so and sure of it cut a little aside. Asked only where the
+first look was not sure, the second look's four cuts and the first are
+combined (the geometric mean of the five, per view) and must still reach
+the same threshold: more looks, the same bar.
+"""
 
 
-def end_strips(face: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
-    """The face's two ends, ``(2, END_H, END_W)``: the top, and the bottom turned."""
+def _cut(face: npt.NDArray[np.uint8], shift: tuple[int, int], h: int, w: int) -> npt.NDArray[np.uint8]:
+    """``face[dy:dy+h, dx:dx+w]`` for a shift ``(dx, dy)`` of up to 4 px, the face's edge repeated beyond it."""
+    dx, dy = shift
+    if shift == (0, 0):
+        return np.ascontiguousarray(face[:h, :w])
+    pad = cv2.copyMakeBorder(np.ascontiguousarray(face), 4, 4, 4, 4, cv2.BORDER_REPLICATE)
+    return np.ascontiguousarray(pad[4 + dy:4 + dy + h, 4 + dx:4 + dx + w])
+
+
+def corner_patches(face: npt.NDArray[np.uint8], shift: tuple[int, int] = (0, 0)) -> npt.NDArray[np.uint8]:
+    """The face's two index corners, ``(2, PATCH, PATCH)``: top-left, and bottom-right turned.
+
+    ``shift`` (dx, dy) moves both cuts inwards-right and down as each corner
+    is seen upright (a second look, :data:`SECOND_LOOK`).
+    """
     turned = face[::-1, ::-1]
-    return np.stack([normalise(np.ascontiguousarray(f[:END_H])) for f in (face, turned)])
+    return np.stack([normalise(_cut(f, shift, PATCH, PATCH)) for f in (face, turned)])
+
+
+def end_strips(face: npt.NDArray[np.uint8], shift: tuple[int, int] = (0, 0)) -> npt.NDArray[np.uint8]:
+    """The face's two ends, ``(2, END_H, END_W)``: the top, and the bottom turned (``shift`` as above)."""
+    turned = face[::-1, ::-1]
+    return np.stack([normalise(_cut(f, shift, END_H, END_W)) for f in (face, turned)])
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,17 +205,55 @@ class EndsModel:
     def probabilities(self, faces: list[npt.NDArray[np.uint8]]
                       ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
         """Rank ``[N, 2, 10]`` and pinta ``[N, 2, 5]`` probabilities of rectified faces, two calls in all."""
-        from vision.classifier import softmax
-
         n = len(faces)
         if n == 0:
             return np.zeros((0, 2, len(RANKS))), np.zeros((0, 2, 4))
-        corners = np.concatenate([corner_patches(f) for f in faces])[:, None].astype(np.float32) / 255
-        ends = np.concatenate([end_strips(f) for f in faces])[:, None].astype(np.float32) / 255
-        r = self._index.run(["logits"], {"corners": np.ascontiguousarray(corners)})[0]
-        s = self._pintas.run(["logits"], {"ends": np.ascontiguousarray(ends)})[0]
-        return (softmax(np.asarray(r, np.float32)).reshape(n, 2, -1),
-                softmax(np.asarray(s, np.float32)).reshape(n, 2, -1))
+        return self._ranks(faces, (0, 0)), self._suits(faces, (0, 0))
 
-    def read(self, faces: list[npt.NDArray[np.uint8]]) -> list[EndsReading]:
-        return call_ends(*self.probabilities(faces))
+    def _ranks(self, faces: list[npt.NDArray[np.uint8]], shift: tuple[int, int]) -> npt.NDArray[np.float64]:
+        from vision.classifier import softmax
+
+        x = np.concatenate([corner_patches(f, shift) for f in faces])[:, None].astype(np.float32) / 255
+        r = self._index.run(["logits"], {"corners": np.ascontiguousarray(x)})[0]
+        return np.asarray(softmax(np.asarray(r, np.float32)), np.float64).reshape(len(faces), 2, -1)
+
+    def _suits(self, faces: list[npt.NDArray[np.uint8]], shift: tuple[int, int]) -> npt.NDArray[np.float64]:
+        from vision.classifier import softmax
+
+        x = np.concatenate([end_strips(f, shift) for f in faces])[:, None].astype(np.float32) / 255
+        s = self._pintas.run(["logits"], {"ends": np.ascontiguousarray(x)})[0]
+        return np.asarray(softmax(np.asarray(s, np.float32)), np.float64).reshape(len(faces), 2, -1)
+
+    def read(self, faces: list[npt.NDArray[np.uint8]], threshold: float = ENDS_THRESHOLD) -> list[EndsReading]:
+        """Readings of rectified faces; a rank or suit the first look is not sure of gets a second look.
+
+        The second look (:data:`SECOND_LOOK`) cuts the unsure faces' patches
+        (or strips) four times more, a little aside, and reads each face by
+        the geometric mean of its five looks per view: one model call more
+        for each model, and only where the first look fell short of
+        ``threshold``.
+        """
+        ranks, suits = self.probabilities(faces)
+        ranks = self._look_again(faces, ranks, threshold, self._ranks)
+        suits = self._look_again(faces, suits, threshold, self._suits)
+        return call_ends(ranks, suits)
+
+    @staticmethod
+    def _look_again(faces: list[npt.NDArray[np.uint8]], p: npt.NDArray[np.float64], threshold: float,
+                    look: Callable[[list[npt.NDArray[np.uint8]], tuple[int, int]], npt.NDArray[np.float64]]
+                    ) -> npt.NDArray[np.float64]:
+        unsure = [i for i in range(len(faces)) if not _sure(p[i], threshold)]
+        if not unsure:
+            return p
+        some = [faces[i] for i in unsure]
+        looks = np.stack([p[unsure], *(look(some, shift) for shift in SECOND_LOOK)])  # [5, n, 2, K]
+        mean = np.exp(np.log(looks + 1e-9).mean(axis=0))
+        out = p.copy()
+        out[unsure] = mean / mean.sum(axis=-1, keepdims=True)
+        return out
+
+
+def _sure(p: npt.NDArray[np.float64], threshold: float) -> bool:
+    """Whether one card's two views ``[2, K]`` agree on a class with at least ``threshold`` in each."""
+    _, least, agreed = _joint(p)
+    return agreed and least >= threshold
