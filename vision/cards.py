@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.felt import Felt, log_image
+from vision.felt import Felt, every, log_image
 from vision.mat import CARD_MM, Mat, Zone, ZoneKind
 
 Image = npt.NDArray[np.uint8]
@@ -172,8 +172,8 @@ def _pieces(paper: Image, rectified: Image, felt: Felt, search: Image, k: float)
     _, noise_dp = felt.contrast_noise(rectified)
     # at half resolution: the ink only has to tie pieces together
     h, w = paper.shape
-    half = Felt(np.ascontiguousarray(felt.colour_map[::2, ::2]), felt.colour, felt.free[::2, ::2])
-    a, dp = half.contrast(np.ascontiguousarray(rectified[::2, ::2]))
+    half = Felt(every(felt.colour_map, 2), felt.colour, every(felt.free, 2))
+    a, dp = half.contrast(every(rectified, 2))
     ink = ((dp > max(0.08, 6.0 * noise_dp)) | (a < DARKER_THAN_SHADOW)).astype(np.uint8) * 255
     ink = np.asarray(cv2.resize(ink, (w, h), interpolation=cv2.INTER_NEAREST), np.uint8)
     tied = (paper | ink) & search
@@ -182,8 +182,9 @@ def _pieces(paper: Image, rectified: Image, felt: Felt, search: Image, k: float)
     out = []
     contours, _ = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     by_label: dict[int, list[Contour]] = {}
+    thin = 1.5 * k
     for c in contours:
-        if cv2.contourArea(c) < 4 or _thickness(c) < 1.5 * k:
+        if cv2.contourArea(c) < 4 or (thin > _THINNEST and _thickness(c) < thin):
             continue
         x, y = (int(v) for v in c[0, 0])
         by_label.setdefault(int(labels[y, x]), []).append(c)
@@ -243,6 +244,11 @@ def _drop_strays(members: list[int], pieces: list[Piece], k: float) -> list[int]
         if _hull_shaped(rest, pieces, k):
             return rest
     return members
+
+
+_THINNEST = 2.0 * float(np.float32(0.955))
+"""The least :func:`_thickness` of any piece (one pixel wide: twice the distance transform's side step).
+Under 1.27 px/mm (the live 1.2) the 1.5 mm test refuses none, and drawing each piece for it is skipped."""
 
 
 def _thickness(contour: Contour) -> float:
@@ -448,9 +454,13 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     # one card is one object, however many of the looks found it (two cards' centres are never
     # 10 mm apart, unless one lies on the other and hides it)
     unique: list[CardObject] = []
+    centres: list[tuple[float, float]] = []  # of the cards kept (each quad's mean taken once, not per pair)
     for o in found:
-        if o.why is not None or not any(u.why is None and math.dist(u.centre, o.centre) < 10.0 for u in unique):
+        c = o.centre
+        if o.why is not None or not any(math.dist(u, c) < 10.0 for u in centres):
             unique.append(o)
+            if o.why is None:
+                centres.append(c)
     return [CardObject(o.quad, mat.zone_at(*o.centre), o.why) for o in unique]
 
 

@@ -14,6 +14,7 @@ the model then follows the light across the zones, between the cards.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
@@ -56,6 +57,19 @@ def channel_max(image: FloatImage) -> FloatImage:
     for p in planes[1:]:
         out = cv2.max(out, p)
     return np.asarray(out, dtype=np.float32)
+
+
+def every(image: npt.NDArray[Any], step: int) -> npt.NDArray[Any]:
+    """``image[::step, ::step]`` as a contiguous array.
+
+    When the sides are whole multiples of ``step`` a nearest-neighbour resize picks exactly those
+    pixels, several times faster than numpy's strided copy of a large image.
+    """
+    h, w = image.shape[:2]
+    if step > 1 and h % step == 0 and w % step == 0 and image.dtype in (np.uint8, np.float32):
+        return np.asarray(cv2.resize(image, (w // step, h // step), interpolation=cv2.INTER_NEAREST),
+                          image.dtype)
+    return np.ascontiguousarray(image[::step, ::step])
 
 
 def _free_felt_mask(mat: Mat, k: float, shape: tuple[int, int]) -> npt.NDArray[np.uint8]:
@@ -145,9 +159,8 @@ class Felt:
         cached = self._cache.get(("contrast_noise", id(image)))
         if isinstance(cached, tuple):
             return (float(cached[0]), float(cached[1]))
-        sub = Felt(np.ascontiguousarray(self.colour_map[::step, ::step]), self.colour,
-                   np.ascontiguousarray(self.free[::step, ::step]))
-        a, dp = sub.contrast(np.ascontiguousarray(image[::step, ::step]))
+        sub = Felt(every(self.colour_map, step), self.colour, every(self.free, step))
+        a, dp = sub.contrast(every(image, step))
         result = (sub.noise(a, 1), sub.noise(dp, 1))
         self._cache[("contrast_noise", id(image))] = result
         return result
