@@ -227,33 +227,38 @@ class EndsModel:
     def read(self, faces: list[npt.NDArray[np.uint8]], threshold: float = ENDS_THRESHOLD) -> list[EndsReading]:
         """Readings of rectified faces; a rank or suit the first look is not sure of gets a second look.
 
-        The second look (:data:`SECOND_LOOK`) cuts the unsure faces' patches
-        (or strips) four times more, a little aside, and reads each face by
-        the geometric mean of its five looks per view: one model call more
-        for each model, and only where the first look fell short of
-        ``threshold``.
+        The second look (:data:`SECOND_LOOK`) cuts the patches (or strips)
+        of the faces in doubt four times more, a little aside, and reads each
+        by the geometric mean of its five looks per view: one model call more
+        for each model. A face is in doubt when the first look fell short of
+        ``threshold`` for its rank or suit but reached half of it for both
+        (and agreed in both views): further off, five looks never got there
+        on any deck measured, and a face that is no card's end costs nothing more.
         """
         ranks, suits = self.probabilities(faces)
-        ranks = self._look_again(faces, ranks, threshold, self._ranks)
-        suits = self._look_again(faces, suits, threshold, self._suits)
+        first = [(_least(ranks[i]), _least(suits[i])) for i in range(len(faces))]
+        hopeful = [r >= threshold / 2 and s >= threshold / 2 for r, s in first]
+        again_r = [i for i, (r, _) in enumerate(first) if hopeful[i] and r < threshold]
+        again_s = [i for i, (_, s) in enumerate(first) if hopeful[i] and s < threshold]
+        ranks = self._look_again(faces, ranks, again_r, self._ranks)
+        suits = self._look_again(faces, suits, again_s, self._suits)
         return call_ends(ranks, suits)
 
     @staticmethod
-    def _look_again(faces: list[npt.NDArray[np.uint8]], p: npt.NDArray[np.float64], threshold: float,
+    def _look_again(faces: list[npt.NDArray[np.uint8]], p: npt.NDArray[np.float64], which: list[int],
                     look: Callable[[list[npt.NDArray[np.uint8]], tuple[int, int]], npt.NDArray[np.float64]]
                     ) -> npt.NDArray[np.float64]:
-        unsure = [i for i in range(len(faces)) if not _sure(p[i], threshold)]
-        if not unsure:
+        if not which:
             return p
-        some = [faces[i] for i in unsure]
-        looks = np.stack([p[unsure], *(look(some, shift) for shift in SECOND_LOOK)])  # [5, n, 2, K]
+        some = [faces[i] for i in which]
+        looks = np.stack([p[which], *(look(some, shift) for shift in SECOND_LOOK)])  # [5, n, 2, K]
         mean = np.exp(np.log(looks + 1e-9).mean(axis=0))
         out = p.copy()
-        out[unsure] = mean / mean.sum(axis=-1, keepdims=True)
+        out[which] = mean / mean.sum(axis=-1, keepdims=True)
         return out
 
 
-def _sure(p: npt.NDArray[np.float64], threshold: float) -> bool:
-    """Whether one card's two views ``[2, K]`` agree on a class with at least ``threshold`` in each."""
+def _least(p: npt.NDArray[np.float64]) -> float:
+    """One card's two views ``[2, K]``: the lesser probability of the class both name, 0 when they differ."""
     _, least, agreed = _joint(p)
-    return agreed and least >= threshold
+    return least if agreed else 0.0
