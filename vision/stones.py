@@ -510,9 +510,19 @@ def _cut(search: _Search, mask: Image, i: int, radius: float) -> list[_Blob]:
     (rx0, ry0, rx1, ry1), (x0, y0, _, _), _, signed, _ = search.regions[i]
     if search.exclude is not None:
         mask[search.exclude[y0:y0 + mask.shape[0], x0:x0 + mask.shape[1]] > 0] = 0
-    mask = _fill_small_holes(np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, search.kernel), np.uint8),
-                             STONES.speck_area * math.pi * (STONES.stone_mm[0] / 2 * k) ** 2,
-                             STONES.round_hole_area * math.pi * radius ** 2)
+    # opened and filled only in the box around what is marked, with the opening's reach around it: the
+    # same pixels as over the whole region (the box's edge lies on nothing the opening could reach)
+    bx, by, bw, bh = cv2.boundingRect(mask)
+    if bw == 0 or bh == 0:
+        return []
+    m = search.kernel.shape[0] // 2 + 1
+    h, w = mask.shape
+    cx0, cy0, cx1, cy1 = max(0, bx - m), max(0, by - m), min(w, bx + bw + m), min(h, by + bh + m)
+    opened = np.asarray(cv2.morphologyEx(np.ascontiguousarray(mask[cy0:cy1, cx0:cx1]), cv2.MORPH_OPEN,
+                                         search.kernel), np.uint8)
+    mask = np.zeros_like(mask)
+    mask[cy0:cy1, cx0:cx1] = _fill_small_holes(opened, STONES.speck_area * math.pi * (STONES.stone_mm[0] / 2 * k) ** 2,
+                                               STONES.round_hole_area * math.pi * radius ** 2)
     reach = STONES.stone_mm[1]
     kept = []
     for b in _blobs(mask, signed, min_area=STONES.min_blob_area * math.pi * search.r_min ** 2):
@@ -538,7 +548,7 @@ def _search(search: _Search, first: list[list[_Blob]], colour: npt.NDArray[np.fl
     found: list[_Blob] = []
     for i, (_, (x0, y0, _, _), stone, signed, only_dark) in enumerate(search.regions):
         if colour is None:
-            first.append(_cut(search, (stone * 255).astype(np.uint8), i, radius))
+            first.append(_cut(search, stone.astype(np.uint8) * 255, i, radius))
             found.extend(first[i])
             continue
         off = _farthest_channel(signed, colour)
@@ -692,10 +702,14 @@ def _dark(a: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
     seed = a < STONES.dark_seed
     if not seed.any():
         return seed
-    n, labels = cv2.connectedComponents((a < STONES.dark_grow).astype(np.uint8), connectivity=8)
+    grow = (a < STONES.dark_grow).astype(np.uint8)
+    x, y, w, h = cv2.boundingRect(grow)  # labelled only in the box around the dark parts (they hold the seeds)
+    n, labels = cv2.connectedComponents(grow[y:y + h, x:x + w], connectivity=8)
     keep = np.zeros(n, bool)
-    keep[np.unique(labels[seed])] = True  # seeds lie inside the grown parts, never in label 0
-    return np.asarray(keep[labels])
+    keep[np.unique(labels[seed[y:y + h, x:x + w]])] = True  # seeds lie inside the grown parts, never in label 0
+    out = np.zeros(a.shape, bool)
+    out[y:y + h, x:x + w] = keep[labels]
+    return out
 
 
 def _median_colour(values: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
