@@ -290,7 +290,8 @@ def object_mask(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None 
     values = light[(search > 0) & (light > threshold)]
     if values.size > 0.02 * CARD_MM[0] * CARD_MM[1] * k * k:
         threshold = max(threshold, paper_share * float(np.percentile(values, 90)))
-    mask = ((light > threshold) * 255).astype(np.uint8)
+    limit: Any = threshold  # a scalar to OpenCV (its stubs know arrays only)
+    mask = np.asarray(cv2.compare(light, limit, cv2.CMP_GT), np.uint8)  # 255 where lighter, in one pass
     mask &= search
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel), np.uint8)
@@ -298,7 +299,7 @@ def object_mask(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None 
     thick = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(
         cv2.MORPH_ELLIPSE, (2 * round(2.0 * k) + 1,) * 2))
     lines = outline_band(mat, k, mask.shape[:2])
-    mask = np.asarray(np.where(lines > 0, thick, mask), np.uint8)
+    mask = np.asarray(cv2.copyTo(thick, lines, mask), np.uint8)  # on the lines, only what is thick
     min_area = MIN_REPORTED_AREA * CARD_MM[0] * CARD_MM[1] * k * k * 0.5
     pieces = _pieces(mask, rectified, felt, search, k)
     groups = _group_pieces(pieces, k)

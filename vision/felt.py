@@ -41,6 +41,7 @@ DISTANCE_OFFSET = 40.0
 """Added to the felt's brightness when measuring differences, for the same reason."""
 
 _LOG_LUT = np.log(np.arange(256, dtype=np.float32) + LOG_OFFSET).astype(np.float32)
+_CONTRAST_LUT = (np.arange(256, dtype=np.float32) + np.float32(CONTRAST_OFFSET)).astype(np.float32)
 
 
 def log_image(image: Image) -> FloatImage:
@@ -116,7 +117,7 @@ class Felt:
 
     def noise(self, values: FloatImage, step: int = 4) -> float:
         """The spread (robust standard deviation) of a difference image over the free felt."""
-        v = values[::step, ::step][self.free[::step, ::step] > 0]
+        v = every(values, step)[every(self.free, step) > 0]
         if v.size == 0:
             return 0.0
         return float(1.4826 * np.median(np.abs(v - np.median(v))))
@@ -144,14 +145,20 @@ class Felt:
         """
         img, felt = _crop(image, self.colour_map, region)
         ones = np.ones((1, 3), np.float32)
-        # both lifted a little, so that near-black felt does not make the ratio explode
-        i = img.astype(np.float32) + np.float32(CONTRAST_OFFSET)
-        felt = felt + np.float32(CONTRAST_OFFSET)
-        ff = cv2.transform(cv2.multiply(felt, felt), ones)
-        a = cv2.divide(cv2.transform(cv2.multiply(i, felt), ones), ff + 1.0)
-        perp = cv2.subtract(i, cv2.multiply(felt, cv2.merge([a, a, a])))
-        dp = cv2.divide(cv2.sqrt(cv2.transform(cv2.multiply(perp, perp), ones)),
-                        cv2.sqrt(ff) + DISTANCE_OFFSET)
+        # both lifted a little, so that near-black felt does not make the ratio explode (the pixel through
+        # a table, in one pass); one scratch image serves each product in turn (a new one each time costs
+        # as much again in fresh memory)
+        i = np.asarray(cv2.LUT(img, _CONTRAST_LUT), np.float32)
+        lifted: Any = (CONTRAST_OFFSET,) * 3 + (0.0,)
+        felt = np.asarray(cv2.add(felt, lifted), np.float32)
+        scratch = np.asarray(cv2.multiply(felt, felt), np.float32)
+        ff = cv2.transform(scratch, ones)
+        cv2.multiply(i, felt, dst=scratch)
+        a = cv2.divide(cv2.transform(scratch, ones), ff + 1.0)
+        cv2.multiply(felt, cv2.merge([a, a, a]), dst=scratch)
+        cv2.subtract(i, scratch, dst=scratch)  # what is left across the felt's colour
+        cv2.multiply(scratch, scratch, dst=scratch)
+        dp = cv2.divide(cv2.sqrt(cv2.transform(scratch, ones)), cv2.sqrt(ff) + DISTANCE_OFFSET)
         return np.asarray(a, np.float32), np.asarray(dp, np.float32)
 
     def contrast_noise(self, image: Image, step: int = 4) -> tuple[float, float]:
@@ -206,7 +213,7 @@ def estimate_felt(rectified: Image, px_per_mm: float, mat: Mat | None = None,
     logs = log_image(np.asarray(small, np.uint8))
     free = _free_felt_mask(mat, k_small, (sh, sw)) > 0
     pixels = logs[free] if free.any() else logs.reshape(-1, 3)
-    median = np.median(pixels, axis=0)
+    median = np.median(np.ascontiguousarray(pixels.T), axis=1)  # channel by channel: faster down rows
     # 1: a median over a window much larger than a card: the felt covers most
     #    of any such window (cards, stones, a hand are each a minority), so the
     #    median is the felt under the light, broad features (a lamp's gradient,
