@@ -41,7 +41,6 @@ DISTANCE_OFFSET = 40.0
 """Added to the felt's brightness when measuring differences, for the same reason."""
 
 _LOG_LUT = np.log(np.arange(256, dtype=np.float32) + LOG_OFFSET).astype(np.float32)
-_CONTRAST_LUT = (np.arange(256, dtype=np.float32) + np.float32(CONTRAST_OFFSET)).astype(np.float32)
 
 
 def log_image(image: Image) -> FloatImage:
@@ -145,20 +144,14 @@ class Felt:
         """
         img, felt = _crop(image, self.colour_map, region)
         ones = np.ones((1, 3), np.float32)
-        # both lifted a little, so that near-black felt does not make the ratio explode (the pixel through
-        # a table, in one pass); one scratch image serves each product in turn (a new one each time costs
-        # as much again in fresh memory)
-        i = np.asarray(cv2.LUT(img, _CONTRAST_LUT), np.float32)
-        lifted: Any = (CONTRAST_OFFSET,) * 3 + (0.0,)
-        felt = np.asarray(cv2.add(felt, lifted), np.float32)
-        scratch = np.asarray(cv2.multiply(felt, felt), np.float32)
-        ff = cv2.transform(scratch, ones)
-        cv2.multiply(i, felt, dst=scratch)
-        a = cv2.divide(cv2.transform(scratch, ones), ff + 1.0)
-        cv2.multiply(felt, cv2.merge([a, a, a]), dst=scratch)
-        cv2.subtract(i, scratch, dst=scratch)  # what is left across the felt's colour
-        cv2.multiply(scratch, scratch, dst=scratch)
-        dp = cv2.divide(cv2.sqrt(cv2.transform(scratch, ones)), cv2.sqrt(ff) + DISTANCE_OFFSET)
+        # both lifted a little, so that near-black felt does not make the ratio explode
+        i = img.astype(np.float32) + np.float32(CONTRAST_OFFSET)
+        felt = felt + np.float32(CONTRAST_OFFSET)
+        ff = cv2.transform(cv2.multiply(felt, felt), ones)
+        a = cv2.divide(cv2.transform(cv2.multiply(i, felt), ones), ff + 1.0)
+        perp = cv2.subtract(i, cv2.multiply(felt, cv2.merge([a, a, a])))
+        dp = cv2.divide(cv2.sqrt(cv2.transform(cv2.multiply(perp, perp), ones)),
+                        cv2.sqrt(ff) + DISTANCE_OFFSET)
         return np.asarray(a, np.float32), np.asarray(dp, np.float32)
 
     def contrast_noise(self, image: Image, step: int = 4) -> tuple[float, float]:

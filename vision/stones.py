@@ -864,9 +864,9 @@ def _judge(blobs: list[_Blob], radius: float, colour: npt.NDArray[np.float32], g
         _paint(seen_blobs, b)
         # the peel is greedy: its first n discs are the same whether it stops at n or goes on
         centres = peeled[0][:n] if peeled is not None else _peel(b, radius, max_stones=n)[0]
-        ys, xs = np.nonzero(b.mask)
-        while len(centres) < n:  # stones the peel could not place: at the blob's middle
-            centres.append((float(xs.mean()), float(ys.mean())))
+        if len(centres) < n:  # stones the peel could not place: at the blob's middle
+            ys, xs = np.nonzero(b.mask)
+            centres += [(float(xs.mean()), float(ys.mean()))] * (n - len(centres))
         for cx, cy in centres:
             x, y = (b.x0 + cx + 0.5) / k, (b.y0 + cy + 0.5) / k
             stones.append(Stone(x, y, mat.zone_at(x, y)))
@@ -1165,7 +1165,7 @@ def _colour_parts(b: _Blob, colour: npt.NDArray[np.float32], radius: float,
 
     ``taken`` (255 where stones were already cut from the blob) is left out.
     """
-    near = np.abs(b.signed - colour).max(axis=2) < STONES.colour_tol
+    near = _farthest_channel(b.signed, colour) < STONES.colour_tol
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * max(1, round(STONES.colour_open_r * radius)) + 1,) * 2)
     sub = np.asarray(cv2.morphologyEx(((b.mask > 0) & near).astype(np.uint8) * 255, cv2.MORPH_OPEN, disc), np.uint8)
     if not sub.any() or np.count_nonzero(sub) > STONES.all_colour * np.count_nonzero(b.mask):
@@ -1250,7 +1250,7 @@ def _sticks_out(p: _Blob, b: _Blob, colour: npt.NDArray[np.float32]) -> bool:
     h, w = p.mask.shape
     part = np.zeros_like(b.mask)
     part[p.y0:p.y0 + h, p.x0:p.x0 + w] = p.mask
-    theirs = np.abs(b.signed - colour).max(axis=2) < STONES.colour_tol
+    theirs = _farthest_channel(b.signed, colour) < STONES.colour_tol
     if np.count_nonzero(theirs & (part > 0)) < STONES.disc_own * np.count_nonzero(part):
         return False
     ring = (cv2.dilate(part, np.ones((far, far), np.uint8)) > 0) & ~(cv2.dilate(part, np.ones((near, near), np.uint8)) > 0)
@@ -1499,9 +1499,9 @@ def _same_colour(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> bool
 
 
 def _rejected(b: _Blob, k: float, mat: Mat, why: str) -> Rejected:
-    ys, xs = np.nonzero(b.mask)
-    x0, x1 = (b.x0 + xs.min()) / k, (b.x0 + xs.max() + 1) / k
-    y0, y1 = (b.y0 + ys.min()) / k, (b.y0 + ys.max() + 1) / k
+    bx, by, bw, bh = cv2.boundingRect(b.mask)  # of its pixels
+    x0, x1 = (b.x0 + bx) / k, (b.x0 + bx + bw) / k
+    y0, y1 = (b.y0 + by) / k, (b.y0 + by + bh) / k
     return Rejected(mat.zone_at((x0 + x1) / 2, (y0 + y1) / 2),
                     (int(x0), int(y0), int(math.ceil(x1)), int(math.ceil(y1))), why)
 
