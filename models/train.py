@@ -215,8 +215,11 @@ def add_features_output(path: Path) -> None:
 
 def train(scenes: int = 4000, epochs: int = 12, seed: int = 1, threads: int = 2, workers: int = 2,
           out: Path = MODEL_PATH, batch: int = 128, lr: float = 3e-3, fournier: bool = True,
-          decks: tuple[Path, ...] = (), strong: bool = False, cache: Path | None = None) -> dict[str, float]:
+          decks: tuple[Path, ...] = (), strong: bool = False, cache: Path | None = None,
+          quantized: bool = True) -> dict[str, float]:
     """Render (or load) the crop set, train, export; returns the held-out crop accuracy and minutes.
+
+    ``quantized``: write the 8-bit model the reader ships (:mod:`models.quantize`), else the float one.
 
     ``cache`` holds the rendered crops (default :func:`cache_dir`). A deck folder
     without its 40 faces is refused (:class:`IncompleteDeck`) before anything runs.
@@ -278,9 +281,14 @@ def train(scenes: int = 4000, epochs: int = 12, seed: int = 1, threads: int = 2,
               f"train acc {right / (steps_per_epoch * batch):.4f}, held-out acc {acc:.4f} "
               f"(mean confidence {conf:.3f}), {time.time() - te:.0f} s", file=sys.stderr, flush=True)
     export_onnx(model, out)
+    if quantized:
+        from models.quantize import quantize
+
+        quantize(out, out)
     acc, _ = evaluate_torch(model, val_c, val_l)
-    print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB) in {(time.time() - t0) / 60:.1f} min; "
-          f"held-out crop accuracy {acc:.4f}", file=sys.stderr, flush=True)
+    print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB{', 8-bit' if quantized else ''}) in "
+          f"{(time.time() - t0) / 60:.1f} min; held-out crop accuracy {acc:.4f} (float)",
+          file=sys.stderr, flush=True)
     return {"heldout_accuracy": acc, "minutes": (time.time() - t0) / 60}
 
 
@@ -312,6 +320,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "to a real deck: see the model card)")
     parser.add_argument("--no-fournier", dest="fournier", action="store_false",
                         help="leave the scanned Fournier 1878 deck out of training (to measure on it)")
+    parser.add_argument("--float", dest="quantized", action="store_false",
+                        help="write the float model, not the 8-bit one the reader ships (models.quantize)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -320,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         train(args.scenes, args.epochs, args.seed, args.threads, args.workers, args.out, fournier=args.fournier,
-              decks=tuple(args.decks), strong=args.strong, cache=args.cache)
+              decks=tuple(args.decks), strong=args.strong, cache=args.cache, quantized=args.quantized)
     except InvalidInput as exc:
         print(f"python -m models.train: {exc}", file=sys.stderr)
         return 2

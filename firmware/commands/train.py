@@ -57,5 +57,5 @@ def run(args: argparse.Namespace) -> int:
     from models.train import train
 
     train(args.scenes, args.epochs, args.seed, args.threads, args.workers, args.out, fournier=args.fournier,
-          decks=tuple(args.decks), strong=args.strong, cache=args.cache)
+          decks=tuple(args.decks), strong=args.strong, cache=args.cache, quantized=args.quantized)
     return 0

@@ -1,0 +1,66 @@
+"""models.quantize: the 8-bit card model keeps the reader's contract and its calls."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx")
+
+from onnx import TensorProto, helper, numpy_helper  # noqa: E402
+
+from models.quantize import calibration_batches, is_quantized, main, quantize  # noqa: E402
+from vision.cardcrop import CROP_H, CROP_W  # noqa: E402
+from vision.classifier import FEATURES, CardClassifier, default_model_path  # noqa: E402
+
+
+def _tiny_card_model(path: Path) -> None:
+    """A float model with the card model's contract: conv, relu, average, linear; logits and features."""
+    rng = np.random.default_rng(0)
+    w = numpy_helper.from_array(rng.normal(0, 0.3, (8, 3, 3, 3)).astype(np.float32), "w")
+    b = numpy_helper.from_array(np.zeros(8, np.float32), "b")
+    fc = numpy_helper.from_array(rng.normal(0, 0.5, (40, 8)).astype(np.float32), "fc")
+    fcb = numpy_helper.from_array(np.zeros(40, np.float32), "fcb")
+    nodes = [helper.make_node("Conv", ["crops", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["c"], ["r"]),
+             helper.make_node("GlobalAveragePool", ["r"], ["g"]),
+             helper.make_node("Flatten", ["g"], ["f"]),
+             helper.make_node("Gemm", ["f", "fc", "fcb"], ["logits"], transB=1),
+             helper.make_node("Identity", ["f"], [FEATURES])]
+    graph = helper.make_graph(
+        nodes, "tiny", [helper.make_tensor_value_info("crops", TensorProto.FLOAT, ["n", 3, CROP_H, CROP_W])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["n", 40]),
+         helper.make_tensor_value_info(FEATURES, TensorProto.FLOAT, ["n", 8])], [w, b, fc, fcb])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, str(path))
+
+
+def test_the_shipped_card_model_is_the_8_bit_one() -> None:
+    assert is_quantized(default_model_path())
+
+
+def test_quantising_keeps_the_contract_and_the_calls(tmp_path: Path) -> None:
+    src, dst = tmp_path / "float.onnx", tmp_path / "int8.onnx"
+    _tiny_card_model(src)
+    quantize(src, dst, scenes=2)
+    assert is_quantized(dst) and not is_quantized(src)
+    f, q = CardClassifier(src, corners=False, ends=False), CardClassifier(dst, corners=False, ends=False)
+    x = calibration_batches(3, seed=5)[2]  # crops it was not calibrated on
+    lf, ff = f.logits_and_features(x)
+    lq, fq = q.logits_and_features(x)
+    assert lq.shape == lf.shape == (32, 40) and fq.shape == ff.shape == (32, 8)
+    spread = float(np.ptp(lf))
+    assert np.abs(lq - lf).max() < 0.05 * spread  # the same logits, to a few steps of 8 bits
+    assert (lq.argmax(1) == lf.argmax(1)).mean() >= 0.9
+
+
+def test_the_command_refuses_a_model_quantised_already_and_a_missing_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([str(default_model_path()), str(tmp_path / "x.onnx")]) == 2
+    assert "quantised already" in capsys.readouterr().err
+    assert main([str(tmp_path / "none.onnx")]) == 2
+    assert "no model at" in capsys.readouterr().err
+    assert not (tmp_path / "x.onnx").exists()
