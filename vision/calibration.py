@@ -42,7 +42,7 @@ markers whose cells are about 3 px: ours are 5-9 px at the searched scale
 (50 mm markers at 1.2 px/mm or finer, frames searched at up to
 :data:`DETECT_MAX_SIDE`). Dropping it lost no marker of 480 rendered
 frames (light, tilt, glare, blur, hands; live and full-resolution),
-nor of the same frames searched at half that scale, and saves a third of
+nor of 120 of them searched at half that scale, and saves a third of
 the search."""
 
 
