@@ -356,13 +356,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("index.onnx"))
+    parser.add_argument("--float", dest="quantized", action="store_false",
+                        help="write the float model, not the 8-bit one the reader ships (models.quantize)")
     a = parser.parse_args(argv)
     t0 = time.time()
     x, y = build_patches(a.patches, a.seed, workers=a.threads)
     print(f"{a.patches} patches drawn in {time.time() - t0:.0f} s", flush=True)
     model = fit(build_model(), x, y, a.epochs, a.seed, a.threads)
     export(model, a.out)
-    print(f"wrote {a.out}")
+    if a.quantized:
+        from models.quantize import quantize_index
+
+        quantize_index(a.out, a.out)
+    print(f"wrote {a.out}{' (8-bit)' if a.quantized else ''}")
     return 0
 
 

@@ -11,9 +11,18 @@ onnx = pytest.importorskip("onnx")
 
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
-from models.quantize import calibration_batches, is_quantized, main, quantize  # noqa: E402
+from models.quantize import (  # noqa: E402
+    calibration_batches,
+    index_batches,
+    is_quantized,
+    main,
+    quantize,
+    quantize_index,
+)
 from vision.cardcrop import CROP_H, CROP_W  # noqa: E402
 from vision.classifier import FEATURES, CardClassifier, default_model_path  # noqa: E402
+from vision.ends import INDEX_MODEL_NAME, PATCH, PINTA_MODEL_NAME, EndsModel  # noqa: E402
+from vision.ends import default_path as ends_path  # noqa: E402
 
 
 def _tiny_card_model(path: Path) -> None:
@@ -38,8 +47,40 @@ def _tiny_card_model(path: Path) -> None:
     onnx.save(model, str(path))
 
 
-def test_the_shipped_card_model_is_the_8_bit_one() -> None:
-    assert is_quantized(default_model_path())
+def test_the_shipped_card_and_index_models_are_the_8_bit_ones_and_the_pinta_model_float() -> None:
+    assert is_quantized(default_model_path()) and is_quantized(ends_path(INDEX_MODEL_NAME))
+    assert not is_quantized(ends_path(PINTA_MODEL_NAME))
+
+
+def _tiny_index_model(path: Path) -> None:
+    """A float model with the index model's contract: one grey corner in, ten rank logits out."""
+    rng = np.random.default_rng(1)
+    w = numpy_helper.from_array(rng.normal(0, 0.5, (6, 1, 3, 3)).astype(np.float32), "w")
+    fc = numpy_helper.from_array(rng.normal(0, 0.5, (10, 6)).astype(np.float32), "fc")
+    nodes = [helper.make_node("Conv", ["corners", "w"], ["c"], pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["c"], ["r"]),
+             helper.make_node("GlobalAveragePool", ["r"], ["g"]),
+             helper.make_node("Flatten", ["g"], ["f"]),
+             helper.make_node("Gemm", ["f", "fc"], ["logits"], transB=1)]
+    graph = helper.make_graph(
+        nodes, "tiny_index", [helper.make_tensor_value_info("corners", TensorProto.FLOAT, ["n", 1, PATCH, PATCH])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["n", 10])], [w, fc])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, str(path))
+
+
+def test_an_index_model_made_8_bit_gives_the_same_ranks(tmp_path: Path) -> None:
+    src, dst = tmp_path / "index.onnx", tmp_path / "index8.onnx"
+    _tiny_index_model(src)
+    quantize_index(src, dst)
+    assert is_quantized(dst)
+    f = EndsModel(src, ends_path(PINTA_MODEL_NAME))._index
+    q = EndsModel(dst, ends_path(PINTA_MODEL_NAME))._index
+    x = index_batches(64, seed=3)[0]  # corners it was not calibrated on
+    lf, lq = f.run(["logits"], {"corners": x})[0], q.run(["logits"], {"corners": x})[0]
+    assert lq.shape == lf.shape == (64, 10)
+    assert np.abs(lq - lf).max() < 0.05 * float(np.ptp(lf))
 
 
 def test_quantising_keeps_the_contract_and_the_calls(tmp_path: Path) -> None:
