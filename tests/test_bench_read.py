@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from firmware.cli import main
@@ -20,3 +21,22 @@ def test_bench_read_gives_every_stage_and_the_two_looks_of_the_ends(capsys: Any)
         ends = got["ends_ms"]
         assert set(ends) == {"sixteen_faces", "sixteen_faces_looked_at_again"}
         assert all(v["median"] > 0 for v in ends.values())
+
+
+def test_bench_read_draws_a_scanned_deck_and_refuses_an_incomplete_one(tmp_path: Path, capsys: Any) -> None:
+    import cv2
+
+    from models.deck import HELD_OUT_STYLES, render_card
+    from table.cards import DECK
+
+    names = {"o": "oro", "c": "copa", "e": "espada", "b": "basto"}
+    for card in DECK[:39]:
+        cv2.imwrite(str(tmp_path / f"{card.rank}_{names[str(card)[-1]]}.webp"),
+                    render_card(card, HELD_OUT_STYLES["moderna"]))
+    assert main(["bench", "read", "--n", "1", "--deck-dir", str(tmp_path)]) == 2
+    assert "no complete deck" in capsys.readouterr().err
+    last = DECK[39]
+    cv2.imwrite(str(tmp_path / f"{last.rank}_{names[str(last)[-1]]}.webp"),
+                render_card(last, HELD_OUT_STYLES["moderna"]))
+    assert main(["bench", "read", "--n", "1", "--deck-dir", str(tmp_path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["frames"] == 1

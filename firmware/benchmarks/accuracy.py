@@ -30,8 +30,9 @@ import argparse
 import json
 import sys
 
+from firmware.benchmarks import scanned_deck
 from models.accuracy import evaluate
-from table.errors import InvalidInput, MusTableError
+from table.errors import MusTableError
 from vision.classifier import CardClassifier, ModelNotFound, NeverSure
 from vision.ends import ends_installed
 
@@ -65,14 +66,7 @@ def run(args: argparse.Namespace) -> int:
             classifier, with_model = NeverSure(), False
     else:
         classifier = NeverSure()
-    faces = None
-    if args.deck_dir is not None:
-        from models.deck import load_deck
-
-        faces = load_deck(args.deck_dir)
-        if faces is None:
-            raise InvalidInput(f"no complete deck of 40 faces {{rank}}_{{oro,copa,espada,basto}}.webp "
-                               f"in {args.deck_dir}")
+    faces = None if args.deck_dir is None else scanned_deck(args.deck_dir)
     tally = evaluate(args.n or 200, args.seed, args.deck, classifier, progress=not args.json, faces=faces,
                      px_per_mm=args.px_per_mm)
     result = tally.summary(with_model)

@@ -1,4 +1,4 @@
-"""``mus-table bench read [--n N] [--px-per-mm K]``: milliseconds per frame on one core, stage by stage.
+"""``mus-table bench read [--n N] [--px-per-mm K] [--deck-dir D --model M]``: ms per frame on one core, by stage.
 
 Renders N scenes (``models.scene``, 16 cards, stones, the usual variety), then
 reads each with one thread for OpenCV and for onnxruntime, and prints the
@@ -7,7 +7,10 @@ felt model, finding the cards, the model (one batched call per frame), the
 stones, the whole frame; and the model alone for one crop and for a batch of
 sixteen. Numbers only: never a pass or a fail. ``--px-per-mm`` renders the
 frames at that resolution (a full-resolution still is about 2.9), instead of
-the live camera's 1.2-1.8.
+the live camera's 1.2-1.8. ``--deck-dir`` draws the cards with a scanned
+deck and ``--model`` reads them with another card model: with one that
+never saw the deck, the ends reader is asked about most cards, and its
+time is in the ``model`` stage.
 """
 
 from __future__ import annotations
@@ -20,12 +23,19 @@ from typing import Any
 import cv2
 import numpy as np
 
+from firmware.benchmarks import scanned_deck
+
 HELP = "ms per frame of mus-table read, stage by stage, on one core"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--px-per-mm", type=float, default=None,
                         help="render the frames at this resolution (default: 1.2-1.8, the live camera)")
+    parser.add_argument("--deck-dir", default=None,
+                        help="draw the cards with a scanned deck: {rank}_{oro,copa,espada,basto}.webp "
+                             "(with a --model that never saw it: the read of a deck the card model does not know)")
+    parser.add_argument("--model", default=None,
+                        help="card model (default models/cards.onnx); the ends reader stands behind it")
 
 
 def _stats(values: list[float]) -> dict[str, float]:
@@ -40,16 +50,18 @@ def run(args: argparse.Namespace) -> int:
     from models.scene import random_cards, random_scene, render_scene
     from table.cards import DECK
     from vision.classifier import CardClassifier
-    from vision.ends import FACE_H, FACE_W
+    from vision.ends import FACE_H, FACE_W, ends_installed
     from vision.reading import TableReader
 
     n = args.n or 20
     cv2.setNumThreads(1)
     rng = np.random.default_rng(args.seed)
-    classifier = CardClassifier(threads=1)
+    classifier = CardClassifier(args.model, threads=1, ends=True if ends_installed() else None)
+    extra: dict[str, Any] = {} if args.px_per_mm is None else {"px_per_mm": args.px_per_mm}
+    if args.deck_dir is not None:
+        extra["deck"] = scanned_deck(args.deck_dir)
     frames = []
     for _ in range(n):
-        extra = {} if args.px_per_mm is None else {"px_per_mm": args.px_per_mm}
         spec = random_scene(rng, cards=random_cards(rng, full=True), hand_over_pool=False, **extra)
         frames.append(render_scene(spec, rng).image)
     reader = TableReader(classifier=classifier)
