@@ -481,22 +481,40 @@ def _haze_off(a: FloatImage, dp: FloatImage, amp: FloatImage, stone: Mask, lit: 
     thresholds there come from the felt's spread there (what a small blur
     takes away).
     """
-    under = (amp > STONES.glare_on) & ~stone
+    glare_on = amp > STONES.glare_on
+    under = glare_on & ~stone
     if np.count_nonzero(under) > STONES.haze_min_px:
-        wgt = under.astype(np.float32)
+        # every value used lies under the glare: the blurs are taken over the glare's box with each blur's
+        # reach around it (the same values there as over the whole region)
         s_bg = STONES.glare_smooth_mm * STONES.haze_smooth * k
+        gx, gy, gw, gh = cv2.boundingRect(glare_on.astype(np.uint8))
+        h, w = a.shape
+        r1, r2 = _blur_reach(s_bg), _blur_reach(STONES.haze_blur_px)
+        o1 = (slice(max(0, gy - r1), min(h, gy + gh + r1)), slice(max(0, gx - r1), min(w, gx + gw + r1)))
+        y2, x2 = max(0, gy - r2), max(0, gx - r2)
+        o2 = (slice(y2, min(h, gy + gh + r2)), slice(x2, min(w, gx + gw + r2)))
+        i2 = (slice(y2 - o1[0].start, o2[0].stop - o1[0].start), slice(x2 - o1[1].start, o2[1].stop - o1[1].start))
+        a1, dp1, on1 = a[o1], dp[o1], glare_on[o1]
+        wgt = under[o1].astype(np.float32)
         den = cv2.GaussianBlur(wgt, (0, 0), s_bg) + 1e-3
-        glare_on = amp > STONES.glare_on
-        a = np.where(glare_on, a - cv2.GaussianBlur((a - 1.0) * wgt, (0, 0), s_bg) / den, a)
-        dp = np.where(glare_on, dp - cv2.GaussianBlur(dp * wgt, (0, 0), s_bg) / den, dp)
-        a_hf = (a - cv2.GaussianBlur(a, (0, 0), STONES.haze_blur_px))[under]
-        dp_hf = (dp - cv2.GaussianBlur(dp, (0, 0), STONES.haze_blur_px))[under]
+        a2 = np.asarray(np.where(on1, a1 - cv2.GaussianBlur((a1 - 1.0) * wgt, (0, 0), s_bg) / den, a1)[i2],
+                        np.float32)
+        dp2 = np.asarray(np.where(on1, dp1 - cv2.GaussianBlur(dp1 * wgt, (0, 0), s_bg) / den, dp1)[i2], np.float32)
+        under2, on2 = under[o2], glare_on[o2]
+        a_hf = (a2 - cv2.GaussianBlur(a2, (0, 0), STONES.haze_blur_px))[under2]
+        dp_hf = (dp2 - cv2.GaussianBlur(dp2, (0, 0), STONES.haze_blur_px))[under2]
         ct_u = max(colour_t, STONES.noise_sigmas * _spread(dp_hf))
         lt_u = max(light_t, STONES.noise_sigmas * _spread(a_hf))
-        lit = np.where(glare_on, (dp > ct_u) | (a > 1.0 + lt_u), lit)
-        dark = np.where(glare_on, a < STONES.darkest_shadow, dark)
+        lit, dark = lit.copy(), dark.copy()
+        lit[o2] = np.where(on2, (dp2 > ct_u) | (a2 > 1.0 + lt_u), lit[o2])
+        dark[o2] = np.where(on2, a2 < STONES.darkest_shadow, dark[o2])
         stone = lit | dark
     return lit, dark, stone
+
+
+def _blur_reach(sigma: float) -> int:
+    """How far (px) OpenCV's Gaussian blur of a float image reaches (half its kernel), with a pixel to spare."""
+    return (int(round(sigma * 8 + 1)) | 1) // 2 + 2
 
 
 def _cut(search: _Search, mask: Image, i: int, radius: float) -> list[_Blob]:
@@ -1045,12 +1063,12 @@ def _paled_stones(regions: list[_Region],
     pad = int(math.ceil(STONES.pale_pad_r * radius))
     for _, (rx0, ry0, _, _), _, whole, _ in regions:
         rh, rw = whole.shape[:2]
-        gys, gxs = np.nonzero(glared[ry0:ry0 + rh, rx0:rx0 + rw])
-        if not len(gys):
+        gx, gy, gw, gh = cv2.boundingRect(np.ascontiguousarray(glared[ry0:ry0 + rh, rx0:rx0 + rw]))
+        if gw == 0 or gh == 0:
             continue
         # only around the glare (with room for a stone and its ring)
-        cx0, cy0 = max(0, int(gxs.min()) - pad), max(0, int(gys.min()) - pad)
-        cx1, cy1 = min(rw, int(gxs.max()) + pad + 1), min(rh, int(gys.max()) + pad + 1)
+        cx0, cy0 = max(0, gx - pad), max(0, gy - pad)
+        cx1, cy1 = min(rw, gx + gw + pad), min(rh, gy + gh + pad)
         signed = np.ascontiguousarray(whole[cy0:cy1, cx0:cx1])
         x0, y0 = rx0 + cx0, ry0 + cy0
         hh, ww = signed.shape[:2]
@@ -1059,7 +1077,15 @@ def _paled_stones(regions: list[_Region],
         inner = cv2.filter2D(s, -1, disc, borderType=cv2.BORDER_REFLECT)
         outer = cv2.filter2D(s, -1, around, borderType=cv2.BORDER_REFLECT)
         resp = inner - outer
-        peaks = (resp >= cv2.dilate(resp, peak_disc)) & (resp > STONES.pale_min) & glare
+        peaks = (resp > STONES.pale_min) & glare
+        px0, py0, pw, ph = cv2.boundingRect(peaks.astype(np.uint8))
+        if pw == 0 or ph == 0:
+            continue
+        # a peak is its disc's largest response: the disc's maximum taken only around the candidates
+        m = peak_disc.shape[0] // 2 + 1
+        qy, qx = max(0, py0 - m), max(0, px0 - m)
+        near = resp[qy:min(hh, py0 + ph + m), qx:min(ww, px0 + pw + m)]
+        peaks[qy:qy + near.shape[0], qx:qx + near.shape[1]] &= near >= cv2.dilate(near, peak_disc)
         ys, xs = np.nonzero(peaks)
         for py, px in sorted(zip(ys.tolist(), xs.tolist(), strict=True), key=lambda p: -resp[p[0], p[1]]):
             if done[y0 + py, x0 + px]:
@@ -1356,15 +1382,31 @@ def _deglare(image: Image, felt_map: npt.NDArray[np.float32], felt_colour: tuple
     a_full = cv2.resize(a_s, (w, h), interpolation=cv2.INTER_LINEAR)
     w_full = np.maximum(cv2.resize(w_s, (w, h), interpolation=cv2.INTER_LINEAR), 0.0)
     # only where a glare lies (white added well above the noise): elsewhere the image and felt as they are
-    use = np.clip((w_full - STONES.glare_ramp * STONES.glare_min) / STONES.glare_min, 0.0, 1.0)[:, :, None]
-    img = image.astype(np.float32) - use * w_full[:, :, None]
-    under = np.maximum(a_full, 1.0)[:, :, None] * c.astype(np.float32)
-    felt_seen = felt_map + use * (under - felt_map)
+    use_all = np.clip((w_full - STONES.glare_ramp * STONES.glare_min) / STONES.glare_min, 0.0, 1.0)
+    # where use is 0 the image and the felt come out as they went in and amp is 1: the sums are taken in
+    # the box around the glare only (the same values there)
+    bx, by, bw, bh = cv2.boundingRect((use_all > 0).astype(np.uint8))
+    out_img, felt_seen, amp = image.copy(), felt_map.copy(), np.ones((h, w), np.float32)
+    if bw == 0 or bh == 0:
+        return out_img, felt_seen, amp
+    box = (slice(by, by + bh), slice(bx, bx + bw))
+    use = use_all[box][:, :, None]
+    img = image[box].astype(np.float32) - use * w_full[box][:, :, None]
+    under = np.maximum(a_full[box], 1.0)[:, :, None] * c.astype(np.float32)
+    fm = np.ascontiguousarray(felt_map[box])
+    fs = np.asarray(fm + use * (under - fm), np.float32)
     # the noise is the same, the felt it is measured against darker: by this much louder
     floor = STONES.glare_amp_floor
-    amp = (np.linalg.norm(felt_map, axis=2) + floor) / (np.linalg.norm(felt_seen, axis=2) + floor)
-    return (np.asarray(np.clip(img + 0.5, 0, 255), np.uint8), np.asarray(felt_seen, np.float32),
-            np.asarray(np.maximum(amp, 1.0), np.float32))
+    out_img[box] = np.asarray(np.clip(img + 0.5, 0, 255), np.uint8)
+    felt_seen[box] = fs
+    amp[box] = np.maximum((_norm3(fm) + floor) / (_norm3(fs) + floor), 1.0)
+    return out_img, felt_seen, amp
+
+
+def _norm3(values: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """Each pixel's length over its three channels: numpy's norm(axis=2) to the bit, several times faster."""
+    return np.asarray(cv2.sqrt(cv2.transform(cv2.multiply(values, values), np.ones((1, 3), np.float32))),
+                      np.float32).reshape(values.shape[:2])
 
 
 def _spread(values: npt.NDArray[np.float32]) -> float:
