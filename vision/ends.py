@@ -102,7 +102,10 @@ def normalise(img: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     """
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
     g = grey.astype(np.float32)
-    lo, hi = float(np.percentile(g, 1.0)), float(np.percentile(g, 80.0))
+    if grey.dtype == np.uint8:
+        lo, hi = _percentiles_u8(np.asarray(grey, np.uint8), (1.0, 80.0))
+    else:
+        lo, hi = float(np.percentile(g, 1.0)), float(np.percentile(g, 80.0))
     if hi - lo < 8:
         hi = lo + 8
     return np.asarray(np.clip((g - lo) * (220.0 / (hi - lo)), 0, 255), np.uint8)
@@ -126,6 +129,32 @@ def _cut(face: npt.NDArray[np.uint8], shift: tuple[int, int], h: int, w: int) ->
         return np.ascontiguousarray(face[:h, :w])
     pad = cv2.copyMakeBorder(np.ascontiguousarray(face), 4, 4, 4, 4, cv2.BORDER_REPLICATE)
     return np.ascontiguousarray(pad[4 + dy:4 + dy + h, 4 + dx:4 + dx + w])
+
+
+def _percentiles_u8(grey: npt.NDArray[np.uint8], qs: tuple[float, ...]) -> list[float]:
+    """``np.percentile(grey.astype(np.float32), q)`` for each q, bit for bit, from the grey levels' histogram.
+
+    A tenth of the time on a corner patch: the two order statistics are read
+    off the cumulative histogram, then blended as numpy's linear method does
+    (in float32, the weight a float64 cast down where it is used, the far end
+    subtracted from when the weight is at least one half).
+
+    >>> g = np.arange(100, dtype=np.uint8).reshape(10, 10)
+    >>> _percentiles_u8(g, (1.0, 80.0)) == [float(np.percentile(g.astype(np.float32), q)) for q in (1.0, 80.0)]
+    True
+    """
+    cum = np.cumsum(np.bincount(grey.ravel(), minlength=256))
+    n = int(cum[-1])
+    out = []
+    for q in qs:
+        pos = (n - 1) * (q / 100.0)
+        k = int(np.floor(pos))
+        t = pos - k
+        a = np.float32(np.searchsorted(cum, k, side="right"))
+        b = np.float32(np.searchsorted(cum, min(k + 1, n - 1), side="right"))
+        d = b - a
+        out.append(float(b - d * np.float32(1 - t) if t >= 0.5 else a + d * np.float32(t)))
+    return out
 
 
 def corner_patches(face: npt.NDArray[np.uint8], shift: tuple[int, int] = (0, 0)) -> npt.NDArray[np.uint8]:
