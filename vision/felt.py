@@ -172,7 +172,13 @@ class Felt:
         """
         img, felt = _crop(image, self.colour_map, region)
         ones = np.ones((1, 3), np.float32)
-        si = cv2.transform(img.astype(np.float32), ones)
+        if img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3:
+            # the channels' sum of bytes is a whole number under 766: added as floats straight from the
+            # bytes it is the same, without a float copy of the whole image (about 1.5 ms a frame)
+            b, g, r = cv2.split(img)
+            si = cv2.add(cv2.add(b, g, dtype=cv2.CV_32F), r, dtype=cv2.CV_32F)
+        else:
+            si = cv2.transform(img.astype(np.float32), ones)
         sf = cv2.transform(felt, ones)
         return np.asarray(cv2.divide(cv2.subtract(si, sf), sf + 3 * DISTANCE_OFFSET), np.float32)
 
