@@ -101,11 +101,9 @@ def normalise(img: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     cream under warm light and in blue on white under a glare look alike.
     """
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
+    grey = np.asarray(grey, np.uint8)
     g = grey.astype(np.float32)
-    if grey.dtype == np.uint8:
-        lo, hi = _percentiles_u8(np.asarray(grey, np.uint8), (1.0, 80.0))
-    else:
-        lo, hi = float(np.percentile(g, 1.0)), float(np.percentile(g, 80.0))
+    lo, hi = _percentiles_u8(grey, (1.0, 80.0))
     if hi - lo < 8:
         hi = lo + 8
     return np.asarray(np.clip((g - lo) * (220.0 / (hi - lo)), 0, 255), np.uint8)
