@@ -905,7 +905,8 @@ class TableLoop:
                 "words": {str(lance): ws for lance, ws in bets.words().items()},
                 "outcomes": outcomes,
                 "standing": None if betting is None or betting.bettor is None else
-                {"bettor": betting.bettor, "total": betting.total, "ordago": betting.ordago},
+                {"bettor": betting.bettor, "total": betting.total, "ordago": betting.ordago,
+                 "deje": betting.deje},
                 "over": bets.over,
             },
             "reading": self._reading.to_json() if self._reading is not None else None,
