@@ -123,6 +123,7 @@ def counted(page: Page) -> None:
 
 def shot(page: Page, name: str, transparent: bool = False, scrolls: bool = False) -> None:
     """Save a screenshot to look at, after checking that nothing on it is cut off."""
+    page.wait_for_function("() => { const f = document.getElementById('flash'); return !f || f.hidden; }")
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     bad = cut_off(page, scrolls)
     page.screenshot(path=str(ARTIFACTS / name), omit_background=transparent, full_page=scrolls)

@@ -101,6 +101,7 @@ ES: dict[str, str] = {
     "out_en_paso": "En paso",
     "out_querido": "Querido a {n}",
     "out_no_querido": "No quiero: 1 para {p}",
+    "out_no_querido_short": "No quiero (1 para {p})",
     "out_ordago": "Órdago querido",
     "declare_q": "¿{lance}?",
     "declare_yes": "Sí",
@@ -116,7 +117,7 @@ ES: dict[str, str] = {
     "pick_card": "¿Qué carta es? ({seat}, carta {i})",
     "corrected_card": "corregida a mano",
     "corrected_short": "a mano",
-    "some_corrected": "Las cartas marcadas «a mano» se corrigieron a mano; toca otra para corregirla",
+    "some_corrected": "Marcadas «a mano»: corregidas a mano. Toca una carta para corregirla",
     "cancel": "Cancelar",
     "problems": "La mesa no cuadra:",
     "impossible_todo": "poned bien las cartas en su sitio (se leen otra vez solas), tocad la carta mal leída "

@@ -82,6 +82,12 @@ function pairPhrase(p, st) {
   if (ns[p] && ns[p + 2]) return tr("pair_named", {a: ns[p], b: ns[p + 2]});
   return tr("pair_seats_phrase", {a: p + 1, b: p + 3});
 }
+/* The pair in few words, for a button: «Jon y Ane» or «2 y 4». */
+function pairShort(p, st) {
+  const ns = seatNames(st || window.STATE);
+  if (ns[p] && ns[p + 2]) return tr("pair_named", {a: ns[p], b: ns[p + 2]});
+  return tr("pair_named", {a: p + 1, b: p + 3});
+}
 function lanceName(l) { return l ? tr("lance_" + l) : tr("no_lance"); }
 
 /* The score of both pairs as the table shows it. ``shown``: the points to show instead of

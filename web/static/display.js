@@ -16,6 +16,7 @@ const REPEAT_MS = 1000;  /* the same word tapped again within this is a double t
 let lastTap = {key: "", at: 0};
 let busy = false;        /* a command on its way: other taps wait for its answer */
 let pending = null;      /* a command that could not reach the table: {cmd, label} */
+window.tapAge = () => Date.now() - lastTap.at;  /* for the browser tests: a repeat is taken after REPEAT_MS */
 
 function toast(text, bad) {
   const t = document.getElementById("toast");
@@ -90,12 +91,13 @@ async function command(cmd, label) {
 function setPending(p) {
   pending = p;
   const bar = document.getElementById("pending");
-  if (!p) { bar.hidden = true; bar.replaceChildren(); return; }
+  if (!p) { bar.hidden = true; bar.replaceChildren(); document.body.classList.remove("has-pending"); return; }
   bar.replaceChildren(
     el("b", null, "\u26A0 " + tr("not_sent", {what: p.label || tr("the_tap")})),
     el("button", {class: "mid", id: "btn-retry", onclick: () => { const q = pending; setPending(null); lastTap = {key: "", at: 0}; command(q.cmd, q.label); }}, tr("retry")),
     el("button", {class: "mid", id: "btn-drop", onclick: () => setPending(null)}, tr("discard")));
   bar.hidden = false;
+  document.body.classList.add("has-pending");
 }
 
 function setUnlocked(v) {
@@ -247,7 +249,7 @@ function renderBets(main, st) {
       for (const p of [0, 1]) {
         const by = [0, 1, 2, 3].map((i) => (st.mano + i) % 4).find((s) => s % 2 === p);
         quick.append(el("button", {class: "mid q-noquerido", "data-pair": p, onclick: () => command({kind: "lance", lance: L, outcome: "no querido", by},
-          tr("flash_lance", {lance: lname, how: tr("out_no_querido", {p: pairPhrase(p, st)})}))}, tr("out_no_querido", {p: pairPhrase(p, st)})));
+          tr("flash_lance", {lance: lname, how: tr("out_no_querido", {p: pairPhrase(p, st)})}))}, tr("out_no_querido_short", {p: pairShort(p, st)})));
       }
       quick.append(el("button", {class: "mid q-ordago", onclick: () => command({kind: "lance", lance: L, outcome: "ordago"},
         tr("flash_lance", {lance: lname, how: tr("out_ordago")}))}, tr("out_ordago")));
@@ -318,8 +320,6 @@ function renderCards(st) {
     }
     box.append(row);
   }
-  const fixed = [0, 1, 2, 3].some((s) => [0, 1, 2, 3].some((i) => correctedAt(st, s, i)));
-  box.append(el("div", {class: "hint"}, fixed ? tr("some_corrected") : tr("tap_to_correct")));
   return box;
 }
 
@@ -369,6 +369,8 @@ function renderEnd(main, st) {
         "\u2714 " + seatLabel(x, st)))));
   }
   const row = el("div", {class: "endbtns"});
+  const fixed = [0, 1, 2, 3].some((s) => [0, 1, 2, 3].some((i) => correctedAt(st, s, i)));
+  side.append(el("div", {class: "hint", id: "hint"}, fixed ? tr("some_corrected") : tr("tap_to_correct")));
   row.append(el("button", {class: "small read", id: "btn-reread", onclick: () => command({kind: "read"}, tr("read_cards"))}, tr("read_cards")));
   const b = st.bets || {};
   if (b.lance && !b.over && ((b.legal || []).length || (b.asked || []).length)) {
