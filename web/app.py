@@ -176,7 +176,9 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
 
     @app.get("/overlay")
     def overlay() -> str:
-        return render_template("overlay.html")
+        """``?layout=bar``: the score bar alone; anything else: the full overlay."""
+        layout = "bar" if request.args.get("layout") == "bar" else "full"
+        return render_template("overlay.html", layout=layout)
 
     @app.get("/hands/<int:n>")
     def replay(n: int) -> str:

@@ -117,7 +117,7 @@ ES: dict[str, str] = {
     "pick_card": "¿Qué carta es? ({seat}, carta {i})",
     "corrected_card": "corregida a mano",
     "corrected_short": "a mano",
-    "some_corrected": "Marcadas «a mano»: corregidas a mano. Toca una carta para corregirla",
+    "some_corrected": "«a mano»: corregida a mano",
     "cancel": "Cancelar",
     "problems": "La mesa no cuadra:",
     "impossible_todo": "poned bien las cartas en su sitio (se leen otra vez solas), tocad la carta mal leída "
@@ -203,6 +203,7 @@ ES: dict[str, str] = {
     "a_to_b": "{a} a {b}",
     "vaca_juegos": "Juegos de cada vaca:",
     "waiting_cards": "Esperando a que se enseñen las cartas",
+    "juego_was_won": "Último juego para {p}",
     "camera": "Cámara",
     "no_frame": "Sin imagen de la cámara",
     "no_reading": "No hay lectura todavía",

@@ -368,9 +368,9 @@ function renderEnd(main, st) {
         onclick: () => command({kind: "confirm", seat: x}, tr("flash_confirmed", {seat: seatLabel(x, st)}))},
         "\u2714 " + seatLabel(x, st)))));
   }
-  const row = el("div", {class: "endbtns"});
+  const row = el("div", {class: "endbtns endrow"});
   const fixed = [0, 1, 2, 3].some((s) => [0, 1, 2, 3].some((i) => correctedAt(st, s, i)));
-  side.append(el("div", {class: "hint", id: "hint"}, fixed ? tr("some_corrected") : tr("tap_to_correct")));
+  if (!(st.problems || []).length) row.append(el("div", {class: "hint", id: "hint"}, fixed ? tr("some_corrected") : tr("tap_to_correct")));
   row.append(el("button", {class: "small read", id: "btn-reread", onclick: () => command({kind: "read"}, tr("read_cards"))}, tr("read_cards")));
   const b = st.bets || {};
   if (b.lance && !b.over && ((b.legal || []).length || (b.asked || []).length)) {
