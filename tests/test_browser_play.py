@@ -249,3 +249,50 @@ def test_the_bets_at_other_sizes(served: Served, browser: Any, size: tuple[int, 
     expect(page.locator(".speaker")).to_contain_text(re.compile("Habla|Responde"))
     shot(page, f"play-{w}x{h}-bets.png", scrolls=w < 600)
     page.close()
+
+
+def test_spectators_and_the_overlay_know_the_state_and_the_result(served: Served, browser: Any) -> None:
+    overlay = browser.new_page(viewport={"width": 1920, "height": 1080})
+    overlay.set_default_timeout(TIMEOUT)
+    bar = browser.new_page(viewport={"width": 1920, "height": 1080})
+    bar.set_default_timeout(TIMEOUT)
+    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    phone.set_default_timeout(TIMEOUT)
+    overlay.goto(served.url + "/overlay")
+    bar.goto(served.url + "/overlay?layout=bar")
+    phone.goto(served.url + "/watch")
+    state = served.loop.snapshot()
+    speaker = state["bets"]["speaker"]
+    served.command({"kind": "say", "seat": speaker, "word": "envido", "n": 4})
+    expect(overlay.locator(".ov-standing")).to_contain_text("Van 4 en la grande")
+    expect(overlay.locator(".ov-speaks")).to_contain_text(f"asiento {(speaker + 1) % 4 + 1}")
+    shot(overlay, "overlay-1080p-envite.png", transparent=True)
+    served.command({"kind": "say", "seat": served.loop.snapshot()["bets"]["speaker"], "word": "ordago"})
+    expect(overlay.locator("#ov-ordago")).to_contain_text("Órdago del asiento")
+    expect(phone.locator("#lance")).to_contain_text("Órdago del asiento")
+    shot(overlay, "overlay-1080p-ordago.png", transparent=True)
+    served.command({"kind": "say", "seat": served.loop.snapshot()["bets"]["speaker"], "word": "quiero"})
+    show(served, HAND2)
+    state = served.command({"kind": "read"})
+    assert state["phase"] == "scored"
+    winner = state["answer"]["winner"]
+    who = "LOS ASIENTOS {} Y {}".format(winner + 1, winner + 3)
+    for page in (overlay, bar, phone):
+        expect(page.locator("#ov-win, #result").first).to_contain_text(f"JUEGO PARA {who}")
+    expect(overlay.locator(".ov-cards .card")).to_have_count(16)
+    expect(bar.locator(".ov-cards")).to_be_hidden()  # the bar layout: the score and the winner only
+    shot(overlay, "overlay-1080p-won.png", transparent=True)
+    shot(bar, "overlay-1080p-bar.png", transparent=True)
+    # on a phone the result is above the fold, and the score moves with the count to its end
+    box = phone.locator("#result").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 844
+    phone.wait_for_function("window.countDone === true")
+    last = ([t["score"] for t in state["tanteo"] if t["counted"]] or [state["score"]])[-1]
+    expect(phone.locator('.points[data-pair="0"]')).to_have_text(str(last[0]))
+    expect(phone.locator('.points[data-pair="1"]')).to_have_text(str(last[1]))
+    shot(phone, "watch-phone-won.png", scrolls=True)
+    served.command({"kind": "confirm", "seat": state["confirm_by"][0]})
+    settle(served)
+    expect(phone.locator("#result")).to_contain_text("Último juego para los asientos")
+    for page in (overlay, bar, phone):
+        page.close()

@@ -47,15 +47,18 @@ function countScore(st) {
   const root = document.getElementById("score");
   const lines = (st.tanteo || []).filter((x) => x.counted !== false && x.score);
   const key = JSON.stringify([st.hand_no, lines.map((x) => x.score)]);
-  if (st.phase !== "scored" || !lines.length) { clearTimeout(countTimer); countKey = ""; renderScore(root, st); return; }
+  if (st.phase !== "scored" || !lines.length) {
+    clearTimeout(countTimer); countKey = ""; renderScore(root, st); window.countDone = true; return;
+  }
   if (key === countKey) return;
   countKey = key;
+  window.countDone = false;
   clearTimeout(countTimer);
   let i = 0;
   const step = () => {
     renderScore(root, st, i === 0 ? st.score : lines[i - 1].score);
     document.querySelectorAll("#tanteo .tev").forEach((li, k) => li.classList.toggle("now", k === i - 1));
-    if (i < lines.length) { i += 1; countTimer = setTimeout(step, 700); } else window.countDone = st.seq;
+    if (i < lines.length) { i += 1; countTimer = setTimeout(step, 700); } else window.countDone = true;
   };
   step();
 }
