@@ -15,9 +15,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import Page, expect, sync_playwright
 from test_browser_web import ARTIFACTS, CHROMIUM, HAND, HAND2, PIN, TIMEOUT, Served, shot
 
-from playwright.sync_api import Page, expect, sync_playwright
 from table.cards import Card
 
 expect.set_options(timeout=TIMEOUT)
@@ -176,7 +176,7 @@ def test_a_whole_juego_by_taps(served: Served, browser: Any) -> None:
     winner = state["answer"]["winner"]
     assert winner is not None
     expect(page.locator("#winbanner")).to_contain_text(
-        "JUEGO PARA LOS ASIENTOS {} Y {}".format(winner + 1, winner + 3))
+        f"JUEGO PARA LOS ASIENTOS {winner + 1} Y {winner + 3}")
     by = state["confirm_by"]
     expect(page.locator(".confirm-btn")).to_have_count(len(by))
     assert 1 - winner in by  # the pair that lost the órdago may confirm
@@ -276,7 +276,7 @@ def test_spectators_and_the_overlay_know_the_state_and_the_result(served: Served
     state = served.command({"kind": "read"})
     assert state["phase"] == "scored"
     winner = state["answer"]["winner"]
-    who = "LOS ASIENTOS {} Y {}".format(winner + 1, winner + 3)
+    who = f"LOS ASIENTOS {winner + 1} Y {winner + 3}"
     for page in (overlay, bar, phone):
         expect(page.locator("#ov-win, #result").first).to_contain_text(f"JUEGO PARA {who}")
     expect(overlay.locator(".ov-cards .card")).to_have_count(16)
