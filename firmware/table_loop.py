@@ -53,7 +53,7 @@ from firmware.table_commands import (
     Say,
     Unsay,
 )
-from table.entries import CardsRead, Entry, entry_from_json
+from table.entries import CardsRead, Change, entry_from_json
 from table.errors import InvalidInput, Message, Refused
 from table.game import ConfirmedHand, Game, expected_stones, is_dentro
 from table.hand import Phase, outcome_words, reading_problem
@@ -211,7 +211,7 @@ class TableLoop:
             if self._learning is not None:
                 raise CommandRefused("learning_now")
             self._check_fresh(seq)
-            entry: Entry = cmd
+            entry: Change = cmd
             if isinstance(cmd, NewPartida):
                 entry = self.settings.new_partida()
             elif isinstance(cmd, Confirm) and cmd.seat is None and not self.settings.panel_confirms:
@@ -366,7 +366,7 @@ class TableLoop:
         assert self.game is not None  # set in __init__
         return self.game
 
-    def _next(self, entry: Entry, at: str, partida: int) -> Game:
+    def _next(self, entry: Change, at: str, partida: int) -> Game:
         """The game after ``entry``: the one check of a command and the one replay of an entry."""
         if self.game is None:
             if not isinstance(entry, NewPartida):
@@ -391,7 +391,7 @@ class TableLoop:
         self._recent.append((seq, kind, body))
         self._last_entry = seq
 
-    def _commit(self, entry: Entry) -> None:
+    def _commit(self, entry: Change) -> None:
         """Check ``entry``, journal it, keep the game it makes, publish its event (in that
         order: what was published is on the disk, or waits in memory with the disk fault shown)."""
         at = now_iso()

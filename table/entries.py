@@ -11,12 +11,27 @@ later. ``to_json()`` is the journal's body; :func:`entry_from_json` reads it bac
 Say(seat=1, word='envido', n=5)
 >>> Correct(2, 0, Card.parse("12o")).to_json()
 {'kind': 'correct', 'seat': 2, 'index': 0, 'card': '12o'}
+
+The journal's rows, ``(seq, partida, kind, at, body)``, are folded into
+partidas here too (:func:`partida_hands`, :func:`partida_starts`). A ``confirm`` entry holds the
+hand's ``mus-hand/1`` record and its answer; an ``undo_hand`` takes the last
+confirmed hand of its partida back. The table's own journal and the hub's copy
+of it fold their entries here, so both export a partida the same way.
+
+>>> entries = [(1, 1, "new_partida", "t", {"mano": 0}),
+...            (5, 1, "confirm", "t", {"record": {"n": 1}, "answer": {}}),
+...            (6, 1, "confirm", "t", {"record": {"n": 2}, "answer": {}}),
+...            (7, 1, "undo_hand", "t", {})]
+>>> [record for record, _ in partida_hands(entries, 1)]
+[{'n': 1}]
+>>> partida_starts(entries)
+{1: ('t', {'mano': 0})}
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -180,7 +195,11 @@ class CardsRead:
                 **self.extra}
 
 
-Entry = Say | Unsay | LanceOutcome | Declare | Correct | Confirm | UndoHand | NewPartida | CardsRead
+Change = Say | Unsay | LanceOutcome | Declare | Correct | Confirm | UndoHand | NewPartida | CardsRead
+"""One change of the game: the body of a journal entry, typed."""
+
+Entry = tuple[int, int, str, str, dict[str, Any]]
+"""``(seq, partida, kind, at, body)``: one journal entry, its body as JSON values."""
 
 
 def _int(body: Mapping[str, Any], key: str, default: int | None = None) -> int | None:
@@ -190,7 +209,7 @@ def _int(body: Mapping[str, Any], key: str, default: int | None = None) -> int |
     return v
 
 
-def entry_from_json(kind: str, body: Mapping[str, Any]) -> Entry:
+def entry_from_json(kind: str, body: Mapping[str, Any]) -> Change:
     """The entry a journal row holds (``kind`` and its JSON ``body``)."""
     try:
         if kind == "say":
@@ -222,3 +241,26 @@ def entry_from_json(kind: str, body: Mapping[str, Any]) -> Entry:
             raise
         raise InvalidInput(f"a journal entry {kind!r} that cannot be read: {exc}") from None
     raise InvalidInput(f"unknown journal entry {kind!r}")
+
+
+def partida_hands(entries: Iterable[Entry], partida: int) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """The confirmed hands of ``partida`` that count (undone ones left out), in order: each
+    hand's record and the answer kept with it, as JSON values."""
+    out: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    for _, p, kind, _, body in entries:
+        if p != partida:
+            continue
+        if kind == "confirm":
+            out.append((body["record"], body["answer"]))
+        elif kind == "undo_hand" and out:
+            out.pop()
+    return out
+
+
+def partida_starts(entries: Iterable[Entry]) -> dict[int, tuple[str, dict[str, Any]]]:
+    """Each partida's first ``new_partida`` entry: when it started and its body (rules, format, mano)."""
+    starts: dict[int, tuple[str, dict[str, Any]]] = {}
+    for _, p, kind, at, body in entries:
+        if kind == "new_partida" and p not in starts:
+            starts[p] = (at, body)
+    return starts

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from table.answer import Answer
-from table.entries import Confirm, Entry, NewPartida, UndoHand
+from table.entries import Confirm, Change, NewPartida, UndoHand
 from table.errors import Message, Refused
 from table.hand import Hand, Phase
 from table.match import Partida
@@ -84,7 +84,7 @@ class Game:
             return Phase.SCORED
         return Phase.PLAYING
 
-    def apply(self, entry: Entry, at: str = "") -> Game:
+    def apply(self, entry: Change, at: str = "") -> Game:
         """The game after ``entry`` (``at``: when, for a confirmed hand); raises
         :class:`~table.errors.Refused` and changes nothing when the rules do not take it."""
         if isinstance(entry, NewPartida):
@@ -122,7 +122,7 @@ class Game:
             p.apply(h.answer)
         return p
 
-    def body(self, entry: Entry) -> dict[str, Any]:
+    def body(self, entry: Change) -> dict[str, Any]:
         """The journal's body for ``entry`` in this game (a confirmation keeps the hand's
         record and answer, an undo the number of the hand it takes back)."""
         out = entry.to_json()

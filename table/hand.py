@@ -40,7 +40,7 @@ from table.entries import (
     Correct,
     Declare,
     Ending,
-    Entry,
+    Change,
     LanceOutcome,
     Say,
     Unsay,
@@ -377,7 +377,7 @@ class Hand:
 
     # -- changing -------------------------------------------------------------------------
 
-    def apply(self, entry: Entry) -> Hand:
+    def apply(self, entry: Change) -> Hand:
         """The hand after ``entry`` (a word, a declaration, a reading, a correction); raises
         :class:`~table.errors.Refused` (nothing changes) when the rules do not take it."""
         if isinstance(entry, Say):
