@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from table.answer import Answer
-from table.entries import Confirm, Change, NewPartida, UndoHand
+from table.entries import Change, Confirm, NewPartida, UndoHand
 from table.errors import Message, Refused
 from table.hand import Hand, Phase
 from table.match import Partida

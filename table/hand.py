@@ -36,11 +36,11 @@ from table.betting import Betting, BetWord, HandBets, Outcome, Word
 from table.cards import Card
 from table.entries import (
     CardsRead,
+    Change,
     Confirm,
     Correct,
     Declare,
     Ending,
-    Change,
     LanceOutcome,
     Say,
     Unsay,
