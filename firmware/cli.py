@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "train": ("train", "train the card model on rendered scenes and export models/cards.onnx"),
     "run": ("run", "run the table: camera, reader, score, journal, panel, display and MQTT, as table.toml says"),
     "journal": ("journal", "list the partidas of a table's journal, or export one as mus-hand/1 JSON lines"),
+    "hub": ("hub", "the tournament hub: follow every table on a broker, the juez's console, draw and standings"),
 }
 
 

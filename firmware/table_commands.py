@@ -153,6 +153,16 @@ class NewPartida:
 
 
 @dataclass(frozen=True, slots=True)
+class CallJudge:
+    """«Llamar al juez»: the table asks for the juez (the hub shows the call and sends the answer)."""
+
+    kind: ClassVar[str] = "call_judge"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
 class LearnFrame:
     """Take frame ``k`` (0, 1, 2) of the deck laid out on the mat (docs/mat.md, «Learning a deck»)."""
 
@@ -185,10 +195,11 @@ class LearnCancel:
 
 
 Command = (Say | Unsay | LanceOutcome | Declare | Read | Correct | Confirm | UndoHand | NewPartida
-           | LearnFrame | LearnDeck | LearnCancel)
+           | CallJudge | LearnFrame | LearnDeck | LearnCancel)
 
 _KINDS: dict[str, type] = {c.kind: c for c in (Say, Unsay, LanceOutcome, Declare, Read, Correct, Confirm,
-                                                UndoHand, NewPartida, LearnFrame, LearnDeck, LearnCancel)}
+                                                UndoHand, NewPartida, CallJudge, LearnFrame, LearnDeck,
+                                                LearnCancel)}
 
 
 def _seat(obj: dict[str, Any], key: str = "seat", optional: bool = False) -> int | None:
