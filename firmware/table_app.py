@@ -175,6 +175,6 @@ def build_table(config: TableConfig, *, source: CameraSource | None = None, read
     if config.mqtt.host:
         table.mqtt = MqttPublisher(loop.bus, config.table.name, config.mqtt.host, config.mqtt.port,
                                    prefix=config.mqtt.prefix, username=config.mqtt.username,
-                                   password=config.mqtt.password)
+                                   password=config.mqtt.password, journal=journal)
         closers.append(table.mqtt.close)
     return table
