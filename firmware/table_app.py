@@ -104,6 +104,8 @@ class Table:
     panel: Panel | None = None
     panel_driver: PanelDriver | None = None
     mqtt: MqttPublisher | None = None
+    settings_path: Path | None = None
+    """The display's settings file (``--settings``); the settings page writes there."""
     _closers: list[Callable[[], None]] = field(default_factory=list)
 
     def start(self) -> None:

@@ -543,7 +543,7 @@ class TableLoop:
         """Check ``cmd`` against the state; the journal entry it becomes. Raises when refused."""
         phase = self._phase()
         if isinstance(cmd, NewPartida):
-            return "new_partida", self._new_partida_body(), EventKind.NEW_PARTIDA
+            return "new_partida", self._new_partida_body(cmd.rules), EventKind.NEW_PARTIDA
         if isinstance(cmd, UndoHand):
             if not self._confirmed:
                 raise CommandRefused("no hay mano confirmada que deshacer en esta partida")
@@ -634,9 +634,9 @@ class TableLoop:
         loser = 0 if gain[0] < gain[1] else 1
         return [loser, loser + 2]
 
-    def _new_partida_body(self) -> dict[str, Any]:
+    def _new_partida_body(self, rules: Rules | None = None) -> dict[str, Any]:
         s = self.settings
-        return {"kind": "new_partida", "rules": s.rules.to_json(), "juegos": s.juegos, "vacas": s.vacas,
+        return {"kind": "new_partida", "rules": (rules or s.rules).to_json(), "juegos": s.juegos, "vacas": s.vacas,
                 "mano": s.first_mano}
 
     def _commit(self, kind: str, body: dict[str, Any], event: EventKind) -> None:
