@@ -164,12 +164,15 @@ class TableState:
     pending_entries: int
     learning: Mapping[str, Any] | None
     last_hand: Answer | None
+    judge: Mapping[str, Any] | None = None
+    """The table's call to the juez and its answer (docs/hub.md), or None."""
     lang: str = field(default="es", compare=False)
 
     @classmethod
     def of(cls, game: Game, *, seq: int, table: str, phase: Phase, piedras: tuple[int, int],
            check_stones: bool, reading: Mapping[str, Any] | None, faults: tuple[Fault, ...],
-           pending: int, learning: Mapping[str, Any] | None) -> TableState:
+           pending: int, learning: Mapping[str, Any] | None,
+           judge: Mapping[str, Any] | None = None) -> TableState:
         p, h = game.partida, game.hand
         betting = h.betting
         bets = BetsState(h.lance, h.speaker, h.legal, h.asked, h.declared, h.words_by_lance, h.outcomes,
@@ -188,7 +191,7 @@ class TableState:
             record=h.record, answer=h.answer, hand_score=h.score, confirm_by=h.confirm_by,
             stones_check=stones_check(h, target, piedras) if check_stones else (),
             faults=faults, pending_entries=pending, learning=learning,
-            last_hand=game.confirmed[-1].answer if game.confirmed else None)
+            last_hand=game.confirmed[-1].answer if game.confirmed else None, judge=judge)
 
     def to_json(self) -> dict[str, Any]:
         """The state as docs/events.md describes it (plain JSON values only)."""
@@ -235,4 +238,5 @@ class TableState:
             "learning": None if self.learning is None else dict(self.learning),
             "hands": self.hands,
             "last_hand": self.last_hand.to_json() if self.last_hand is not None else None,
+            "judge": None if self.judge is None else dict(self.judge),
         }

@@ -33,12 +33,13 @@ from table.entries import (
     UndoHand,
     Unsay,
 )
-from table.errors import InvalidCard, Message, Refused
+from table.errors import InvalidCard, InvalidRecord, Message, Refused
 from table.lances import LANCES, Lance
+from table.rules import Rules
 from web.strings import say
 
 __all__ = ["OUTCOMES", "WORDS", "Command", "CommandRefused", "Confirm", "Correct", "Declare", "LanceOutcome",
-           "LearnCancel", "LearnDeck", "LearnFrame", "NewPartida", "Read", "Say", "UndoHand", "Unsay",
+           "CallJudge", "LearnCancel", "LearnDeck", "LearnFrame", "NewPartida", "Read", "Say", "UndoHand", "Unsay",
            "parse_command"]
 
 WORDS = ("paso", "envido", "quiero", "no quiero", "ordago")
@@ -69,6 +70,16 @@ class Read:
     """Read the cards now (the panel's «leer», or a re-read after a fix on the table)."""
 
     kind: ClassVar[str] = "read"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
+class CallJudge:
+    """«Llamar al juez»: the table asks for the juez (the hub shows the call and sends the answer)."""
+
+    kind: ClassVar[str] = "call_judge"
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind}
@@ -107,10 +118,11 @@ class LearnCancel:
 
 
 Command = (Say | Unsay | LanceOutcome | Declare | Read | Correct | Confirm | UndoHand | NewPartida
-           | LearnFrame | LearnDeck | LearnCancel)
+           | CallJudge | LearnFrame | LearnDeck | LearnCancel)
 
 _KINDS: dict[str, type] = {c.kind: c for c in (Say, Unsay, LanceOutcome, Declare, Read, Correct, Confirm,
-                                                UndoHand, NewPartida, LearnFrame, LearnDeck, LearnCancel)}
+                                                UndoHand, NewPartida, CallJudge, LearnFrame, LearnDeck,
+                                                LearnCancel)}
 
 
 def _seat(obj: dict[str, Any], key: str = "seat", optional: bool = False) -> int | None:
@@ -180,6 +192,13 @@ def parse_command(obj: Any) -> Command:
         return Correct(seat, index, card)
     if cls is Confirm:
         return Confirm(_seat(obj, optional=True))
+    if cls is NewPartida:
+        if obj.get("rules") is None:
+            return NewPartida()
+        try:
+            return NewPartida(Rules.from_json(obj["rules"]))
+        except InvalidRecord as exc:
+            raise CommandRefused("bad_rules", why=str(exc)) from None
     if cls is LearnFrame:
         k = obj.get("k")
         if k not in (0, 1, 2) or type(k) is not int:

@@ -40,6 +40,7 @@ import numpy.typing as npt
 from firmware.events import EventBus, EventKind, now_iso
 from firmware.state import Fault, FaultKind, TableState
 from firmware.table_commands import (
+    CallJudge,
     Command,
     CommandRefused,
     Confirm,
@@ -106,9 +107,10 @@ class LoopSettings:
             raise InvalidInput("read_frames must be at least 1")
         Partida(self.rules, self.first_mano, self.juegos, self.vacas)  # checks the format
 
-    def new_partida(self) -> NewPartida:
-        """The journal entry that starts a partida with these rules and format."""
-        return NewPartida(self.rules, self.juegos, self.vacas, self.first_mano)
+    def new_partida(self, rules: Rules | None = None) -> NewPartida:
+        """The journal entry that starts a partida with these rules (or the house rules agreed
+        for it) and format."""
+        return NewPartida(rules or self.rules, self.juegos, self.vacas, self.first_mano)
 
 
 class Reader(Protocol):
@@ -146,6 +148,7 @@ class TableLoop:
         self._reading_now = False
         self._learning: dict[str, Any] | None = None
         self._learn_frames: dict[int, Image] = {}
+        self._judge: dict[str, Any] | None = None
         self._recent: deque[tuple[int, str, dict[str, Any]]] = deque(maxlen=_RECENT)
         self._last_entry = 0
         self.game: Game | None = None
@@ -206,6 +209,8 @@ class TableLoop:
         with self._lock:
             if self._reading_now and not isinstance(cmd, Say | Unsay | LanceOutcome | Declare):
                 raise CommandRefused("reading_now")
+            if isinstance(cmd, CallJudge):
+                return self._call_judge()
             if isinstance(cmd, LearnFrame | LearnDeck | LearnCancel):
                 return self._learn(cmd)
             if self._learning is not None:
@@ -213,11 +218,30 @@ class TableLoop:
             self._check_fresh(seq)
             entry: Change = cmd
             if isinstance(cmd, NewPartida):
-                entry = self.settings.new_partida()
+                entry = self.settings.new_partida(cmd.rules)
             elif isinstance(cmd, Confirm) and cmd.seat is None and not self.settings.panel_confirms:
                 raise CommandRefused("panel_may_not_confirm")
             self._commit(entry)
             return self._snapshot()
+
+    def _call_judge(self) -> dict[str, Any]:
+        """«Llamar al juez»: a call numbered by its event (unique across restarts); no journal entry,
+        the game does not change. The hub answers through :meth:`judge_answered`."""
+        call = self.bus.last_seq + 1
+        self._judge = {"id": call, "called": now_iso(), "answer": None, "answered": None}
+        self.bus.publish(EventKind.JUDGE, self._snapshot())
+        return self._snapshot()
+
+    def judge_answered(self, answer: dict[str, Any]) -> None:
+        """The juez's answer to the table's call (``{"id", "text", "at"}``, from the hub);
+        an answer to another call than the one open is left alone."""
+        with self._lock:
+            judge = self._judge
+            if judge is None or answer.get("id") != judge["id"] or judge["answer"] is not None:
+                return
+            self._judge = {**judge, "answer": str(answer.get("text", ""))[:500],
+                           "answered": str(answer.get("at") or now_iso())}
+            self.bus.publish(EventKind.JUDGE, self._snapshot())
 
     def hands(self, partida: int | None = None) -> list[ConfirmedHand]:
         """The confirmed hands that count, of ``partida`` (None: the one in play), in order."""
@@ -459,7 +483,8 @@ class TableLoop:
             phase=self._phase(), piedras=self.settings.piedras, check_stones=self.settings.check_stones,
             reading=self._reading.to_json() if self._reading is not None else None,
             faults=tuple(self._faults.values()), pending=len(self._pending),
-            learning=dict(self._learning) if self._learning is not None else None)
+            learning=dict(self._learning) if self._learning is not None else None,
+            judge=dict(self._judge) if self._judge is not None else None)
 
     def _snapshot(self) -> dict[str, Any]:
         return self._state().to_json()

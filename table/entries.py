@@ -152,8 +152,9 @@ class UndoHand:
 class NewPartida:
     """Close the partida (won or not) and start a new one at 0-0.
 
-    As a person's command it has no fields; the table fills in its rules, format
-    and first mano (:meth:`filled`) before it is journaled.
+    As a person's command it has at most the house rules agreed for the partida;
+    the table fills in the rest (its configured rules, format and first mano)
+    before it is journaled.
     """
 
     kind: ClassVar[str] = "new_partida"
@@ -162,14 +163,14 @@ class NewPartida:
     vacas: int | None = None
     mano: int | None = None
 
-    def filled(self, rules: Rules, juegos: int, vacas: int, mano: int) -> NewPartida:
-        return NewPartida(rules, juegos, vacas, mano)
-
     def to_json(self) -> dict[str, Any]:
-        if self.rules is None:
-            return {"kind": self.kind}
-        return {"kind": self.kind, "rules": self.rules.to_json(), "juegos": self.juegos, "vacas": self.vacas,
-                "mano": self.mano}
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.rules is not None:
+            out["rules"] = self.rules.to_json()
+        for key in ("juegos", "vacas", "mano"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        return out
 
 
 @dataclass(frozen=True, slots=True)
