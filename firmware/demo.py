@@ -105,5 +105,5 @@ def narrate(hand: PlayedHand, confirmed: ConfirmedHand | None, state: dict[str, 
     lines.append(f"Juegos {partida['juegos'][0]}-{partida['juegos'][1]}; van {state['score'][0]} a "
                  f"{state['score'][1]}.")
     if partida["over"]:
-        lines.append(f"¡La pareja {partida['winner']} gana la partida!")
+        lines.append(f"¡Partida para la pareja {partida['winner']}!")
     return lines

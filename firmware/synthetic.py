@@ -32,6 +32,7 @@ from firmware.table_loop import TableLoop, expected_stones
 from models.deck import HELD_OUT_STYLES, DeckStyle
 from models.scene import SceneSpec, max_stones, render_scene
 from table.cards import DECK, Card
+from table.errors import MusTableError
 from table.generate import random_record
 from table.jugadas import Jugadas
 from table.lances import Lance
@@ -199,6 +200,11 @@ class SyntheticTable:
             self._cache.clear()
 
 
+class PlayersLost(MusTableError):
+    """The players' hand and the table disagree on who speaks or what may be said (a bug:
+    both come from the same betting machine)."""
+
+
 @dataclass
 class PlayedHand:
     """What the synthetic players dealt and said in one hand, and how the table took it."""
@@ -225,6 +231,23 @@ class SyntheticPlayers:
         j = Jugadas([[Card.parse(c).rank for c in seat] for seat in rec.cards], rec.rules, rec.mano)
         return [(s.pares_kind > 0) if lance == Lance.PARES else (s.juego > 0) for s in j.seats]
 
+    def _say(self, rec: HandRecord, seat: int, word: str, n: int | None) -> None:
+        """Say one word as a player would: first answer every «¿pares?» / «¿juego?» the table
+        asks (truly: the cards are the record's), then say it when the table says it is that
+        seat's turn and the word may be said."""
+        bets = self.loop.snapshot()["bets"]
+        for _ in range(len(Lance)):  # each answer may move the table on to the next question
+            if not bets["asked"]:
+                break
+            for what in bets["asked"]:
+                for s, says in enumerate(self._truth(rec, Lance(what))):
+                    self.loop.submit(Declare(s, what, says))
+            bets = self.loop.snapshot()["bets"]
+        if bets["asked"] or bets["speaker"] != seat or word not in bets["legal"]:
+            raise PlayersLost(f"the table waits for {bets['asked'] or bets['speaker']} "
+                              f"(legal {bets['legal']}), the hand says seat {seat} {word}")
+        self.loop.submit(Say(seat, word, n))
+
     def play_hand(self, wait_scored: Callable[[], dict[str, Any]]) -> PlayedHand:
         """Deal, bet, show; ``wait_scored`` returns the state once the table has read the cards
         (the runner does it when the picture is still); then fix and confirm."""
@@ -237,11 +260,7 @@ class SyntheticPlayers:
         self.table.pick_up()
         for lance in rec.lances:
             for w in rec.bets.get(lance, ()):
-                asked = self.loop.snapshot()["bets"]["asked"]
-                for what in asked:
-                    for seat, says in enumerate(self._truth(rec, what)):
-                        self.loop.submit(Declare(seat, what, says))
-                self.loop.submit(Say(w.seat, w.word, w.n))
+                self._say(rec, w.seat, w.word, w.n)
                 self._pause(self.word_s)
         self.table.show(cards)
         state = wait_scored()

@@ -61,6 +61,15 @@ def test_demo_command_narrates_without_the_web(capsys: pytest.CaptureFixture[str
     assert main(["demo", "--no-web", "--hands", "0"]) == 2
 
 
+def test_the_demo_plays_a_whole_partida_to_its_end(capsys: pytest.CaptureFixture[str]) -> None:
+    """Seed 1 died at hand 3 (the players said a word while the table still asked «¿juego?»)."""
+    assert main(["demo", "--no-web", "--hands", "1000", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    hands = out.count("— Mano ")
+    assert hands >= 3 and "¡Partida para la pareja " in out
+    assert f"{hands} manos" in out
+
+
 def test_the_demo_partida_follows_the_rules_given() -> None:
     demo = make_demo(seed=4, rules=Rules(target=30))
     assert demo.table.loop.snapshot()["target"] == 30

@@ -178,6 +178,9 @@ function renderFaults(st) {
     sc.map((x) => tr("stones_line", {seat: seatShort(x.seat, st), seen: x.seen, expected: x.expected,
       what: stoneWord(x.seen, (st.piedras || [0, 1]).includes(x.seat))})).join("; "),
     " — " + tr("stones_todo")));
+  const j = st.judge;
+  if (j) items.push(el("div", {class: "fault judge", id: "judge"}, j.answer === null
+    ? tr("judge_called") : tr("judge_answer", {text: j.answer})));
   f.replaceChildren(...items);
   f.hidden = !items.length;
   document.body.classList.toggle("has-faults", items.length > 0);
@@ -487,6 +490,7 @@ document.getElementById("btn-lock").addEventListener("click", async () => {
   } else askPin(null);
 });
 document.getElementById("btn-new").addEventListener("click", askNewPartida);
+document.getElementById("btn-judge").addEventListener("click", () => command({kind: "call_judge"}, tr("call_judge")));
 document.getElementById("btn-undo-hand").addEventListener("click", () => {
   askSure(tr("undo_hand"), tr("undo_hand_what"), tr("undo_hand_yes"), () => command({kind: "undo_hand"}, tr("undo_hand")));
 });
