@@ -233,7 +233,7 @@ ES: dict[str, str] = {
     "msg_refused": "no se puede",
     "msg_lance_decided": "{lance} ya está decidido: no hay más palabras",
     "msg_seat_without_jugada": "el {seat_name} no habla en {lance}: no ha declarado {lance}",
-    "msg_no_such_seat": "el asiento {seat} no existe (0-3)",
+    "msg_no_such_seat": "el asiento {seat} no existe (en la orden, 0-3)",
     "msg_seat_missing": "falta el asiento ({key}: 0-3)",
     "msg_seat_out": "el {seat_name} dijo «no quiero» y está fuera de {lance}",
     "msg_not_turn": "en {lance} habla el {speaker_name}, no el {seat_name}",
@@ -341,8 +341,13 @@ def _plural(n: object) -> str:
     return "" if n == 1 else "s"
 
 
+def _person(v: Any) -> Any:
+    """A seat as people count it (1-4); the JSON and the codes keep 0-3. Anything else as it is."""
+    return v + 1 if type(v) is int and 0 <= v <= 3 else v
+
+
 def _seat_cards(args: Mapping[str, Any]) -> str:
-    seat, n = args.get("seat"), args.get("n")
+    seat, n = _person(args.get("seat")), args.get("n")
     if isinstance(n, int) and n < 4:
         falta = 4 - n
         return f"Al asiento {seat} le falta{'n' if falta > 1 else ''} {falta} carta{_plural(falta)}"
@@ -356,7 +361,7 @@ def _stones_off(args: Mapping[str, Any]) -> str:
 
 
 def _where(args: Mapping[str, Any]) -> str:
-    seats = [int(s) for s in args.get("seats", ())]
+    seats = [_person(int(s)) for s in args.get("seats", ())]
     parts = [f"asiento {s}" for s in seats] + (["fuera de las zonas"] if args.get("outside") else [])
     if len(seats) > 1 and not args.get("outside"):
         return "asientos " + " y ".join(str(s) for s in seats)
@@ -372,6 +377,10 @@ def _args(args: Mapping[str, Any], lang: str) -> dict[str, Any]:
     for k, v in args.items():
         if k == "entry":
             continue
+        if k in ("seat", "speaker", "bettor", "by"):
+            v = _person(v)
+        elif k == "allowed" and isinstance(v, list | tuple):
+            v = [_person(x) for x in v]
         if isinstance(v, list | tuple):
             v = " o ".join(str(x) for x in v) if k == "allowed" else " y ".join(str(x) for x in v)
         elif v is None:
@@ -381,7 +390,7 @@ def _args(args: Mapping[str, Any], lang: str) -> dict[str, Any]:
         out[k] = v
     for k in ("seat", "speaker"):
         if k in args:
-            out[f"{k}_name"] = f"asiento {args[k]}"
+            out[f"{k}_name"] = f"asiento {_person(args[k])}"
     if "word" in args:
         out["word"] = _WORDS.get(str(args["word"]), str(args["word"]))
     if "n" in args:
@@ -389,7 +398,7 @@ def _args(args: Mapping[str, Any], lang: str) -> dict[str, Any]:
     if "seats" in args:
         out["where"] = _where(args)
     if "allowed" in args:
-        out["allowed"] = "asientos " + " o ".join(str(x) for x in args["allowed"])
+        out["allowed"] = "asientos " + " o ".join(str(_person(x)) for x in args["allowed"])
     out["seat_cards"] = _seat_cards(args)
     if "diff" in args:
         out["stones_off"] = _stones_off(args)
@@ -404,10 +413,12 @@ class _Missing(dict[str, Any]):
 def say(code: str, args: Mapping[str, Any] | None = None, lang: str = "es") -> str:
     """A message code and its arguments (table/errors.py) as one line for a person.
 
+    Seats are said as people count them, 1 to 4 (the codes keep 0-3):
+
     >>> say("not_turn", {"lance": "grande", "speaker": 3, "seat": 2})
-    'en grande habla el asiento 3, no el asiento 2'
+    'en grande habla el asiento 4, no el asiento 3'
     >>> say("stale", {"entry": {"kind": "say", "seat": 1, "word": "paso"}})
-    'ya se anotó: Paso del asiento 1'
+    'ya se anotó: Paso del asiento 2'
     """
     table = texts(lang)
     template = table.get("msg_" + code)
