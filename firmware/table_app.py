@@ -35,8 +35,8 @@ def open_source(config: TableConfig) -> CameraSource:
     cam = config.camera
     if cam.source == "picamera2":
         still = (cam.still_width, cam.still_height) if cam.still_width and cam.still_height else None
-        return PiCamera(still_size=still,
-                        watch_size=(cam.watch_width, cam.watch_height), mains_hz=cam.mains_hz)
+        return PiCamera(still_size=still, watch_size=(cam.watch_width, cam.watch_height),
+                        mains_hz=cam.mains_hz, lens_position=cam.lens_position)
     if cam.source == "opencv":
         return OpenCVCamera(cam.path or cam.device, width=cam.still_width, height=cam.still_height)
     if cam.source == "folder":
@@ -165,6 +165,7 @@ def build_table(config: TableConfig, *, source: CameraSource | None = None, read
             log.warning("camera: %s", exc)
     runner = TableRunner(loop, source, watcher=Watcher(config.watch_settings(), mat), reopen=reopen,
                          fps=config.camera.fps if fps is None else fps)
+    runner.relight_drift = config.camera.relight_drift
     table = Table(config, loop, runner, journal, _closers=closers)
     if panel if panel is not None else config.panel.enabled:
         table.panel = Panel(config.panel.pins, pin_factory=pin_factory, long_press_s=config.panel.long_press_s,
