@@ -106,6 +106,8 @@ class Table:
     mqtt: MqttPublisher | None = None
     settings_path: Path | None = None
     """The display's settings file (``--settings``); the settings page writes there."""
+    config_path: Path | None = None
+    """The configuration file it was built from (the settings page reads it, never writes it)."""
     _closers: list[Callable[[], None]] = field(default_factory=list)
 
     def start(self) -> None:
@@ -136,6 +138,12 @@ class Table:
             raise InvalidInput(f"the web display is not available ({exc}); run with --no-web") from None
         app = create_app(self.loop, pin=self.config.table.pin, max_spectators=self.config.web.max_spectators,
                          clock=clock)
+        if self.settings_path is not None and self.config_path is not None:
+            from web.settings import TableAdmin
+
+            app.extensions["mus_table_admin"] = TableAdmin(
+                self.config_path, self.settings_path.parent, journal=self.config.journal_path,
+                runner=self.runner, port=self.config.web.port)
         serve(app, self.config.web.host, self.config.web.port)
 
 
