@@ -12,7 +12,7 @@ misspelt setting never silently changes how the table scores.
 >>> parse_config('[rules]\\ntarget = 35')
 Traceback (most recent call last):
 ...
-table.errors.InvalidInput: config: rules.target must be 40 or 30, not 35
+table.errors.InvalidInput: config: rules.target must be 40, 30 or 20, not 35
 """
 
 from __future__ import annotations

@@ -186,6 +186,7 @@ def build_table(config: TableConfig, *, source: CameraSource | None = None, read
     if config.mqtt.host:
         table.mqtt = MqttPublisher(loop.bus, config.table.name, config.mqtt.host, config.mqtt.port,
                                    prefix=config.mqtt.prefix, username=config.mqtt.username,
-                                   password=config.mqtt.password, journal=journal)
+                                   password=config.mqtt.password, journal=journal,
+                                   on_judge=loop.judge_answered)
         closers.append(table.mqtt.close)
     return table
