@@ -18,7 +18,7 @@ from typing import Any
 
 from firmware.config import CameraSection, PanelSection, TableConfig, TableSection, WebSection
 from firmware.events import EventKind
-from firmware.synthetic import PlayedHand, SyntheticPlayers, SyntheticTable
+from firmware.synthetic import PlayedHand, SyntheticPlayers, SyntheticTable, TruthReader
 from firmware.table_app import Table, build_table
 from firmware.table_commands import Read
 from firmware.table_loop import ConfirmedHand, Reader
@@ -82,12 +82,21 @@ class Demo:
 
 
 def make_demo(*, seed: int = 1, rules: Rules | None = None, journal: Path | None = None, port: int = 8000,
-              reader: Reader | None = None, word_s: float = 0.0, frames: Path | None = None) -> Demo:
+              reader: Reader | None = None, word_s: float = 0.0, frames: Path | None = None,
+              truth: bool = False) -> Demo:
+    """A demo table; ``truth``: read with :class:`~firmware.synthetic.TruthReader` (what was laid,
+    without looking at the picture) instead of the camera's reader."""
     config = demo_config(rules, port, seed)
     if journal is not None:
         config = replace(config, table=replace(config.table, journal=str(journal)))
-    synthetic = SyntheticTable(seed, target=config.rules.target, piedras=config.seats.piedras, frames=frames)
-    table = build_table(config, source=synthetic, reader=reader, panel=False)
+    # the truth reader never looks at the still: it is drawn as small as the frames watched
+    still_px = SyntheticTable.WATCH_PX_PER_MM if truth else SyntheticTable.STILL_PX_PER_MM
+    synthetic = SyntheticTable(seed, target=config.rules.target, piedras=config.seats.piedras, frames=frames,
+                               still_px_per_mm=still_px)
+    if truth:
+        reader = TruthReader(synthetic)
+    # the truth reader runs the camera as fast as frames come (no frame rate to wait for)
+    table = build_table(config, source=synthetic, reader=reader, panel=False, fps=0.0 if truth else None)
     return Demo(table, SyntheticPlayers(table.loop, synthetic, seed, word_s=word_s), synthetic)
 
 
