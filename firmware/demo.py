@@ -20,8 +20,8 @@ from firmware.config import CameraSection, PanelSection, TableConfig, TableSecti
 from firmware.events import EventKind
 from firmware.synthetic import PlayedHand, SyntheticPlayers, SyntheticTable, TruthReader
 from firmware.table_app import Table, build_table
-from firmware.table_commands import Read
-from firmware.table_loop import ConfirmedHand, Reader
+from firmware.table_commands import CommandRefused, Read
+from firmware.table_loop import ConfirmedHand, Phase, Reader
 from table.errors import MusTableError
 from table.explain import explain
 from table.rules import Rules
@@ -63,8 +63,18 @@ class Demo:
                 seq = events[-1].seq
                 state = events[-1].state
                 if events[-1].kind is EventKind.READ and state["phase"] == "playing":
-                    state = self.table.loop.submit(Read())  # nothing read for sure: a player presses «leer»
+                    state = self._press_read()  # nothing read for sure: a player presses «leer»
         return state
+
+    def _press_read(self) -> dict[str, Any]:
+        """«leer», unless the camera has just started reading by itself (then the press is not needed)."""
+        loop = self.table.loop
+        try:
+            return loop.submit(Read())
+        except CommandRefused:
+            if loop.phase is not Phase.READING:
+                raise
+            return loop.snapshot()
 
     def play(self, hands: int, on_hand: Callable[[PlayedHand, dict[str, Any]], None] | None = None,
              stop: threading.Event | None = None) -> list[PlayedHand]:
