@@ -27,7 +27,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "deck": ("deck", "learn a deck from three frames of it laid out on the mat; list or remove learnt decks"),
     "train": ("train", "train the card model on rendered scenes and export models/cards.onnx"),
     "run": ("run", "run the table: camera, reader, score, journal, panel, display and MQTT, as table.toml says"),
+    "check": ("check", "self-check: the configuration, the journal and a first frame (after an install)"),
     "journal": ("journal", "list the partidas of a table's journal, or export one as mus-hand/1 JSON lines"),
+    "hub": ("hub", "the tournament hub: follow every table on a broker, the juez's console, draw and standings"),
 }
 
 

@@ -72,6 +72,8 @@ class TableRunner:
         self.last_watch: Watch | None = None
         self.panel_driver: PanelDriver | None = None
         """Its presses are handled at every step, when set."""
+        self.heartbeat: Callable[[], object] | None = None
+        """Called after every step of the thread (systemd's watchdog: ``firmware.sdnotify``)."""
         loop.attach_camera(self._still)
 
     def _still(self) -> Any:
@@ -178,6 +180,8 @@ class TableRunner:
                 self.step()
             except Exception:  # noqa: BLE001 - the table must go on; the log says what broke
                 log.exception("runner step failed")
+            if self.heartbeat is not None:
+                self.heartbeat()
             rest = self.period - (self._clock() - t0)
             if rest > 0:
                 self._stop.wait(rest)

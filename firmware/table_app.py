@@ -104,6 +104,8 @@ class Table:
     panel: Panel | None = None
     panel_driver: PanelDriver | None = None
     mqtt: MqttPublisher | None = None
+    settings_path: Path | None = None
+    """The display's settings file (``--settings``); the settings page writes there."""
     _closers: list[Callable[[], None]] = field(default_factory=list)
 
     def start(self) -> None:
@@ -175,6 +177,7 @@ def build_table(config: TableConfig, *, source: CameraSource | None = None, read
     if config.mqtt.host:
         table.mqtt = MqttPublisher(loop.bus, config.table.name, config.mqtt.host, config.mqtt.port,
                                    prefix=config.mqtt.prefix, username=config.mqtt.username,
-                                   password=config.mqtt.password)
+                                   password=config.mqtt.password, journal=journal,
+                                   on_judge=loop.judge_answered)
         closers.append(table.mqtt.close)
     return table

@@ -22,8 +22,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from table.cards import Card
-from table.errors import InvalidCard, InvalidInput
+from table.errors import InvalidCard, InvalidInput, InvalidRecord
 from table.lances import LANCES, Lance
+from table.rules import Rules
 
 WORDS = ("paso", "envido", "quiero", "no quiero", "ordago")
 OUTCOMES = ("en paso", "querido", "no querido", "ordago")
@@ -144,9 +145,24 @@ class UndoHand:
 
 @dataclass(frozen=True, slots=True)
 class NewPartida:
-    """Close the partida (won or not) and start a new one at 0-0, mano at seat 0."""
+    """Close the partida (won or not) and start a new one at 0-0, mano at seat 0; ``rules``:
+    the house rules agreed for it (``table.rules.Rules``; None: the table's configured ones)."""
 
     kind: ClassVar[str] = "new_partida"
+    rules: Rules | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.rules is not None:
+            out["rules"] = self.rules.to_json()
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class CallJudge:
+    """«Llamar al juez»: the table asks for the juez (the hub shows the call and sends the answer)."""
+
+    kind: ClassVar[str] = "call_judge"
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind}
@@ -185,10 +201,11 @@ class LearnCancel:
 
 
 Command = (Say | Unsay | LanceOutcome | Declare | Read | Correct | Confirm | UndoHand | NewPartida
-           | LearnFrame | LearnDeck | LearnCancel)
+           | CallJudge | LearnFrame | LearnDeck | LearnCancel)
 
 _KINDS: dict[str, type] = {c.kind: c for c in (Say, Unsay, LanceOutcome, Declare, Read, Correct, Confirm,
-                                                UndoHand, NewPartida, LearnFrame, LearnDeck, LearnCancel)}
+                                                UndoHand, NewPartida, CallJudge, LearnFrame, LearnDeck,
+                                                LearnCancel)}
 
 
 def _seat(obj: dict[str, Any], key: str = "seat", optional: bool = False) -> int | None:
@@ -259,6 +276,13 @@ def parse_command(obj: Any) -> Command:
         return Correct(seat, index, card)
     if cls is Confirm:
         return Confirm(_seat(obj, optional=True))
+    if cls is NewPartida:
+        if obj.get("rules") is None:
+            return NewPartida()
+        try:
+            return NewPartida(Rules.from_json(obj["rules"]))
+        except InvalidRecord as exc:
+            raise CommandRefused(f"reglas no válidas: {exc}") from None
     if cls is LearnFrame:
         k = obj.get("k")
         if k not in (0, 1, 2) or type(k) is not int:

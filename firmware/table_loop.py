@@ -42,6 +42,7 @@ import numpy.typing as npt
 
 from firmware.events import EventBus, EventKind, now_iso
 from firmware.table_commands import (
+    CallJudge,
     Command,
     CommandRefused,
     Confirm,
@@ -325,6 +326,7 @@ class TableLoop:
         self._reading_now = False
         self._learning: dict[str, Any] | None = None
         self._learn_frames: dict[int, Image] = {}
+        self._judge: dict[str, Any] | None = None
         self.partida_id = 0
         self.partida = Partida(s.rules, s.first_mano, s.juegos, s.vacas)
         self._confirmed: list[ConfirmedHand] = []
@@ -368,6 +370,8 @@ class TableLoop:
         with self._lock:
             if self._reading_now and not isinstance(cmd, (Say, Unsay, LanceOutcome, Declare)):
                 raise CommandRefused("se están leyendo las cartas: un momento")
+            if isinstance(cmd, CallJudge):
+                return self._call_judge()
             if isinstance(cmd, (LearnFrame, LearnDeck, LearnCancel)):
                 return self._learn(cmd)
             if self._learning is not None:
@@ -375,6 +379,25 @@ class TableLoop:
             kind, body, event = self._entry_for(cmd)
             self._commit(kind, body, event)
             return self._snapshot()
+
+    def _call_judge(self) -> dict[str, Any]:
+        """«Llamar al juez»: a call numbered by its event (unique across restarts); no journal entry,
+        the game does not change. The hub answers through :meth:`judge_answered`."""
+        call = self.bus.last_seq + 1
+        self._judge = {"id": call, "called": now_iso(), "answer": None, "answered": None}
+        self.bus.publish(EventKind.JUDGE, self._snapshot())
+        return self._snapshot()
+
+    def judge_answered(self, answer: dict[str, Any]) -> None:
+        """The juez's answer to the table's call (``{"id", "text", "at"}``, from the hub);
+        an answer to another call than the one open is left alone."""
+        with self._lock:
+            judge = self._judge
+            if judge is None or answer.get("id") != judge["id"] or judge["answer"] is not None:
+                return
+            self._judge = {**judge, "answer": str(answer.get("text", ""))[:500],
+                           "answered": str(answer.get("at") or now_iso())}
+            self.bus.publish(EventKind.JUDGE, self._snapshot())
 
     def hands(self, partida: int | None = None) -> list[ConfirmedHand]:
         """The confirmed hands that count, of ``partida`` (None: the one in play), in order."""
@@ -520,7 +543,7 @@ class TableLoop:
         """Check ``cmd`` against the state; the journal entry it becomes. Raises when refused."""
         phase = self._phase()
         if isinstance(cmd, NewPartida):
-            return "new_partida", self._new_partida_body(), EventKind.NEW_PARTIDA
+            return "new_partida", self._new_partida_body(cmd.rules), EventKind.NEW_PARTIDA
         if isinstance(cmd, UndoHand):
             if not self._confirmed:
                 raise CommandRefused("no hay mano confirmada que deshacer en esta partida")
@@ -611,9 +634,9 @@ class TableLoop:
         loser = 0 if gain[0] < gain[1] else 1
         return [loser, loser + 2]
 
-    def _new_partida_body(self) -> dict[str, Any]:
+    def _new_partida_body(self, rules: Rules | None = None) -> dict[str, Any]:
         s = self.settings
-        return {"kind": "new_partida", "rules": s.rules.to_json(), "juegos": s.juegos, "vacas": s.vacas,
+        return {"kind": "new_partida", "rules": (rules or s.rules).to_json(), "juegos": s.juegos, "vacas": s.vacas,
                 "mano": s.first_mano}
 
     def _commit(self, kind: str, body: dict[str, Any], event: EventKind) -> None:
@@ -924,6 +947,7 @@ class TableLoop:
             "learning": dict(self._learning) if self._learning is not None else None,
             "hands": p.hands,
             "last_hand": self._confirmed[-1].answer.to_json() if self._confirmed else None,
+            "judge": dict(self._judge) if self._judge is not None else None,
         })
 
 

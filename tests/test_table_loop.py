@@ -280,6 +280,23 @@ def test_a_partida_is_won_and_a_new_one_starts() -> None:
     assert loop.hands(1) and loop.hands() == []
 
 
+def test_a_new_partida_takes_the_house_rules_agreed_for_it(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "j.sqlite")
+    loop, reader = new_loop(journal=journal, rules=Rules(target=30))
+    house = Rules(reyes=4, real="rey", target=20, penalties="mundial", deje=True)
+    s = loop.submit(NewPartida(house))
+    assert s["rules"] == house.to_json() and s["partida"]["id"] == 2
+    starts = [body for _, _, kind, _, body in journal.entries() if kind == "new_partida"]
+    assert starts[-1]["rules"] == house.to_json()             # the journal carries them
+    rec = random_record(random.Random(4), house, mano=0, score=[0, 0])
+    play(loop, reader, rec)
+    confirm(loop)
+    assert loop.hands()[0].record.to_json()["rules"] == house.to_json()  # and every record
+    again = TableLoop(LoopSettings(rules=Rules(target=30)), reader=reader, journal=Journal(tmp_path / "j.sqlite"))
+    assert again.snapshot()["rules"] == house.to_json()        # a restart keeps them
+    assert loop.submit(NewPartida())["rules"] == Rules(target=30).to_json()  # else the table's own
+
+
 def test_the_stones_are_checked_seat_by_seat() -> None:
     loop, reader = new_loop()
     play(loop, reader, random_record(random.Random(3), Rules(), mano=0, score=[0, 0]))
