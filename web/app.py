@@ -323,6 +323,8 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
         status = 503 if str(answer.outcome) == "failed" else 409
         return jsonify(ok=False, error=text, code="clock_" + str(answer.outcome), **out), status
 
+    from web.settings import register_settings  # noqa: PLC0415 - the settings and health pages
+    register_settings(app, control_check=control_check, tr=tr)
     return app
 
 
