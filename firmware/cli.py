@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("run", "run the table: camera, reader, score, journal, panel, display and MQTT, as table.toml says"),
     "check": ("check", "self-check: the configuration, the journal and a first frame (after an install)"),
     "journal": ("journal", "list the partidas of a table's journal, or export one as mus-hand/1 JSON lines"),
+    "hub": ("hub", "the tournament hub: follow every table on a broker, the juez's console, draw and standings"),
 }
 
 

@@ -125,6 +125,8 @@ matches_t = Table(
     Column("juegos_b", Integer, nullable=False, default=0),
     Column("winner", Integer, nullable=True),
     Column("confirmed", Boolean, nullable=False, default=False),
+    Column("drawn_at", String(40), nullable=False, default=""),
+    Column("fmt", String(20), nullable=False, default=""),
 )
 
 
@@ -351,6 +353,10 @@ class Store:
         with self._tx() as conn:
             rows = conn.execute(select(pairs_t).order_by(pairs_t.c.id)).all()
         return [{"id": r.id, "name": r.name, "players": r.players, "group": r.grp} for r in rows]
+
+    def set_group(self, pair: int, group: str) -> None:
+        with self._tx() as conn:
+            conn.execute(update(pairs_t).where(pairs_t.c.id == pair).values(grp=group))
 
     def add_matches(self, matches: list[dict[str, Any]]) -> None:
         if not matches:

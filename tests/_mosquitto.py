@@ -3,6 +3,7 @@ start again (the shared one at 127.0.0.1:1883 must not be restarted)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
@@ -25,17 +26,26 @@ def free_port() -> int:
 class Mosquitto:
     """``start()``/``stop()`` a broker on ``port`` (and a WebSockets listener on ``ws_port``)."""
 
-    def __init__(self, folder: Path, *, ws_port: int | None = None, acl: str | None = None) -> None:
+    def __init__(self, folder: Path, *, ws_port: int | None = None, acl: str | None = None,
+                 users: dict[str, str] | None = None) -> None:
         assert PROGRAM is not None
         self.port = free_port()
         self.ws_port = ws_port
         lines = [f"listener {self.port} {HOST}", "allow_anonymous true", "persistence false",
                  "max_queued_messages 100000"]
+        if os.geteuid() == 0:  # else it drops to the «mosquitto» user, who cannot read the test's folder
+            lines.append("user root")
         if ws_port is not None:
             lines += [f"listener {ws_port} {HOST}", "protocol websockets"]
         if acl is not None:
             (folder / "acl").write_text(acl)
             lines.append(f"acl_file {folder / 'acl'}")
+        if users:
+            passwd = folder / "passwd"
+            for i, (user, password) in enumerate(users.items()):
+                subprocess.run([shutil.which("mosquitto_passwd") or "mosquitto_passwd", *(["-c"] if i == 0 else []),
+                                "-b", str(passwd), user, password], check=True, capture_output=True)
+            lines.append(f"password_file {passwd}")
         self.conf = folder / "mosquitto.conf"
         self.conf.write_text("\n".join(lines) + "\n")
         self.proc: subprocess.Popen[bytes] | None = None
@@ -50,7 +60,7 @@ class Mosquitto:
             except OSError:
                 if self.proc.poll() is not None:
                     err = self.proc.stderr.read() if self.proc.stderr else b""
-                    pytest.skip(f"mosquitto did not start: {err!r}")
+                    raise AssertionError(f"mosquitto did not start: {err!r}") from None
                 try:
                     self.proc.wait(timeout=0.05)
                 except subprocess.TimeoutExpired:

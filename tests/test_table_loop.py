@@ -99,7 +99,7 @@ def test_a_hand_from_the_first_word_to_the_confirmed_score() -> None:
                                        "bets": {"grande": [[0, "envido", 2], [1, "no quiero"], [3, "quiero"]]}}))
     assert s["answer"] == want.to_json() and s["answer"]["score"] == [3, 9]
     assert s["confirm_by"] == [0, 2]  # the hand went against pair 0: pair 0 confirms
-    with pytest.raises(CommandRefused, match="otra pareja"):
+    with pytest.raises(CommandRefused, match="pareja contraria"):
         loop.submit(Confirm(1))
     s = loop.submit(Confirm(2))
     assert (s["phase"], s["score"], s["mano"], s["hand_no"], s["cards"]) == ("playing", [3, 9], 1, 2, None)
@@ -110,8 +110,9 @@ def test_a_hand_from_the_first_word_to_the_confirmed_score() -> None:
 def test_a_refused_word_changes_nothing() -> None:
     loop, _ = new_loop()
     before = loop.snapshot()
-    with pytest.raises(CommandRefused, match="turn"):
-        loop.submit(Say(2, "paso"))
+    with pytest.raises(CommandRefused, match="^en grande habla el asiento 0, no el asiento 2$") as refused:
+        loop.submit(Say(2, "paso"))  # said in Spanish, with its code for the edges
+    assert (refused.value.code, refused.value.params) == ("not_turn", {"lance": "grande", "seat": 2, "speaker": 0})
     with pytest.raises(CommandRefused):
         loop.submit(Unsay())
     with pytest.raises(CommandRefused, match="tanteada"):
@@ -493,3 +494,42 @@ def test_juegos_and_vacas_end_the_partida_as_configured() -> None:
     assert s["phase"] == "over" and p["winner"] in (0, 1) and p["vacas"][p["winner"]] == 2
     assert all(max(v) == 2 for v in p["vaca_results"]) and len(p["vaca_results"]) == sum(p["vacas"])
     assert juegos_won == sum(sum(v) for v in p["vaca_results"])
+
+
+def test_after_an_accepted_ordago_the_pair_that_lost_it_confirms() -> None:
+    """An órdago leaves the stones as they were: who confirms is who lost the órdago, not who gained less."""
+    loop, reader = new_loop()
+    loop.submit(LanceOutcome("grande", "ordago", by=1))  # seat 1 calls órdago a la grande, pair 0 accepts
+    s = lay(loop, reader, HAND)
+    grande = s["answer"]["lances"]["grande"]
+    assert s["phase"] == "scored" and grande["how"] == "ordago" and s["answer"]["winner"] == grande["winner"]
+    lost = 1 - grande["winner"]
+    assert s["confirm_by"] == [lost, lost + 2]
+    for seat in (1 - lost, 3 - lost):
+        with pytest.raises(CommandRefused, match="pareja contraria"):
+            loop.submit(Confirm(seat))
+    s = loop.submit(Confirm(lost + 2))
+    assert s["partida"]["juegos"][1 - lost] == 1 and s["score"] == [0, 0]
+
+
+def test_a_double_tap_is_refused_not_said_by_the_next_player(tmp_path: Path) -> None:
+    """Two taps on «Paso» made on the same state: the second names what was already entered
+    and nothing is stored for the next player."""
+    journal = Journal(tmp_path / "j.sqlite")
+    loop, _ = new_loop(journal)
+    seen = loop.snapshot()["seq"]
+    s = loop.submit(Say(0, "paso"), seq=seen)
+    assert s["bets"]["speaker"] == 1
+    with pytest.raises(CommandRefused, match="^ya se anotó: Paso del asiento 0$") as refused:
+        loop.submit(Say(1, "paso"), seq=seen)  # the second tap, sent with the state it was made on
+    assert refused.value.code == "stale"
+    assert loop.snapshot() == s and [k for _, _, k, _, _ in journal.entries()] == ["new_partida", "say"]
+    s = loop.submit(Say(1, "paso"), seq=s["seq"])  # made on the state now: taken
+    assert s["bets"]["speaker"] == 2
+
+
+def test_events_that_change_no_entry_do_not_make_a_command_stale() -> None:
+    loop, _ = new_loop()
+    seen = loop.snapshot()["seq"]
+    loop.set_fault(FaultKind.CAMERA, "Cámara perdida", "mirad el cable")
+    assert loop.submit(Say(0, "paso"), seq=seen)["bets"]["speaker"] == 1

@@ -25,12 +25,12 @@ from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request, session
 
-from table.errors import InvalidInput
+from table.errors import MusTableError, Refused
 from table.explain import explain
 from web.camera import BOUNDARY, Picture
 from web.security import UNLOCK_S, PinGuard, Refusal, new_token, same_origin, tokens_match
 from web.sse import Full, Hub, full_frame
-from web.strings import texts
+from web.strings import say, texts
 
 MAX_SPECTATORS = 500
 MAX_CAMERA_STREAMS = 8
@@ -283,10 +283,13 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
         body = request.get_json(silent=True)
         if not isinstance(body, dict):
             return jsonify(error="JSON object required", code="json"), 400
+        seq = body.get("seq")  # the state the command was made on (docs/api.md)
         try:
-            snap = loop.submit(parse_command(body))
-        except InvalidInput as e:
-            return jsonify(error=str(e), code="refused"), 409
+            if seq is not None and (type(seq) is not int or seq < 0):
+                raise Refused("bad_seq", value=repr(seq))
+            snap = loop.submit(parse_command({k: v for k, v in body.items() if k != "seq"}), seq=seq)
+        except MusTableError as e:
+            return jsonify(error=say(e.code, e.params, strings), code=e.code, args=e.params), 409
         return jsonify(ok=True, state=snap)
 
     # -- the clock without a network ---------------------------------------------------
@@ -320,6 +323,8 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
         status = 503 if str(answer.outcome) == "failed" else 409
         return jsonify(ok=False, error=text, code="clock_" + str(answer.outcome), **out), status
 
+    from web.settings import register_settings  # noqa: PLC0415 - the settings and health pages
+    register_settings(app, control_check=control_check, tr=tr)
     return app
 
 

@@ -16,6 +16,7 @@ TARGETS = {
     "read": "ms per frame of mus-table read, stage by stage, on one core",
     "accuracy": "cards right/wrong/unknown and stone zones exact, on rendered scenes",
     "loop": "time from the cards lying still to the confirmed-ready score, on one core",
+    "hub": "many simulated tables, the hub and MQTT-over-WebSocket spectators: events/s, latency, hub CPU/memory",
 }
 
 

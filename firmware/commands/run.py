@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     config = load_config(args.config, settings=args.settings)
     table = build_table(config)
-    table.settings_path = args.settings
+    table.settings_path, table.config_path = args.settings, args.config
     notifier = Notifier()  # systemd: READY once running, WATCHDOG from the loop's thread
     table.runner.heartbeat = notifier.alive
     stop = threading.Event()

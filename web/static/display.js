@@ -92,6 +92,9 @@ function renderFaults(st) {
     sc.map((x) => tr("stones_line", {seat: x.seat, seen: x.seen, expected: x.expected,
       what: stoneWord(x.seen, (st.piedras || [0, 1]).includes(x.seat))})).join("; "),
     " — " + tr("stones_todo")));
+  const j = st.judge;
+  if (j) items.push(el("div", {class: "fault judge", id: "judge"}, j.answer === null
+    ? tr("judge_called") : tr("judge_answer", {text: j.answer})));
   f.replaceChildren(...items);
   f.hidden = !items.length;
   document.body.classList.toggle("has-faults", items.length > 0);
@@ -315,6 +318,7 @@ document.getElementById("btn-lock").addEventListener("click", async () => {
 document.getElementById("btn-new").addEventListener("click", () => {
   if (confirm(tr("new_partida") + " " + tr("sure_q"))) command({kind: "new_partida"});
 });
+document.getElementById("btn-judge").addEventListener("click", () => command({kind: "call_judge"}));
 document.getElementById("btn-undo-hand").addEventListener("click", () => {
   if (confirm(tr("undo_hand") + " " + tr("sure_q"))) command({kind: "undo_hand"});
 });
