@@ -26,10 +26,12 @@ async function post(url, body) {
   return {ok: r.ok, status: r.status, body: j};
 }
 
-/* Send one command; a refusal shows the engine's reason and changes nothing. */
+/* Send one command, with the number of the state it was made on (a second tap on a state
+   already changed is refused, not said for the next player); a refusal shows the table's
+   reason and changes nothing. */
 async function command(cmd) {
   if (!unlocked) { askPin(() => command(cmd)); return; }
-  const r = await post("/api/command", cmd);
+  const r = await post("/api/command", state ? Object.assign({seq: state.seq}, cmd) : cmd);
   if (r.ok) { if (r.body.state) render(r.body.state); return; }
   if (r.status === 403 && r.body.code === "pin_needed") { setUnlocked(false); askPin(() => command(cmd)); return; }
   toast(tr("refused", {why: r.body.error || r.status}), true);
