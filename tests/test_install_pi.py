@@ -311,8 +311,10 @@ def _kiosk(tmp: Path, browsers: tuple[str, ...]) -> tuple[subprocess.CompletedPr
     for name in ("curl", *browsers):
         (stubs / name).write_text(f'#!/bin/sh\necho "{name} $*" >> "{log}"\n')
         (stubs / name).chmod(0o755)
-    done = subprocess.run(["/bin/sh", str(KIOSK)], env={"PATH": str(stubs)},
-                          capture_output=True, text=True, timeout=30)
+    for tool in ("rm", "mkdir", "sleep"):  # only these beside the stubs: no real chromium on the PATH
+        (stubs / tool).symlink_to(shutil.which(tool) or f"/bin/{tool}")
+    done = subprocess.run(["/bin/sh", str(KIOSK)], capture_output=True, text=True, timeout=30,
+                          env={"PATH": str(stubs), "MUS_TABLE_KIOSK_RUNS": "1", "XDG_RUNTIME_DIR": str(tmp)})
     return done, log.read_text() if log.exists() else ""
 
 
@@ -336,10 +338,36 @@ def test_the_kiosk_opens_the_page_only_once_the_server_answers(tmp_path: Path) -
     for stub in stubs.iterdir():
         stub.chmod(0o755)
     done = subprocess.run(["/bin/sh", str(KIOSK)], capture_output=True, text=True, timeout=30,
-                          env={"PATH": f"{stubs}:/usr/bin:/bin", "MUS_TABLE_POLL_S": "0"})
+                          env={"PATH": f"{stubs}:/usr/bin:/bin", "MUS_TABLE_POLL_S": "0",
+                               "MUS_TABLE_KIOSK_RUNS": "1", "XDG_RUNTIME_DIR": str(tmp_path)})
     assert done.returncode == 0, done.stderr
     calls = log.read_text().splitlines()
     assert calls[:4] == ["curl"] * 4 and calls[4].startswith("chromium --kiosk") and len(calls) == 5
+
+
+def test_the_kiosk_starts_chromium_again_with_a_fresh_profile_and_no_zoom_or_translate(tmp_path: Path) -> None:
+    """Chromium exits (a crash, a kill): it is started again, each time on an empty profile, so a
+    pulled plug never leaves a «restore pages?» prompt; pinch-zoom and translation are off."""
+    stubs = tmp_path / "stubs"
+    stubs.mkdir()
+    log = tmp_path / "kiosk.log"
+    (stubs / "curl").write_text("#!/bin/sh\nexit 0\n")
+    # The browser leaves a file in its profile, and says whether the profile was empty at start.
+    (stubs / "chromium").write_text(
+        f'#!/bin/sh\nfor a; do case "$a" in --user-data-dir=*) d="${{a#*=}}";; esac; done\n'
+        f'echo "start empty=$(ls -A "$d" | wc -l) $*" >> "{log}"\ntouch "$d/Crashpad"\nexit 1\n')
+    for stub in stubs.iterdir():
+        stub.chmod(0o755)
+    done = subprocess.run(["/bin/sh", str(KIOSK)], capture_output=True, text=True, timeout=30,
+                          env={"PATH": f"{stubs}:/usr/bin:/bin", "MUS_TABLE_KIOSK_RUNS": "3",
+                               "MUS_TABLE_RESTART_S": "0", "XDG_RUNTIME_DIR": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    starts = log.read_text().splitlines()
+    assert len(starts) == 3 and all(s.startswith("start empty=0 --kiosk ") for s in starts)
+    flags = starts[0].split()
+    assert {"--disable-pinch", "--disable-features=Translate,TranslateUI", "--overscroll-history-navigation=0",
+            "--disable-session-crashed-bubble", "--no-first-run"} <= set(flags)
+    assert done.stderr.count("starting it again") == 3
 
 
 def test_the_kiosk_says_so_when_there_is_no_browser(tmp_path: Path) -> None:

@@ -413,7 +413,9 @@ install_kiosk() {
     dir="$ROOT$home/.config/labwc"
     file="$dir/autostart"
     mkdir -p "$dir"
-    # labwc runs the user's autostart instead of the desktop's own: the screen is the table's.
+    # Plain labwc runs only the first autostart it finds (the user's); Raspberry Pi OS starts it
+    # as `labwc -m` (labwc-pi), which runs the desktop's as well: the panel and the desktop start
+    # under the kiosk, and Chromium's full screen covers them (checklist, section 6).
     if [ -f "$file" ] && ! grep -q "mus-table kiosk" "$file"; then
         cp "$file" "$file.before-mus-table"
         say "kept the old labwc autostart as $file.before-mus-table"
