@@ -241,7 +241,7 @@ def test_a_short_hotspot_passphrase_is_refused(tmp_path: Path) -> None:
 
 needs_systemd = pytest.mark.skipif(shutil.which("systemd-analyze") is None,
                                    reason="systemd-analyze not installed (Debian package systemd)")
-UNITS = ("mus-table.service", "mus-table-admin.service", "mus-table-admin.path")
+UNITS = ("mus-table.service", "mus-table-admin.service", "mus-table-admin.path", "mus-table-firstboot.service")
 
 
 def _units_in(tmp: Path) -> Path:
@@ -578,3 +578,31 @@ def test_the_scripts_pass_shellcheck() -> None:
     assert done.returncode == 0, done.stdout
     done = subprocess.run(["shellcheck", "-s", "sh", str(pi / "kiosk.sh")], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout
+
+
+def test_an_image_build_installs_the_program_and_leaves_the_pin_to_the_first_boot(tmp_path: Path) -> None:
+    """install.sh --image (pi-gen's chroot, hardware/pi/image): the program and the services, no
+    configuration (each flashed table makes its own PIN at its first boot), no check, no restart."""
+    run = install(tmp_path, "--image", "--from", str(fake_release(tmp_path, "0.1.0-aaaaaaa")))
+    assert run.rc == 0, run.out
+    assert current(run.root).name == "0.1.0-aaaaaaa"
+    assert not (run.root / "etc/mus-table/table.toml").exists()
+    assert not called(run, "venv-mus-table check") and not called(run, "curl")
+    assert not [c for c in called(run, "systemctl") if "restart" in c or "daemon-re" in c]
+    first = install(tmp_path, "--first-boot", root=run.root)
+    assert first.rc == 0, first.out
+    assert re.search(r'^pin = "\d+"$', (run.root / "etc/mus-table/table.toml").read_text(), re.M)
+    assert called(first, "venv-mus-table check") and "self-check passed" in first.out
+
+
+def test_the_image_recipe_is_a_pi_gen_stage_that_bakes_the_release() -> None:
+    image = REPO / "hardware/pi/image"
+    config = (image / "config").read_text()
+    assert "stage-mus-table" in re.search(r'^STAGE_LIST="([^"]+)"', config, re.M).group(1)  # type: ignore[union-attr]
+    assert re.search(r"^RELEASE=bookworm$", config, re.M) and re.search(r"^ARCH=arm64$", config, re.M)
+    run = (image / "stage-mus-table/00-release/00-run.sh").read_text()
+    assert "install.sh --image" in run and "on_chroot" in run
+    assert (image / "stage-mus-table/EXPORT_IMAGE").is_file()
+    for script in ("build-image.sh", "stage-mus-table/prerun.sh", "stage-mus-table/00-release/00-run.sh"):
+        assert os.access(image / script, os.X_OK), script
+        assert subprocess.run(["bash", "-n", str(image / script)], timeout=30).returncode == 0

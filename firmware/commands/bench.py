@@ -16,6 +16,7 @@ TARGETS = {
     "read": "ms per frame of mus-table read, stage by stage, on one core",
     "accuracy": "cards right/wrong/unknown and stone zones exact, on rendered scenes",
     "loop": "time from the cards lying still to the confirmed-ready score, on one core",
+    "glare": "cards right/wrong as a lamp's glare on the cards grows, on rendered scenes",
 }
 
 
