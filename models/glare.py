@@ -47,9 +47,9 @@ def measure(levels: tuple[float, ...] = (0.0, 0.3, 0.5, 0.7, 0.9), n: int = 20, 
     mat = Mat()
     out = []
     for level in levels:
-        rng = np.random.default_rng(seed)
         cards = right = wrong = 0
         for i in range(n):
+            rng = np.random.default_rng([seed, i])  # scene i is the same at every strength
             x0, y0, x1, y1 = mat.card_zone(i % 4)
             overrides: dict[str, object] = {"glare": level, "glare_at": ((x0 + x1) / 2, (y0 + y1) / 2),
                                             "deck": HELD_OUT_STYLES[styles[i % len(styles)]]}
