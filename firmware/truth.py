@@ -9,6 +9,7 @@ and are "read" exactly as dealt, nothing is rendered.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from firmware.table_commands import Confirm, NewPartida, Say
@@ -38,17 +39,28 @@ class TruthPlayers:
         self.rng = random.Random(seed)
 
     def play_hand(self) -> dict[str, Any]:
-        """One hand from the first word to confirmed (a new partida first when one is over);
+        """One hand from the reading to confirmed (a new partida first when one is over);
         the state after it."""
+        for _ in self.steps():
+            pass
+        return self.loop.snapshot()
+
+    def steps(self) -> Iterator[None]:
+        """The same hand one command at a time (a benchmark paces them): each ``next`` submits
+        one command to the loop."""
         s = self.loop.snapshot()
         if s["phase"] == "over":
             s = self.loop.submit(NewPartida())
+            yield
         rec = HandRecord.from_json(random_record(self.rng, self.loop.partida.rules, mano=s["mano"],
                                                  score=s["score"]))
         self.reader.cards = [list(c) for c in rec.cards]
         self.loop.read_now([b"frame"])  # type: ignore[list-item]
+        yield
         for lance in rec.lances:  # the words after the reading: the cards answer «¿pares?» and «¿juego?»
             for w in rec.bets.get(lance, ()):
-                s = self.loop.submit(Say(w.seat, w.word, w.n))
+                self.loop.submit(Say(w.seat, w.word, w.n))
+                yield
         s = self.loop.snapshot()
-        return self.loop.submit(Confirm(s["confirm_by"][self.rng.randrange(len(s["confirm_by"]))]))
+        self.loop.submit(Confirm(s["confirm_by"][self.rng.randrange(len(s["confirm_by"]))]))
+        yield

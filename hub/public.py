@@ -62,6 +62,11 @@ class PublicTree:
         if not self._thread.is_alive():
             self._thread.start()
 
+    def poke(self) -> None:
+        """Look at the clock again now (a test's fake clock moved)."""
+        with self._cond:
+            self._cond.notify_all()
+
     def close(self) -> None:
         with self._cond:
             self._closed = True
@@ -104,7 +109,7 @@ class PublicTree:
                         break
                     due = [d for d in (self._index_due, self._queue[0][0] if self._queue else None)
                            if d is not None]
-                    self._cond.wait(timeout=max(0.0, min(due) - now) if due else None)
+                    self._cond.wait(timeout=min(max(0.0, min(due) - now), 1.0) if due else None)
                 if self._closed:
                     return
                 _, _, topic, payload, retain = heapq.heappop(self._queue)

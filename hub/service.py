@@ -25,14 +25,15 @@ class Hub:
 
 
 def build_hub(db: str, broker: BrokerAddress, *, pin: str, prefix: str = "mus-table", public_ws: str = "",
-              delay_s: float | None = None, schema: str | None = None) -> Hub:
+              delay_s: float | None = None, schema: str | None = None, public: bool = True) -> Hub:
     """A hub on database ``db`` following ``broker`` (not started: ``hub.follower.start()``).
-    ``delay_s`` (None: the tournament's setting) holds the public feed back."""
+    ``delay_s`` (None: the tournament's setting) holds the public feed back; ``public``: whether
+    this hub writes the public tree (one hub of those sharing a tournament does)."""
     store = Store(db, schema=schema)
     if delay_s is not None:
         store.set_setting(DELAY_KEY, str(int(delay_s)))
-    public = PublicTree(delay_s=float(store.setting(DELAY_KEY, "0")))
-    follower = Follower(store, broker, prefix=prefix, public=public)
+    tree = PublicTree(delay_s=float(store.setting(DELAY_KEY, "0"))) if public else None
+    follower = Follower(store, broker, prefix=prefix, public=tree)
     return Hub(store, follower, create_app(store, follower, pin=pin, public_ws=public_ws))
 
 

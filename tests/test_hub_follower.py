@@ -135,3 +135,38 @@ def test_a_gap_in_the_chain_is_asked_for(broker: Mosquitto, tmp_path: Path) -> N
     finally:
         hub.close()
         t.disconnect()
+
+
+def test_two_hubs_share_one_tournament_in_postgresql(broker: Mosquitto, tmp_path: Path) -> None:
+    """Two hub processes' followers write into one PostgreSQL schema: each row once, the same copy."""
+    import socket
+    import uuid
+
+    from sqlalchemy import create_engine, text
+
+    from tests.test_hub_store import PG_URL
+    try:
+        socket.create_connection(("127.0.0.1", 5432), timeout=0.5).close()
+    except OSError:
+        pytest.skip("no PostgreSQL server at 127.0.0.1:5432")
+    schema = f"hub_test_{uuid.uuid4().hex[:12]}"
+    hubs = [Follower(Store(PG_URL, schema=schema), BrokerAddress(HOST, broker.port)) for _ in range(2)]
+    t = Table("mesa-pg", tmp_path, broker.port, 4)
+    try:
+        for h in hubs:
+            h.start()
+        t.connect()
+        t.play(4)
+        for h in hubs:
+            assert h.wait(lambda h=h: _caught_up(h, [t]), WAIT)
+        _same_partidas(hubs[0].store, t)
+        assert hubs[0].store.entries("mesa-pg") == hubs[1].store.entries("mesa-pg")
+    finally:
+        t.disconnect()
+        for h in hubs:
+            h.close()
+            h.store.close()
+        engine = create_engine(PG_URL)
+        with engine.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        engine.dispose()

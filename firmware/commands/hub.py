@@ -26,6 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--public-ws", default="",
                         help="the broker's WebSocket address for spectators' browsers (default ws://HOST:9001)")
     parser.add_argument("--delay", type=int, default=None, help="hold the public feed back this many seconds")
+    parser.add_argument("--no-public", action="store_true",
+                        help="do not write the public tree (another hub sharing the tournament does)")
     parser.add_argument("--username", default=os.environ.get("MUS_TABLE_HUB_USER", ""), help="broker user")
     parser.add_argument("--password", default=os.environ.get("MUS_TABLE_HUB_PASSWORD", ""), help="broker password")
 
@@ -43,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidInput(f"--delay: 0 to 7200 seconds, not {args.delay}")
     broker = replace(BrokerAddress.parse(args.broker), username=args.username, password=args.password)
     hub = build_hub(args.db, broker, pin=args.pin, prefix=args.prefix, public_ws=args.public_ws,
-                    delay_s=args.delay)
+                    delay_s=args.delay, public=not args.no_public)
     hub.follower.start()
     server = make_server(hub.app, args.host, args.port)
     print(f"mus-table hub: following {broker.host}:{broker.port}, pages on http://{args.host}:{args.port}/",
