@@ -70,6 +70,13 @@ def test_tables_console_call_and_rulings(hub: tuple[Hub, Mosquitto], tmp_path: P
         rows = web.get("/api/tables").get_json()["tables"]
         assert [(r["table"], r["status"], r["score"]) for r in rows] == [("mesa-1", "online", t.loop.snapshot()["score"])]
         assert "mesa-1" in web.get("/").get_data(as_text=True)
+        # the fallback for spectators without WebSockets: server-sent events from the hub
+        stream = web.get("/api/sse/mesa-1", buffered=False)
+        chunk = next(iter(stream.response))
+        first = chunk.decode() if isinstance(chunk, bytes) else str(chunk)
+        stream.close()
+        assert f"id: {t.loop.bus.last_seq}\nevent: state\n" in first, first
+        assert web.get("/api/sse/nowhere").status_code == 404
 
         # the console narrates every partida as replay --explain does
         page = web.get("/mesa/mesa-1").get_data(as_text=True)
