@@ -140,8 +140,7 @@ class TableRunner:
         frame = self._grab(now)
         if frame is None:
             if now - self._last_frame_at >= self.camera_timeout_s:
-                self.loop.set_fault(FaultKind.CAMERA, "Cámara perdida: no llegan imágenes",
-                                    "Mirad el cable de la cámara; la mesa sigue sola cuando vuelva")
+                self.loop.fault(FaultKind.CAMERA, "camera_lost")
                 self._try_reopen(now)
             self.loop.flush()
             return None
@@ -149,8 +148,7 @@ class TableRunner:
         self.loop.clear_fault(FaultKind.CAMERA)
         image = frame.image
         if not _usable(image):
-            self.loop.set_fault(FaultKind.FRAMES, "La cámara da imágenes que no se pueden leer",
-                                f"Mirad la cámara (imagen {getattr(image, 'shape', None)})")
+            self.loop.fault(FaultKind.FRAMES, "frames_bad", shape=str(getattr(image, "shape", None)))
             return None
         self.loop.clear_fault(FaultKind.FRAMES)
         self._check_frozen(image, now)
@@ -177,13 +175,13 @@ class TableRunner:
         try:
             return self.source.grab()
         except CameraError as exc:
-            self.loop.set_fault(FaultKind.CAMERA, "Cámara perdida", str(exc))
+            self.loop.fault(FaultKind.CAMERA, "camera_failed", why=str(exc))
             self._drop_source()
         except InvalidInput as exc:
-            self.loop.set_fault(FaultKind.FRAMES, "Una imagen de la cámara no se puede leer", str(exc))
+            self.loop.fault(FaultKind.FRAMES, "frame_unreadable", why=str(exc))
             self._last_frame_at = now  # the camera is there; its frames are the fault
         except Exception as exc:  # noqa: BLE001 - a driver failing in any way is a lost camera
-            self.loop.set_fault(FaultKind.CAMERA, "Cámara perdida", f"{type(exc).__name__}: {exc}")
+            self.loop.fault(FaultKind.CAMERA, "camera_failed", why=f"{type(exc).__name__}: {exc}")
             self._drop_source()
         return None
 
@@ -214,8 +212,7 @@ class TableRunner:
             self._same_since = now
             self.loop.clear_fault(FaultKind.FROZEN)
         elif self._same_since is not None and now - self._same_since >= self.frozen_s:
-            self.loop.set_fault(FaultKind.FROZEN, "La imagen de la cámara está congelada",
-                                "Desenchufad y enchufad la cámara; la mesa no lee hasta que vuelva")
+            self.loop.fault(FaultKind.FROZEN, "camera_frozen")
 
     # ------------------------------------------------------------------ the thread
 

@@ -62,6 +62,7 @@ from table.match import Partida
 from table.rules import Rules
 from vision.mat import Mat
 from vision.reading import Reading, TableReader
+from web.strings import say
 
 __all__ = ["ConfirmedHand", "Fault", "FaultKind", "JournalLike", "LoopSettings", "Phase", "Reader", "TableLoop",
            "expected_stones", "is_dentro", "learn_deck", "outcome_words", "reading_problem"]
@@ -306,8 +307,7 @@ class TableLoop:
         except Exception as exc:
             with self._lock:
                 self._reading_now = False
-                self._fault(FaultKind.FRAMES, "No se pudo leer la foto de la mesa",
-                            "Mirad la cámara y pulsad «leer» otra vez")
+                self._coded_fault(FaultKind.FRAMES, "photo_failed")
                 self.bus.publish(EventKind.READ, self._snapshot())
             if isinstance(exc, CommandRefused):
                 raise
@@ -359,10 +359,20 @@ class TableLoop:
 
     # -------------------------------------------------------------------------------- faults
 
-    def set_fault(self, kind: FaultKind, text: str, todo: str, message: Message | None = None) -> None:
-        """Say that something is wrong (published once, until :meth:`clear_fault`)."""
+    def fault(self, kind: FaultKind, code: str, /, **args: Any) -> None:
+        """Say that something is wrong, as a message code and its arguments (``web/strings.py``
+        words it, and what to do: ``msg_CODE``, ``msg_CODE_todo``); published once, until
+        :meth:`clear_fault`."""
         with self._lock:
-            self._fault(kind, text, todo, message)
+            self._coded_fault(kind, code, **args)
+
+    def set_fault(self, kind: FaultKind, text: str, todo: str) -> None:
+        """A fault worded by the caller (its code is the kind's: ``fault_camera``...)."""
+        with self._lock:
+            self._fault(kind, text, todo)
+
+    def _coded_fault(self, kind: FaultKind, code: str, /, **args: Any) -> None:
+        self._fault(kind, say(code, args), say(code + "_todo", args), Message(code, args))
 
     def _fault(self, kind: FaultKind, text: str, todo: str, message: Message | None = None) -> None:
         f = Fault(kind, text, todo, message)
@@ -457,8 +467,7 @@ class TableLoop:
             try:
                 self.journal.append(seq, partida, kind, body)
             except OSError as exc:  # sqlite3.Error is mapped to OSError by the journal
-                self._fault(FaultKind.DISK, "No se puede escribir el diario (¿disco lleno?)",
-                            f"Liberad espacio en la tarjeta; la mesa guarda lo que tiene ({exc})")
+                self._coded_fault(FaultKind.DISK, "disk_full", why=str(exc))
                 return False
             self._pending.pop(0)
         if FaultKind.DISK in self._faults:
@@ -530,4 +539,6 @@ def learn_deck(name: str, frames: list[Image], mat: Mat | None = None) -> Any:
         learnt.save_deck(learnt.check_name(name), deck)
         return deck.classifier()
     except InvalidInput as exc:
+        if exc.code.startswith(("learn_", "deck_")):
+            raise CommandRefused(exc.code, **exc.params) from None
         raise CommandRefused("learn_failed", why=str(exc)) from None
