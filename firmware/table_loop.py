@@ -156,7 +156,7 @@ class TableLoop:
         last = 0
         if journal is not None:
             for seq, partida, kind, at, body in journal.entries():
-                self.game = self._next(entry_from_json(kind, body), at, partida)
+                self.game = self._next(entry_from_json(kind, body), at, partida, replay=True)
                 self._remember(seq, kind, body)
                 last = seq
             reserved = getattr(journal, "reserved", None)
@@ -400,14 +400,14 @@ class TableLoop:
         assert self.game is not None  # set in __init__
         return self.game
 
-    def _next(self, entry: Change, at: str, partida: int) -> Game:
+    def _next(self, entry: Change, at: str, partida: int, *, replay: bool = False) -> Game:
         """The game after ``entry``: the one check of a command and the one replay of an entry."""
         if self.game is None:
             if not isinstance(entry, NewPartida):
                 raise InvalidInput(f"a journal starts with a new partida, not {entry.kind!r}")
             return Game.start(entry, partida)
         try:
-            return self.game.apply(entry, at)
+            return self.game.apply(entry, at, replay=replay)
         except Refused as exc:
             raise CommandRefused.of(exc) from None
 
