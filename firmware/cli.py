@@ -10,6 +10,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from table.errors import MusTableError
 
@@ -38,8 +39,16 @@ def _load(name: str):  # type: ignore[no-untyped-def]
     return importlib.import_module(f"firmware.commands.{module}")
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its refusals in one line like every other (``mus-table replay:
+    argument --hand: must be 1 or more, not 0``), exit status 2; ``--help`` as usual."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {' '.join(message.split())}\n")
+
+
 def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="mus-table",
         description="mus-table: reads a mus table from above and keeps the tanteo by the rules.",
     )

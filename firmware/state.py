@@ -81,6 +81,8 @@ class Standing:
     bettor: int
     total: int
     ordago: bool
+    deje: int | None = None
+    """What «no quiero» would give the bettor's pair now (``Betting.deje``); None once answered."""
 
 
 @dataclass(frozen=True)
@@ -109,7 +111,8 @@ class BetsState:
             "outcomes": {str(lance): {"how": str(o.how), "stake": o.stake, "deje": o.deje, "pair": o.pair,
                                       "bettor": o.bettor} for lance, o in self.outcomes.items()},
             "standing": None if self.standing is None else
-            {"bettor": self.standing.bettor, "total": self.standing.total, "ordago": self.standing.ordago},
+            {"bettor": self.standing.bettor, "total": self.standing.total, "ordago": self.standing.ordago,
+             "deje": self.standing.deje},
             "over": self.over,
         }
 
@@ -177,7 +180,7 @@ class TableState:
         betting = h.betting
         bets = BetsState(h.lance, h.speaker, h.legal, h.asked, h.declared, h.words_by_lance, h.outcomes,
                          None if betting is None or betting.bettor is None else
-                         Standing(betting.bettor, betting.total, betting.ordago), h.bets_over)
+                         Standing(betting.bettor, betting.total, betting.ordago, betting.deje), h.bets_over)
         target = p.rules.target
         return cls(
             seq=seq, table=table, phase=phase, rules=p.rules, juegos=p.juegos, vacas=p.vacas,

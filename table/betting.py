@@ -172,6 +172,21 @@ class Betting:
             return (QUIERO, NO_QUIERO) if self.ordago else (QUIERO, NO_QUIERO, ENVIDO, ORDAGO)
         return ()
 
+    @property
+    def deje(self) -> int | None:
+        """What «no quiero» to the bet standing would give the bettor's pair now: 1 for a
+        first envite, else what stood before the last raise (None while nothing is bet).
+
+        >>> b = Betting("grande", 0).say(0, "envido", 2)
+        >>> b.deje
+        1
+        >>> b.say(1, "envido", 3).deje, b.total
+        (2, 5)
+        """
+        if self._phase != _ANSWER:
+            return None
+        return 1 if self.bets == 1 else self._before
+
     def out(self, seat: int) -> bool:
         """Whether ``seat`` said «no quiero» and is out of the lance."""
         return seat in self._out

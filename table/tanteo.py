@@ -297,8 +297,10 @@ def _lance_rule(lance: Lance, said: Lance, o: Outcome, decl: tuple[bool, ...],
         rulings.append("nadie tiene juego: se cuenta el punto, como si se hubiera jugado")
     liars = sorted({s & 1 for s in false})
     for p in liars:
-        seats = " y ".join(str(s) for s in false if s & 1 == p)
-        rulings.append(f"el asiento {seats} cantó {said} sin {_them(said)}: la pareja {p} pierde "
+        seats = [str(s) for s in false if s & 1 == p]
+        who = (f"el asiento {seats[0]} cantó" if len(seats) == 1
+               else f"los asientos {' y '.join(seats)} cantaron")
+        rulings.append(f"{who} {said} sin {_them(said)}: la pareja {p} pierde "
                        f"el lance y sus envites, aunque las cartas del compañero sean mejores"
                        + ("" if len(liars) == 2 else f"; lo gana la pareja {1 - p}"))
     if len(liars) == 2:

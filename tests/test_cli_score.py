@@ -44,7 +44,7 @@ def test_score_stdin(capsys: Any, monkeypatch: Any) -> None:
 
 @pytest.mark.parametrize(("data", "message"), [
     (b"{", "bad JSON"),
-    (b"", "bad JSON"),
+    (b"", "empty: there is no record"),
     (b"\xff", "not UTF-8"),
     (json.dumps({**SPEC_RECORD, "mano": 7}).encode(), "mano must be a seat 0-3, not 7"),
     (json.dumps({**SPEC_RECORD, "bets": {"grande": [[1, "paso"]]}}).encode(),

@@ -53,7 +53,8 @@ def test_the_spec_record_reads() -> None:
 @pytest.mark.parametrize(("text", "message"), [
     ("{", "bad JSON: Expecting property name"),
     ('{"mano": 0,}', "bad JSON"),
-    ("", "bad JSON: Expecting value at line 1 column 1"),
+    ("", "empty: there is no record"),
+    (" \n\t", "empty: only blank space, no record"),
     ('{"mano": NaN}', "bad JSON: NaN is not a JSON value"),
     ('{"mano": 0, "mano": 1}', 'bad JSON: key "mano" appears twice'),
     (b"\xff\xfe", "bad JSON: not UTF-8"),

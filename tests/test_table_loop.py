@@ -110,7 +110,7 @@ def test_a_hand_from_the_first_word_to_the_confirmed_score() -> None:
 def test_a_refused_word_changes_nothing() -> None:
     loop, _ = new_loop()
     before = loop.snapshot()
-    with pytest.raises(CommandRefused, match="^en grande habla el asiento 0, no el asiento 2$") as refused:
+    with pytest.raises(CommandRefused, match="^en grande habla el asiento 1, no el asiento 3$") as refused:
         loop.submit(Say(2, "paso"))  # said in Spanish, with its code for the edges
     assert (refused.value.code, refused.value.params) == ("not_turn", {"lance": "grande", "seat": 2, "speaker": 0})
     with pytest.raises(CommandRefused):
@@ -163,8 +163,8 @@ def test_an_impossible_table_waits_for_a_fix_and_never_scores_a_guess() -> None:
     short[1][0] = "12o"  # the rey de oros seen at seats 0 and 1
     s = lay(loop, reader, short)
     assert s["phase"] == "impossible" and s["answer"] is None
-    assert any("12o" in p and "0 y 1" in p for p in s["problems"])
-    assert any("asiento 2" in p for p in s["problems"])
+    assert any("12o" in p and "1 y 2" in p for p in s["problems"])  # seats as people count them
+    assert any("asiento 3" in p for p in s["problems"])
     with pytest.raises(CommandRefused, match="no es posible"):
         loop.submit(Confirm(0))
     loop.submit(Correct(1, 0, Card.parse("11o")))
@@ -177,7 +177,7 @@ def test_a_reread_after_a_fix_on_the_felt() -> None:
     loop, reader = new_loop()
     reader.impossible = ("5 cards at seat 3",)
     s = lay(loop, reader, HAND)
-    assert s["phase"] == "impossible" and "El asiento 3 tiene 5 cartas" in s["problems"]  # said in Spanish
+    assert s["phase"] == "impossible" and "El asiento 4 tiene 5 cartas" in s["problems"]  # said in Spanish, 1-4
     reader.impossible = ()
     assert loop.read_now([FRAME])["phase"] != "impossible"
 
@@ -308,7 +308,7 @@ def test_the_stones_are_checked_seat_by_seat() -> None:
     seen[0] = max(0, seen[0] - 1)
     s = lay(loop, reader, HAND, StoneCount(5, tuple(seen)))  # type: ignore[arg-type]
     checks = {c["seat"]: c for c in s["stones_check"]}
-    assert checks[3]["diff"] == 2 and "Asiento 3" in checks[3]["text"] and "sobran 2" in checks[3]["text"]
+    assert checks[3]["diff"] == 2 and "Asiento 4" in checks[3]["text"] and "sobran 2" in checks[3]["text"]
     if want[0]:
         assert checks[0]["diff"] == -1
     assert set(checks) <= {0, 3}
@@ -520,7 +520,7 @@ def test_a_double_tap_is_refused_not_said_by_the_next_player(tmp_path: Path) -> 
     seen = loop.snapshot()["seq"]
     s = loop.submit(Say(0, "paso"), seq=seen)
     assert s["bets"]["speaker"] == 1
-    with pytest.raises(CommandRefused, match="^ya se anotó: Paso del asiento 0$") as refused:
+    with pytest.raises(CommandRefused, match="^ya se anotó: Paso del asiento 1$") as refused:
         loop.submit(Say(1, "paso"), seq=seen)  # the second tap, sent with the state it was made on
     assert refused.value.code == "stale"
     assert loop.snapshot() == s and [k for _, _, k, _, _ in journal.entries()] == ["new_partida", "say"]

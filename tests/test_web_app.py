@@ -205,7 +205,7 @@ def test_a_refused_word_says_why_and_changes_nothing(table: Any) -> None:
     c, token = unlocked_client(app)
     before = loop.snapshot()
     r = cmd(c, token, {"kind": "say", "seat": 2, "word": "paso"})
-    assert r.status_code == 409 and r.json["error"] == "en grande habla el asiento 0, no el asiento 2"
+    assert r.status_code == 409 and r.json["error"] == "en grande habla el asiento 1, no el asiento 3"
     assert (r.json["code"], r.json["args"]) == ("not_turn", {"lance": "grande", "seat": 2, "speaker": 0})
     r = cmd(c, token, {"kind": "fly"})
     assert r.status_code == 409

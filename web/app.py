@@ -137,11 +137,27 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
             return render_template("message.html", message=text), 404
         return jsonify(error=text, code="not_found"), 404
 
+    def _error_page(key: str, status: int) -> tuple[Response, int] | tuple[str, int]:
+        """An error in the words of web.strings: JSON under /api/, else a page."""
+        if request.path.startswith("/api/") or request.path.startswith("/download/"):
+            return jsonify(error=tr(key), code=key), status
+        return render_template("message.html", message=tr(key)), status
+
     @app.errorhandler(404)
     def _no_page(e: Exception) -> tuple[Response, int] | tuple[str, int]:
-        if request.path.startswith("/api/"):
-            return jsonify(error=tr("page_not_found"), code="not_found"), 404
-        return render_template("message.html", message=tr("page_not_found")), 404
+        return _error_page("page_not_found", 404)
+
+    @app.errorhandler(405)
+    def _not_allowed(e: Exception) -> tuple[Response, int] | tuple[str, int]:
+        return _error_page("method_not_allowed", 405)
+
+    @app.errorhandler(413)
+    def _too_large(e: Exception) -> tuple[Response, int] | tuple[str, int]:
+        return _error_page("too_large", 413)
+
+    @app.errorhandler(500)
+    def _server_error(e: Exception) -> tuple[Response, int] | tuple[str, int]:
+        return _error_page("server_error", 500)
 
     # -- pages -------------------------------------------------------------------------
 
@@ -160,7 +176,9 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
 
     @app.get("/overlay")
     def overlay() -> str:
-        return render_template("overlay.html")
+        """``?layout=bar``: the score bar alone; anything else: the full overlay."""
+        layout = "bar" if request.args.get("layout") == "bar" else "full"
+        return render_template("overlay.html", layout=layout)
 
     @app.get("/hands/<int:n>")
     def replay(n: int) -> str:
@@ -269,6 +287,12 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
             return refuse(r)
         session["until"] = time.time() + UNLOCK_S
         return jsonify(ok=True, csrf=csrf_token())
+
+    @app.get("/api/session")
+    def session_state() -> Response:
+        """Whether this browser's session is unlocked now (a display that outlived a restart of
+        the table asks, so that it never shows «Bloquear» on a locked session)."""
+        return jsonify(unlocked=unlocked(), csrf=csrf_token())
 
     @app.post("/api/lock")
     def lock() -> Response:

@@ -39,9 +39,13 @@ ES: dict[str, str] = {
     "back": "Volver",
     # score
     "pair": "Pareja",
-    "seats_of_pair": "asientos {a} y {b}",
+    "seats_of_pair": "Asientos {a} y {b}",
+    "pair_seats_phrase": "los asientos {a} y {b}",
+    "pair_named": "{a} y {b}",
     "seat": "Asiento",
     "seat_n": "asiento {n}",
+    "seat_named": "{name} (asiento {n})",
+    "de": "de",
     "amarracos": "amarracos",
     "amarraco": "amarraco",
     "piedras": "piedras",
@@ -72,8 +76,23 @@ ES: dict[str, str] = {
     "speaks": "Habla el {seat}",
     "answers": "Responde el {seat}",
     "word_paso": "Paso",
-    "word_envido": "Envido {n}",
-    "word_envido_more": "{n} más",
+    "word_envido": "Envido",
+    "word_envido_n": "Envido {n}",
+    "word_more": "{n} más",
+    "would_stand": "van {n}",
+    "step_less": "una menos",
+    "step_more": "una más",
+    "quiero_sub": "se juegan {n}",
+    "ordago_sub": "se juega el juego",
+    "no_quiero_sub": "{n} para {p}",
+    "nothing_bet": "Nada envidado en la {lance}",
+    "standing": "Van {n} en la {lance} (envite del {seat})",
+    "ordago_standing": "¡Órdago del {seat}!",
+    "flash_word": "{word} — {seat}",
+    "flash_lance": "{lance}: {how}",
+    "flash_card": "{card} para el {seat}",
+    "flash_confirmed": "Mano confirmada por el {seat}",
+    "or_read": "Si nadie envida más:",
     "word_quiero": "Quiero",
     "word_no quiero": "No quiero",
     "word_ordago": "Órdago",
@@ -84,7 +103,8 @@ ES: dict[str, str] = {
     "one_tap": "O el lance entero:",
     "out_en_paso": "En paso",
     "out_querido": "Querido a {n}",
-    "out_no_querido": "No quiero: para pareja {p}",
+    "out_no_querido": "No quiero: 1 para {p}",
+    "out_no_querido_short": "No quiero (1 para {p})",
     "out_ordago": "Órdago querido",
     "declare_q": "¿{lance}?",
     "declare_yes": "Sí",
@@ -97,14 +117,17 @@ ES: dict[str, str] = {
     "cards_as_read": "Cartas leídas",
     "tap_to_correct": "Toca una carta para corregirla",
     "unknown_card": "?",
-    "pick_card": "¿Qué carta es? (asiento {seat}, carta {i})",
+    "pick_card": "¿Qué carta es? ({seat}, carta {i})",
+    "corrected_card": "corregida a mano",
+    "corrected_short": "a mano",
+    "some_corrected": "«a mano»: corregida a mano",
     "cancel": "Cancelar",
     "problems": "La mesa no cuadra:",
     "impossible_todo": "poned bien las cartas en su sitio (se leen otra vez solas), tocad la carta mal leída "
                        "para corregirla o pulsad «Leer las cartas»",
     "mistakes": "Declaraciones que las cartas desmienten:",
     "lances": "Lances",
-    "won_by": "pareja {p}",
+    "won_by": "{p}",
     "won_by_nobody": "nadie",
     "how_paso": "en paso",
     "how_querido": "querido",
@@ -114,9 +137,9 @@ ES: dict[str, str] = {
     "how_none": "nadie lo tiene",
     "tanteo": "Tanteo",
     "running": "van {a} a {b}",
-    "wins_juego": "¡JUEGO PARA LA PAREJA {p}!",
+    "wins_juego": "¡JUEGO PARA {p}!",
     "not_counted": "No se cuenta:",
-    "confirm_by": "Confirma un jugador de la pareja {p}:",
+    "confirm_by": "Confirma uno de {p}:",
     "confirm_seat": "Confirma el {seat}",
     "confirm_any": "Confirma un jugador:",
     "confirmed": "Mano confirmada",
@@ -130,6 +153,12 @@ ES: dict[str, str] = {
     # learning
     "learn_deck": "Aprender una baraja",
     "learn_frame": "Foto {k} de {total}",
+    "learn_all_done": "Las 3 fotos están hechas: ponle nombre y guárdala",
+    "learn_retake": "Repetir la foto {k}",
+    "learn_taken": "Foto {k} hecha",
+    "learn_saved": "Baraja «{name}» aprendida",
+    "learn_name_btn": "Nombre…",
+    "kb_space": "espacio",
     "learn_where": "Coloca estas cartas así y pulsa «Hacer la foto»",
     "learn_capture": "Hacer la foto",
     "learn_name": "Nombre de la baraja",
@@ -154,6 +183,16 @@ ES: dict[str, str] = {
     "judge_called": "Llamada al juez enviada: esperad su respuesta",
     "judge_answer": "El juez: «{text}»",
     "sure_q": "¿Seguro?",
+    "new_partida_what": "La partida {id} se cierra y queda guardada en el diario: se puede ver y descargar "
+                        "desde «Ver en directo». La nueva empieza 0 a 0.",
+    "new_partida_yes": "Empezar partida nueva",
+    "undo_hand_what": "La última mano confirmada vuelve a la mesa para corregirla y confirmarla otra vez.",
+    "undo_hand_yes": "Deshacer la mano",
+    "not_sent": "No ha llegado a la mesa: {what}",
+    "the_tap": "el último toque",
+    "retry": "Reintentar",
+    "discard": "Descartar",
+    "error_status": "error {status}",
     "refused": "No se puede: {why}",
     "offline": "Sin conexión con la mesa; reconectando…",
     "online": "En directo",
@@ -162,19 +201,23 @@ ES: dict[str, str] = {
     "hands_so_far": "Manos de la partida",
     "no_hands": "Aún no hay manos",
     "hand_row": "Mano {n}: mano el {mano}, {a} a {b}",
-    "hand_row_won": "Mano {n}: mano el {mano}, juego para la pareja {p}",
+    "hand_row_won": "Mano {n}: mano el {mano}, juego para {p}",
     "download_json": "JSON",
     "spectators_full": "La mesa tiene el cupo de espectadores lleno ({cap}). Vuelve a intentarlo en un rato.",
-    "partida_won": "¡Partida para la pareja {p}!",
+    "partida_won": "¡Partida para {p}!",
     "vacas_line": "Vacas: {a} a {b}",
     "a_to_b": "{a} a {b}",
     "vaca_juegos": "Juegos de cada vaca:",
     "waiting_cards": "Esperando a que se enseñen las cartas",
+    "juego_was_won": "Último juego para {p}",
     "camera": "Cámara",
     "no_frame": "Sin imagen de la cámara",
     "no_reading": "No hay lectura todavía",
     "not_found": "No existe la mano {n}",
     "page_not_found": "Esta página no existe en la mesa",
+    "method_not_allowed": "Esta dirección de la mesa no admite esa petición",
+    "too_large": "Lo enviado es demasiado grande para la mesa",
+    "server_error": "La mesa ha tenido un fallo al contestar; vuelve a intentarlo",
     # the clock without a network (the phone's time)
     "clock_set": "Reloj de la mesa puesto en hora con la de este teléfono: {when}",
     "clock_off": "Esta mesa no toma la hora de los teléfonos",
@@ -270,7 +313,7 @@ ES: dict[str, str] = {
     "msg_refused": "no se puede",
     "msg_lance_decided": "{lance} ya está decidido: no hay más palabras",
     "msg_seat_without_jugada": "el {seat_name} no habla en {lance}: no ha declarado {lance}",
-    "msg_no_such_seat": "el asiento {seat} no existe (0-3)",
+    "msg_no_such_seat": "el asiento {seat} no existe (en la orden, 0-3)",
     "msg_seat_missing": "falta el asiento ({key}: 0-3)",
     "msg_seat_out": "el {seat_name} dijo «no quiero» y está fuera de {lance}",
     "msg_not_turn": "en {lance} habla el {speaker_name}, no el {seat_name}",
@@ -397,8 +440,13 @@ def _plural(n: object) -> str:
     return "" if n == 1 else "s"
 
 
+def _person(v: Any) -> Any:
+    """A seat as people count it (1-4); the JSON and the codes keep 0-3. Anything else as it is."""
+    return v + 1 if type(v) is int and 0 <= v <= 3 else v
+
+
 def _seat_cards(args: Mapping[str, Any]) -> str:
-    seat, n = args.get("seat"), args.get("n")
+    seat, n = _person(args.get("seat")), args.get("n")
     if isinstance(n, int) and n < 4:
         falta = 4 - n
         return f"Al asiento {seat} le falta{'n' if falta > 1 else ''} {falta} carta{_plural(falta)}"
@@ -412,7 +460,7 @@ def _stones_off(args: Mapping[str, Any]) -> str:
 
 
 def _where(args: Mapping[str, Any]) -> str:
-    seats = [int(s) for s in args.get("seats", ())]
+    seats = [_person(int(s)) for s in args.get("seats", ())]
     parts = [f"asiento {s}" for s in seats] + (["fuera de las zonas"] if args.get("outside") else [])
     if len(seats) > 1 and not args.get("outside"):
         return "asientos " + " y ".join(str(s) for s in seats)
@@ -428,6 +476,10 @@ def _args(args: Mapping[str, Any], lang: str) -> dict[str, Any]:
     for k, v in args.items():
         if k == "entry":
             continue
+        if k in ("seat", "speaker", "bettor", "by"):
+            v = _person(v)
+        elif k == "allowed" and isinstance(v, list | tuple):
+            v = [_person(x) for x in v]
         if isinstance(v, list | tuple):
             v = " o ".join(str(x) for x in v) if k == "allowed" else " y ".join(str(x) for x in v)
         elif v is None:
@@ -437,7 +489,7 @@ def _args(args: Mapping[str, Any], lang: str) -> dict[str, Any]:
         out[k] = v
     for k in ("seat", "speaker"):
         if k in args:
-            out[f"{k}_name"] = f"asiento {args[k]}"
+            out[f"{k}_name"] = f"asiento {_person(args[k])}"
     if "word" in args:
         out["word"] = _WORDS.get(str(args["word"]), str(args["word"]))
     if "n" in args:
@@ -445,7 +497,7 @@ def _args(args: Mapping[str, Any], lang: str) -> dict[str, Any]:
     if "seats" in args:
         out["where"] = _where(args)
     if "allowed" in args:
-        out["allowed"] = "asientos " + " o ".join(str(x) for x in args["allowed"])
+        out["allowed"] = "asientos " + " o ".join(str(_person(x)) for x in args["allowed"])
     out["seat_cards"] = _seat_cards(args)
     if "diff" in args:
         out["stones_off"] = _stones_off(args)
@@ -460,10 +512,12 @@ class _Missing(dict[str, Any]):
 def say(code: str, args: Mapping[str, Any] | None = None, lang: str = "es") -> str:
     """A message code and its arguments (table/errors.py) as one line for a person.
 
+    Seats are said as people count them, 1 to 4 (the codes keep 0-3):
+
     >>> say("not_turn", {"lance": "grande", "speaker": 3, "seat": 2})
-    'en grande habla el asiento 3, no el asiento 2'
+    'en grande habla el asiento 4, no el asiento 3'
     >>> say("stale", {"entry": {"kind": "say", "seat": 1, "word": "paso"}})
-    'ya se anotó: Paso del asiento 1'
+    'ya se anotó: Paso del asiento 2'
     """
     table = texts(lang)
     template = table.get("msg_" + code)
