@@ -169,6 +169,8 @@ class TableState:
     last_hand: Answer | None
     judge: Mapping[str, Any] | None = None
     """The table's call to the juez and its answer (docs/hub.md), or None."""
+    names: tuple[str, ...] = ()
+    """The players' names by seat, given at the start of the partida (empty: none)."""
     lang: str = field(default="es", compare=False)
 
     @classmethod
@@ -194,7 +196,7 @@ class TableState:
             record=h.record, answer=h.answer, hand_score=h.score, confirm_by=h.confirm_by,
             stones_check=stones_check(h, target, piedras) if check_stones else (),
             faults=faults, pending_entries=pending, learning=learning,
-            last_hand=game.confirmed[-1].answer if game.confirmed else None, judge=judge)
+            last_hand=game.confirmed[-1].answer if game.confirmed else None, judge=judge, names=game.names)
 
     def at_seq(self, seq: int) -> TableState:
         """The same state under the number of the event that carries it."""
@@ -246,4 +248,5 @@ class TableState:
             "hands": self.hands,
             "last_hand": self.last_hand.to_json() if self.last_hand is not None else None,
             "judge": None if self.judge is None else dict(self.judge),
+            "names": list(self.names) if any(self.names) else None,
         }

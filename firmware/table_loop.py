@@ -108,10 +108,11 @@ class LoopSettings:
             raise InvalidInput("read_frames must be at least 1")
         Partida(self.rules, self.first_mano, self.juegos, self.vacas)  # checks the format
 
-    def new_partida(self, rules: Rules | None = None) -> NewPartida:
+    def new_partida(self, rules: Rules | None = None,
+                    names: tuple[str, str, str, str] | None = None) -> NewPartida:
         """The journal entry that starts a partida with these rules (or the house rules agreed
-        for it) and format."""
-        return NewPartida(rules or self.rules, self.juegos, self.vacas, self.first_mano)
+        for it) and format, and the players' names where they were given."""
+        return NewPartida(rules or self.rules, self.juegos, self.vacas, self.first_mano, names)
 
 
 class Reader(Protocol):
@@ -219,7 +220,7 @@ class TableLoop:
             self._check_fresh(seq)
             entry: Change = cmd
             if isinstance(cmd, NewPartida):
-                entry = self.settings.new_partida(cmd.rules)
+                entry = self.settings.new_partida(cmd.rules, cmd.names)
             elif isinstance(cmd, Confirm) and cmd.seat is None and not self.settings.panel_confirms:
                 raise CommandRefused("panel_may_not_confirm")
             self._commit(entry)

@@ -156,6 +156,10 @@ def _stones_of(points: list[int] | tuple[int, int], target: int) -> str:
 def _result(rec: HandRecord, lance: Lance, res: LanceResult) -> str:
     """How a lance ended, in words."""
     e = _ENDING[lance]
+    if res.lost_by:  # what was bet; who takes it is said after (a false «sí» lost it)
+        return {"paso": "En paso.", "querido": f"Querid{e} a {stones(res.stake)}.",
+                "no querido": f"No querid{e}.", "ordago": "Órdago querido: se enseñan las cartas.",
+                }.get(res.how, "No se jugó: solo una pareja lo cantó.")
     if res.annulled and res.penalty:
         return (f"Se anula lo jugado (regla 19): {_pair(res.winner or 0)} se apunta "
                 f"el deje por la equivocación.")
@@ -175,7 +179,7 @@ def _result(rec: HandRecord, lance: Lance, res: LanceResult) -> str:
     if res.how == "ordago":
         return "Órdago querido: se enseñan las cartas."
     if res.how == "not bet":
-        return "No se juega: solo una pareja lo tiene."
+        return f"No se juega: solo una pareja {_ARTICLE[e]} tiene."
     return f"Nadie tiene {lance}."
 
 

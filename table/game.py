@@ -57,13 +57,15 @@ class Game:
     confirmed: tuple[ConfirmedHand, ...] = ()
     done: Mapping[int, tuple[ConfirmedHand, ...]] = field(default_factory=dict)
     first_mano: int = 0
+    names: tuple[str, ...] = ()
+    """The players' names by seat for this partida (empty: none given)."""
 
     @classmethod
     def start(cls, entry: NewPartida, partida_id: int = 1) -> Game:
         rules = entry.rules or Rules()
         mano = 0 if entry.mano is None else entry.mano
         p = Partida(rules, mano, 3 if entry.juegos is None else entry.juegos, 1 if entry.vacas is None else entry.vacas)
-        return cls(partida_id, p, Hand(rules, mano, (0, 0)), first_mano=mano)
+        return cls(partida_id, p, Hand(rules, mano, (0, 0)), first_mano=mano, names=entry.names or ())
 
     @property
     def over(self) -> bool:

@@ -73,6 +73,17 @@ def test_jsonl_goes_on_after_a_bad_line(capsys: Any, monkeypatch: Any) -> None:
     assert lines[2]["error"].startswith("line 4: score: pair 0 has 40")
 
 
+def test_jsonl_an_invisible_or_line_breaking_character_is_escaped(capsys: Any, monkeypatch: Any) -> None:
+    # U+0085 and U+2028 end a line for many readers: a message quoting one stays one line
+    bad = json.dumps({**SPEC_RECORD, "bets": "\x85\u2028\u200b"}, ensure_ascii=False)
+    data = "\n".join([bad, json.dumps(SPEC_RECORD)])
+    code, out, _ = run(["score", "--jsonl", "-"], capsys, monkeypatch, data.encode())
+    lines = out.splitlines()
+    assert code == 2 and len(lines) == 2
+    assert json.loads(lines[0])["error"] == ('line 1: bets must be an object of lances, not '
+                                             '"\\u0085\\u2028\\u200b"')
+
+
 def test_jsonl_all_good_exits_0(capsys: Any, monkeypatch: Any) -> None:
     data = (json.dumps(SPEC_RECORD) + "\n") * 3
     code, out, _ = run(["score", "--jsonl", "-"], capsys, monkeypatch, data.encode())

@@ -189,3 +189,16 @@ def test_a_false_declaration_is_said_and_no_invented_phrase() -> None:
 def test_tran_tran() -> None:
     text = "\n".join(explain(HandRecord.from_json(record(PUNTOS))))
     assert "  Tran-tran: un lance tras otro en paso." in text
+
+
+def test_a_lance_nobody_may_take_says_what_was_bet_and_no_deje() -> None:
+    # both pairs said «juego sí» without it; nobody has juego: the punto is nobody's
+    cards = "12o 11o 5o 4o | 12c 11c 4c 5c | 1o 1c 6o 7o | 10o 6c 7c 2o"
+    rec = HandRecord.from_json(record(cards, {"juego": [[0, "envido", 2], [1, "envido", 3],
+                                                        [0, "no quiero"]]},
+                                      declared={"juego": [True, True, False, False]}))
+    lines = explain(rec)
+    assert ("  Punto (se cantó juego, pero nadie lo tiene): El 0 envida dos, el 1 envida tres más, "
+            "el 0 no quiere. No querido. No es de nadie: las dos parejas se equivocaron.") in lines
+    assert "  Pares: No se juega: solo una pareja los tiene. Los gana el asiento 2 (pareja 0) con par de ases." in lines
+    assert not [line for line in lines if "porque no" in line]

@@ -109,6 +109,8 @@ def test_record_faults(changes: dict[str, Any], message: str) -> None:
      "bets.chica: incomplete: seat 3 has yet to answer", InvalidRecord),
     ({"grande": [[0, "envido", 2], [1, "quiero"], [2, "paso"]]}, "already decided", IllegalBet),
     ({"grande": [[0, "envida"]]}, 'unknown word "envida"', InvalidRecord),
+    ({"grande": [[0, "envido\u200b"]]}, 'unknown word "envido\\u200b"', InvalidRecord),  # seen
+    ({"grande": [[0, "paso\u2028"]]}, 'unknown word "paso\\u2028"', InvalidRecord),
     ({"grande": [[4, "paso"]]}, "the seat must be 0-3, not 4", InvalidRecord),
     ({"grande": [["0", "paso"]]}, 'the seat must be 0-3, not "0"', InvalidRecord),
     ({"grande": [[0, "paso", 2]]}, "only envido takes a number", InvalidRecord),
