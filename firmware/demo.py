@@ -99,10 +99,11 @@ def make_demo(*, seed: int = 1, rules: Rules | None = None, journal: Path | None
     config = demo_config(rules, port, seed)
     if journal is not None:
         config = replace(config, table=replace(config.table, journal=str(journal)))
-    # the truth reader never looks at the still: it is drawn as small as the frames watched
+    # the truth reader never looks at the still: it is drawn as small as the frames watched, and no
+    # hands are drawn crossing the felt (the change of picture itself is the motion the watcher sees)
     still_px = SyntheticTable.WATCH_PX_PER_MM if truth else SyntheticTable.STILL_PX_PER_MM
     synthetic = SyntheticTable(seed, target=config.rules.target, piedras=config.seats.piedras, frames=frames,
-                               still_px_per_mm=still_px)
+                               still_px_per_mm=still_px, moving_frames=0 if truth else 3)
     if truth:
         reader = TruthReader(synthetic)
     # the truth reader runs the camera as fast as frames come (no frame rate to wait for)
