@@ -36,13 +36,14 @@ from flask import (
 )
 
 from hub.follower import Follower
-from hub.public import glance
+from hub.public import PHASES, glance
 from hub.results import RULING_TEXT, RulingKind, match_partida, partida_view, results
 from hub.store import Store
 from hub.tournament import (
     Format,
     Result,
     assign_tables,
+    crossed,
     groups,
     knockout_round,
     round_robin,
@@ -110,7 +111,7 @@ def create_app(store: Store, follower: Follower | None = None, *, pin: str, publ
 
     @app.context_processor
     def common() -> dict[str, Any]:
-        return {"juez": is_juez(), "ruling_text": RULING_TEXT}
+        return {"juez": is_juez(), "ruling_text": RULING_TEXT, "phases": PHASES}
 
     @app.errorhandler(InvalidInput)
     def invalid(exc: InvalidInput) -> tuple[str, int]:
@@ -263,8 +264,17 @@ def create_app(store: Store, follower: Follower | None = None, *, pin: str, publ
                     pairings += rounds[k]
             if not pairings:
                 raise InvalidInput("la liguilla ha terminado: todas las parejas se han enfrentado")
+        elif fmt == Format.CROSSED:
+            counted = [r for m, r, ok, _ in results(store) if ok and m["fmt"] == Format.LIGUILLA]
+            by_group = sorted({p["group"] for p in pairs})
+            pairings = crossed([[s.pair for s in standings([p["id"] for p in pairs if p["group"] == g], counted)]
+                                for g in by_group])
         elif fmt == Format.KNOCKOUT:
-            pairings = knockout_round(ids, past, seed, lives=int(request.form.get("lives", "1") or 1))
+            stage = [(m, r) for m, r, _, _ in results(store) if m["fmt"] in (Format.CROSSED, Format.KNOCKOUT)]
+            entrants = sorted({p for m, _ in stage if m["fmt"] == Format.CROSSED for p in (m["pair_a"], m["pair_b"])
+                               if p is not None}) or ids
+            pairings = knockout_round(entrants, [r for _, r in stage], seed,
+                                      lives=int(request.form.get("lives", "1") or 1))
             if not pairings:
                 raise InvalidInput("el cuadro ha terminado: queda una pareja")
         else:
