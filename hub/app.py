@@ -327,12 +327,15 @@ def create_app(store: Store, follower: Follower | None = None, *, pin: str, publ
 
         def stream() -> Iterator[str]:
             nonlocal last
-            if last == 0:
+            if last == 0:  # a newcomer: the whole state of now (of the delay's now), then what follows
                 row = store.table(name)
                 delay = float(store.setting(DELAY_KEY, "0"))
                 if row is not None and row.state is not None and delay == 0:
                     last = row.seq
                     yield _sse({"seq": row.seq, "kind": "state", "state": row.state})
+                else:
+                    cutoff = (datetime.now(UTC) - timedelta(seconds=delay)).isoformat(timespec="milliseconds")
+                    last = max(0, store.event_before(name, cutoff) - 1)
             idle = 0.0
             while True:
                 delay = float(store.setting(DELAY_KEY, "0"))
