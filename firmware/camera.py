@@ -255,7 +255,7 @@ class PiCamera:
     brightness moved since.
 
     The still is the sensor's whole array unless ``still_size`` says otherwise
-    (4608 x 2592 on a Camera Module 3: about 2.9 px/mm at 1.25 m), because the
+    (4608 x 2592 on a Camera Module 3: about 2.71 px/mm at 1.25 m), because the
     ends reader reads a deck no model knows only from such a frame. Where the
     Pi cannot give the memory for it (libcamera's buffers come from the CMA
     pool), the camera starts at half that in each direction, the sensor's

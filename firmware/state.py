@@ -12,7 +12,7 @@ table's language from :mod:`web.strings`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -20,7 +20,7 @@ from table.answer import Answer
 from table.betting import BetWord, Outcome
 from table.cards import Card
 from table.errors import Message
-from table.game import Game, StonesOff, is_dentro, stones_check
+from table.game import Game, StonesOff, pair_stones, stones_check
 from table.hand import Phase
 from table.lances import Lance
 from table.record import HandRecord
@@ -67,8 +67,7 @@ class PairStones:
 
     @classmethod
     def of(cls, points: int, target: int) -> PairStones:
-        dentro = is_dentro(points, target)
-        return cls(0 if dentro else points // 5, points - (target - 5) if dentro else points % 5, dentro)
+        return cls(*pair_stones(points, target))
 
     def to_json(self) -> dict[str, Any]:
         return {"amarracos": self.amarracos, "piedras": self.piedras, "dentro": self.dentro}
@@ -169,6 +168,8 @@ class TableState:
     last_hand: Answer | None
     judge: Mapping[str, Any] | None = None
     """The table's call to the juez and its answer (docs/hub.md), or None."""
+    names: tuple[str, ...] = ()
+    """The players' names by seat, given at the start of the partida (empty: none)."""
     lang: str = field(default="es", compare=False)
 
     @classmethod
@@ -194,7 +195,11 @@ class TableState:
             record=h.record, answer=h.answer, hand_score=h.score, confirm_by=h.confirm_by,
             stones_check=stones_check(h, target, piedras) if check_stones else (),
             faults=faults, pending_entries=pending, learning=learning,
-            last_hand=game.confirmed[-1].answer if game.confirmed else None, judge=judge)
+            last_hand=game.confirmed[-1].answer if game.confirmed else None, judge=judge, names=game.names)
+
+    def at_seq(self, seq: int) -> TableState:
+        """The same state under the number of the event that carries it."""
+        return replace(self, seq=seq)
 
     def to_json(self) -> dict[str, Any]:
         """The state as docs/events.md describes it (plain JSON values only)."""
@@ -242,4 +247,5 @@ class TableState:
             "hands": self.hands,
             "last_hand": self.last_hand.to_json() if self.last_hand is not None else None,
             "judge": None if self.judge is None else dict(self.judge),
+            "names": list(self.names) if any(self.names) else None,
         }

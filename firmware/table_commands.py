@@ -13,7 +13,7 @@ Say(seat=1, word='envido', n=5)
 >>> parse_command({"kind": "say", "seat": 7, "word": "paso"})
 Traceback (most recent call last):
 ...
-firmware.table_commands.CommandRefused: el asiento 7 no existe (0-3)
+firmware.table_commands.CommandRefused: el asiento 7 no existe (en la orden, 0-3)
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from table.entries import (
     Say,
     UndoHand,
     Unsay,
+    seat_names,
 )
 from table.errors import InvalidCard, InvalidRecord, Message, Refused
 from table.lances import LANCES, Lance
@@ -193,10 +194,16 @@ def parse_command(obj: Any) -> Command:
     if cls is Confirm:
         return Confirm(_seat(obj, optional=True))
     if cls is NewPartida:
+        names = None
+        if obj.get("names") is not None:
+            try:
+                names = seat_names(obj["names"])
+            except Refused as exc:
+                raise CommandRefused(exc.code, **exc.params) from None
         if obj.get("rules") is None:
-            return NewPartida()
+            return NewPartida(names=names)
         try:
-            return NewPartida(Rules.from_json(obj["rules"]))
+            return NewPartida(Rules.from_json(obj["rules"]), names=names)
         except InvalidRecord as exc:
             raise CommandRefused("bad_rules", why=str(exc)) from None
     if cls is LearnFrame:

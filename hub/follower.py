@@ -72,7 +72,7 @@ class BrokerAddress:
         host, _, port = text.strip().rpartition(":") if ":" in text else (text.strip(), "", "1883")
         if not host or not port.isdigit() or not 1 <= int(port) <= 65535:
             from table.errors import InvalidInput
-            raise InvalidInput(f"--broker: HOST[:PORT], no {text[:60]!r}")
+            raise InvalidInput(f"--broker: HOST[:PORT], not {text[:60]!r}")
         return cls(host, int(port))
 
 

@@ -36,6 +36,8 @@ Pairing = tuple[int, int | None]
 
 class Format(StrEnum):
     LIGUILLA = "liguilla"
+    CROSSED = "cruces"
+    """After the liguilla: the first of each group against the second of the next (crossed semi-finals)."""
     KNOCKOUT = "knockout"
     SWISS = "swiss"
 
@@ -206,6 +208,21 @@ def standings(pairs: Sequence[int], results: Sequence[Result]) -> list[Standing]
                       if r.b is not None and r.a in tied and r.b in tied and r.winner is not None)
         out.extend(sorted(rows[i:j], key=lambda s: (-h2h[s.pair], list(pairs).index(s.pair))))
         i = j
+    return out
+
+
+def crossed(group_tables: Sequence[Sequence[int]]) -> list[Pairing]:
+    """The crossed round after a liguilla: groups taken two by two (A-B, C-D...), the first of
+    each against the second of the other. ``group_tables``: each group's pairs in standings order.
+
+    >>> crossed([[1, 2, 3], [4, 5, 6]])
+    [(1, 5), (4, 2)]
+    """
+    if len(group_tables) < 2 or len(group_tables) % 2 or any(len(g) < 2 for g in group_tables):
+        raise InvalidInput("los cruces necesitan un número par de grupos, de al menos dos parejas cada uno")
+    out: list[Pairing] = []
+    for a, b in zip(group_tables[0::2], group_tables[1::2], strict=True):
+        out += [(a[0], b[1]), (b[0], a[1])]
     return out
 
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from table.cards import BY_TEXT, Card
-from table.errors import InvalidInput
+from table.errors import InvalidInput, Refused
 from table.lances import Lance
 from table.rules import Rules
 
@@ -162,6 +162,8 @@ class NewPartida:
     juegos: int | None = None
     vacas: int | None = None
     mano: int | None = None
+    names: tuple[str, str, str, str] | None = None
+    """The players' names by seat (``""``: none given), said wherever a person reads a seat."""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
@@ -170,6 +172,8 @@ class NewPartida:
         for key in ("juegos", "vacas", "mano"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
+        if self.names is not None:
+            out["names"] = list(self.names)
         return out
 
 
@@ -210,6 +214,28 @@ def _int(body: Mapping[str, Any], key: str, default: int | None = None) -> int |
     return v
 
 
+MAX_NAME = 24
+"""The longest player's name kept (letters, accents and spaces are all fine)."""
+
+
+def seat_names(names: object) -> tuple[str, str, str, str]:
+    """Four players' names by seat, each stripped of surrounding spaces (``""``: none given).
+
+    >>> seat_names(["Jon", " Ane ", "", "Iñaki"])
+    ('Jon', 'Ane', '', 'Iñaki')
+    >>> seat_names(["Jon"])
+    Traceback (most recent call last):
+    ...
+    table.errors.Refused: bad_names
+    """
+    if not isinstance(names, list | tuple) or len(names) != 4 or not all(isinstance(n, str) for n in names):
+        raise Refused("bad_names")
+    out = tuple(" ".join(n.split()) for n in names)
+    if any(len(n) > MAX_NAME for n in out):
+        raise Refused("name_too_long", most=MAX_NAME)
+    return (out[0], out[1], out[2], out[3])
+
+
 def entry_from_json(kind: str, body: Mapping[str, Any]) -> Change:
     """The entry a journal row holds (``kind`` and its JSON ``body``)."""
     try:
@@ -228,8 +254,9 @@ def entry_from_json(kind: str, body: Mapping[str, Any]) -> Change:
         if kind == "undo_hand":
             return UndoHand()
         if kind == "new_partida":
+            names = body.get("names")
             return NewPartida(Rules.from_json(body.get("rules")), _int(body, "juegos", 3), _int(body, "vacas", 1),
-                              _int(body, "mano", 0))
+                              _int(body, "mano", 0), None if names is None else seat_names(names))
         if kind == "cards":
             st = body.get("stones") or {}
             known = {"cards", "stones", "impossible", "unknown", "stale"}

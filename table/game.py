@@ -29,7 +29,7 @@ from table.record import HandRecord
 from table.rules import Rules
 from table.vocabulary import ESTAMOS_DENTRO, score_names
 
-__all__ = ["ConfirmedHand", "Game", "expected_stones", "is_dentro", "stones_check"]
+__all__ = ["ConfirmedHand", "Game", "expected_stones", "is_dentro", "pair_stones", "stones_check"]
 
 
 @dataclass(frozen=True)
@@ -57,13 +57,15 @@ class Game:
     confirmed: tuple[ConfirmedHand, ...] = ()
     done: Mapping[int, tuple[ConfirmedHand, ...]] = field(default_factory=dict)
     first_mano: int = 0
+    names: tuple[str, ...] = ()
+    """The players' names by seat for this partida (empty: none given)."""
 
     @classmethod
     def start(cls, entry: NewPartida, partida_id: int = 1) -> Game:
         rules = entry.rules or Rules()
         mano = 0 if entry.mano is None else entry.mano
         p = Partida(rules, mano, 3 if entry.juegos is None else entry.juegos, 1 if entry.vacas is None else entry.vacas)
-        return cls(partida_id, p, Hand(rules, mano, (0, 0)), first_mano=mano)
+        return cls(partida_id, p, Hand(rules, mano, (0, 0)), first_mano=mano, names=entry.names or ())
 
     @property
     def over(self) -> bool:
@@ -84,9 +86,13 @@ class Game:
             return Phase.SCORED
         return Phase.PLAYING
 
-    def apply(self, entry: Change, at: str = "") -> Game:
+    def apply(self, entry: Change, at: str = "", *, replay: bool = False) -> Game:
         """The game after ``entry`` (``at``: when, for a confirmed hand); raises
-        :class:`~table.errors.Refused` and changes nothing when the rules do not take it."""
+        :class:`~table.errors.Refused` and changes nothing when the rules do not take it.
+
+        ``replay``: the entry comes from the journal. It goes through the same rules,
+        but who confirmed a hand is history and is not judged again (a journal written
+        when another pair was asked to confirm still replays)."""
         if isinstance(entry, NewPartida):
             if entry.rules is None:
                 raise Refused("partida_not_filled")
@@ -105,7 +111,7 @@ class Game:
         if self.partida.over:
             raise Refused("partida_over")
         if isinstance(entry, Confirm):
-            self.hand.confirmable(entry)
+            self.hand.confirmable(Confirm(None) if replay else entry)
             record, answer = self.hand.record, self.hand.answer
             assert record is not None and answer is not None
             p = copy.deepcopy(self.partida)
@@ -146,6 +152,18 @@ class Game:
 def is_dentro(points: int, target: int) -> bool:
     """Whether a pair is «dentro» (the engine's definition: ``table.vocabulary.score_names``)."""
     return ESTAMOS_DENTRO in score_names(points, target)
+
+
+def pair_stones(points: int, target: int) -> tuple[int, int, bool]:
+    """How a pair keeps ``points``: amarracos (5 each), piedras, and whether it is «dentro»
+    (its amarracos given back: the piedras say how far inside it is).
+
+    >>> pair_stones(12, 40), pair_stones(37, 40)
+    ((2, 2, False), (0, 2, True))
+    """
+    if is_dentro(points, target):
+        return 0, points - (target - 5), True
+    return points // 5, points % 5, False
 
 
 def expected_stones(score: Sequence[int], target: int, piedras: tuple[int, int] = (0, 1)) -> list[int]:

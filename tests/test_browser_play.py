@@ -233,7 +233,7 @@ def test_double_taps_lost_taps_and_the_lock(served: Served, browser: Any) -> Non
         page.click(f'.pinkey[data-key="{d}"]')
     page.click('.pinkey[data-key="OK"]')
     page.click("#btn-new")
-    expect(page.locator("#surebox")).to_contain_text("queda guardada")
+    expect(page.locator("#surebox")).to_contain_text("queda en el diario")
     shot(page, "play-800x480-new-partida.png")
     page.get_by_role("button", name="Cancelar").click()
     expect(page.locator("#modal")).to_be_hidden()

@@ -226,7 +226,10 @@ def test_a_whole_hand_on_the_display(served: Served, browser: Any) -> None:
     expect(page.locator("#winbanner")).to_contain_text("JUEGO PARA LOS ASIENTOS 2 Y 4")
     counted(page)
     shot(page, "display-800x480-ordago-won.png")
-    page.click('.confirm-btn >> nth=0')
+    # the pair that lost the órdago confirms it (seats 0 and 2, «asientos 1 y 3»), not its winners
+    expect(page.locator(".confirm-btn")).to_have_count(2)
+    assert page.locator(".confirm-btn").evaluate_all("(bs) => bs.map((b) => +b.dataset.seat)") == [0, 2]
+    page.click('.confirm-btn[data-seat="2"]')
     expect(page.locator("#main")).to_have_attribute("data-phase", "playing")
     expect(page.locator('.points[data-pair="1"]')).to_have_text("0")  # a new juego
     assert served.loop.snapshot()["partida"]["juegos"] == [0, 1]
@@ -387,11 +390,25 @@ def test_the_partida_won_and_a_new_one(served: Served, browser: Any) -> None:
     for d in PIN:
         page.click(f'.pinkey[data-key="{d}"]')
     page.click('.pinkey[data-key="OK"]')
-    expect(page.locator("#surebox")).to_contain_text("queda guardada en el diario")
+    expect(page.locator("#surebox")).to_contain_text("queda en el diario")
+    # the players' names, on the on-screen keyboard, and the house rules agreed: juego a 30
+    for seat, name in ((0, "JON"), (2, "ANE")):
+        page.click(f'.npname[data-seat="{seat}"]')
+        for ch in name:
+            page.click(f'.kbkey[data-key="{ch}"]')
+        page.click('.kbkey[data-key="ok"]')
+    page.click('.nprow[data-rule="target"] .npopt[data-value="30"]')
+    expect(page.locator('.npname[data-seat="0"]')).to_have_text("Jon (asiento 1)")
+    shot(page, "display-800x480-new-partida.png")
     page.click("#btn-sure")
     expect(page.locator("#main")).to_have_attribute("data-phase", "playing")
     expect(page.locator('.points[data-pair="1"]')).to_have_text("0")
-    assert served.loop.snapshot()["partida"]["juegos"] == [0, 0]
+    snap = served.loop.snapshot()
+    assert snap["partida"]["juegos"] == [0, 0]
+    assert snap["names"] == ["Jon", "", "Ane", ""] and snap["rules"]["target"] == 30
+    expect(page.locator(".pair0 .pairname")).to_have_text("Jon y Ane")  # a pair by its players
+    expect(page.locator(".speaker")).to_contain_text("Habla Jon (asiento 1)")
+    shot(page, "display-800x480-names.png")
     page.close()
 
 

@@ -70,6 +70,13 @@ def test_tables_console_call_and_rulings(hub: tuple[Hub, Mosquitto], tmp_path: P
         rows = web.get("/api/tables").get_json()["tables"]
         assert [(r["table"], r["status"], r["score"]) for r in rows] == [("mesa-1", "online", t.loop.snapshot()["score"])]
         assert "mesa-1" in web.get("/").get_data(as_text=True)
+        # the fallback for spectators without WebSockets: server-sent events from the hub
+        stream = web.get("/api/sse/mesa-1", buffered=False)
+        chunk = next(iter(stream.response))
+        first = chunk.decode() if isinstance(chunk, bytes) else str(chunk)
+        stream.close()
+        assert f"id: {t.loop.bus.last_seq}\nevent: state\n" in first, first
+        assert web.get("/api/sse/nowhere").status_code == 404
 
         # the console narrates every partida as replay --explain does
         page = web.get("/mesa/mesa-1").get_data(as_text=True)
@@ -161,3 +168,21 @@ def test_draw_result_signed_by_the_losers_and_standings(hub: tuple[Hub, Mosquitt
         assert rested in (second[0]["pair_a"], second[0]["pair_b"])
     finally:
         t.close()
+
+
+def test_the_display_calls_the_juez_behind_the_table_pin() -> None:
+    """«Llamar al juez» is a command of the display's API: refused without the table's PIN,
+    then the state carries the call, and the juez's answer when it comes."""
+    from web.app import create_app
+
+    loop = TableLoop(LoopSettings(table="mesa-3"))
+    web = create_app(loop, pin="1111").test_client()
+    assert web.post("/api/command", json={"kind": "call_judge"}).status_code in (401, 403)
+    assert loop.snapshot()["judge"] is None
+    r = web.post("/api/command", json={"kind": "call_judge"}, headers={"X-Table-PIN": "1111"})
+    assert r.status_code == 200
+    judge = r.get_json()["state"]["judge"]
+    assert judge["answer"] is None and judge["id"] == loop.bus.last_seq
+    loop.judge_answered({"id": judge["id"] + 1, "text": "otra llamada"})  # not this call: left alone
+    loop.judge_answered({"id": judge["id"], "text": "Voy", "at": "2026-12-01T12:00:00+00:00"})
+    assert loop.snapshot()["judge"]["answer"] == "Voy" and loop.bus.latest.kind == "judge"  # type: ignore[union-attr]

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from hub.tournament import (
     Result,
     assign_tables,
+    crossed,
     groups,
     knockout_round,
     round_robin,
@@ -137,3 +138,18 @@ def test_tables_are_assigned_and_byes_need_none() -> None:
     assert drawn == [("mesa-1", (1, 2)), ("mesa-2", (4, 5)), (None, (3, None))]
     with pytest.raises(InvalidInput, match="2 partidas y solo 1 mesas"):
         assign_tables([(1, 2), (4, 5)], ["mesa-1"])
+
+
+@given(st.integers(1, 3), st.integers(2, 5), st.integers(0, 10_000))
+def test_crossed_rounds_meet_first_against_second_of_another_group(pairs_of_groups: int, size: int,
+                                                                   seed: int) -> None:
+    ids = list(range(2 * pairs_of_groups * size))
+    drawn = groups(ids, 2 * pairs_of_groups, seed)
+    group_of = {p: g for g, members in enumerate(drawn) for p in members}
+    pairings = crossed(drawn)
+    assert len(pairings) == 2 * pairs_of_groups and _once_a_round(pairings)
+    for a, b in pairings:
+        assert b is not None and group_of[a] != group_of[b]
+        assert drawn[group_of[a]][0] == a and drawn[group_of[b]][1] == b
+    with pytest.raises(InvalidInput):
+        crossed(drawn[:1])

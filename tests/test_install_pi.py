@@ -241,7 +241,7 @@ def test_a_short_hotspot_passphrase_is_refused(tmp_path: Path) -> None:
 
 needs_systemd = pytest.mark.skipif(shutil.which("systemd-analyze") is None,
                                    reason="systemd-analyze not installed (Debian package systemd)")
-UNITS = ("mus-table.service", "mus-table-admin.service", "mus-table-admin.path")
+UNITS = ("mus-table.service", "mus-table-admin.service", "mus-table-admin.path", "mus-table-firstboot.service")
 
 
 def _units_in(tmp: Path) -> Path:
@@ -311,8 +311,10 @@ def _kiosk(tmp: Path, browsers: tuple[str, ...]) -> tuple[subprocess.CompletedPr
     for name in ("curl", *browsers):
         (stubs / name).write_text(f'#!/bin/sh\necho "{name} $*" >> "{log}"\n')
         (stubs / name).chmod(0o755)
-    done = subprocess.run(["/bin/sh", str(KIOSK)], env={"PATH": str(stubs)},
-                          capture_output=True, text=True, timeout=30)
+    for tool in ("rm", "mkdir", "sleep"):  # only these beside the stubs: no real chromium on the PATH
+        (stubs / tool).symlink_to(shutil.which(tool) or f"/bin/{tool}")
+    done = subprocess.run(["/bin/sh", str(KIOSK)], capture_output=True, text=True, timeout=30,
+                          env={"PATH": str(stubs), "MUS_TABLE_KIOSK_RUNS": "1", "XDG_RUNTIME_DIR": str(tmp)})
     return done, log.read_text() if log.exists() else ""
 
 
@@ -336,10 +338,36 @@ def test_the_kiosk_opens_the_page_only_once_the_server_answers(tmp_path: Path) -
     for stub in stubs.iterdir():
         stub.chmod(0o755)
     done = subprocess.run(["/bin/sh", str(KIOSK)], capture_output=True, text=True, timeout=30,
-                          env={"PATH": f"{stubs}:/usr/bin:/bin", "MUS_TABLE_POLL_S": "0"})
+                          env={"PATH": f"{stubs}:/usr/bin:/bin", "MUS_TABLE_POLL_S": "0",
+                               "MUS_TABLE_KIOSK_RUNS": "1", "XDG_RUNTIME_DIR": str(tmp_path)})
     assert done.returncode == 0, done.stderr
     calls = log.read_text().splitlines()
     assert calls[:4] == ["curl"] * 4 and calls[4].startswith("chromium --kiosk") and len(calls) == 5
+
+
+def test_the_kiosk_starts_chromium_again_with_a_fresh_profile_and_no_zoom_or_translate(tmp_path: Path) -> None:
+    """Chromium exits (a crash, a kill): it is started again, each time on an empty profile, so a
+    pulled plug never leaves a «restore pages?» prompt; pinch-zoom and translation are off."""
+    stubs = tmp_path / "stubs"
+    stubs.mkdir()
+    log = tmp_path / "kiosk.log"
+    (stubs / "curl").write_text("#!/bin/sh\nexit 0\n")
+    # The browser leaves a file in its profile, and says whether the profile was empty at start.
+    (stubs / "chromium").write_text(
+        f'#!/bin/sh\nfor a; do case "$a" in --user-data-dir=*) d="${{a#*=}}";; esac; done\n'
+        f'echo "start empty=$(ls -A "$d" | wc -l) $*" >> "{log}"\ntouch "$d/Crashpad"\nexit 1\n')
+    for stub in stubs.iterdir():
+        stub.chmod(0o755)
+    done = subprocess.run(["/bin/sh", str(KIOSK)], capture_output=True, text=True, timeout=30,
+                          env={"PATH": f"{stubs}:/usr/bin:/bin", "MUS_TABLE_KIOSK_RUNS": "3",
+                               "MUS_TABLE_RESTART_S": "0", "XDG_RUNTIME_DIR": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    starts = log.read_text().splitlines()
+    assert len(starts) == 3 and all(s.startswith("start empty=0 --kiosk ") for s in starts)
+    flags = starts[0].split()
+    assert {"--disable-pinch", "--disable-features=Translate,TranslateUI", "--overscroll-history-navigation=0",
+            "--disable-session-crashed-bubble", "--no-first-run"} <= set(flags)
+    assert done.stderr.count("starting it again") == 3
 
 
 def test_the_kiosk_says_so_when_there_is_no_browser(tmp_path: Path) -> None:
@@ -539,6 +567,10 @@ def test_the_displays_requests_update_from_a_stick_and_set_the_wifi(tmp_path: Pa
     refused = install(tmp_path, "--requests", str(requests), root=first.root)
     assert json.loads((requests / "status.json").read_text())["state"] == "failed"
     assert not called(refused, "raspi-config") and not called(refused, "nmcli connection add")
+    (requests / "reboot.request").write_text("now\n")  # not a request it knows: removed, so the
+    install(tmp_path, "--requests", str(requests), root=first.root)  # path unit does not fire for ever
+    assert not list(requests.glob("*.request"))
+    assert json.loads((requests / "status.json").read_text())["message"] == "unknown request reboot.request"
 
 
 @pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck not installed (Debian package shellcheck)")
@@ -550,3 +582,31 @@ def test_the_scripts_pass_shellcheck() -> None:
     assert done.returncode == 0, done.stdout
     done = subprocess.run(["shellcheck", "-s", "sh", str(pi / "kiosk.sh")], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout
+
+
+def test_an_image_build_installs_the_program_and_leaves_the_pin_to_the_first_boot(tmp_path: Path) -> None:
+    """install.sh --image (pi-gen's chroot, hardware/pi/image): the program and the services, no
+    configuration (each flashed table makes its own PIN at its first boot), no check, no restart."""
+    run = install(tmp_path, "--image", "--from", str(fake_release(tmp_path, "0.1.0-aaaaaaa")))
+    assert run.rc == 0, run.out
+    assert current(run.root).name == "0.1.0-aaaaaaa"
+    assert not (run.root / "etc/mus-table/table.toml").exists()
+    assert not called(run, "venv-mus-table check") and not called(run, "curl")
+    assert not [c for c in called(run, "systemctl") if "restart" in c or "daemon-re" in c]
+    first = install(tmp_path, "--first-boot", root=run.root)
+    assert first.rc == 0, first.out
+    assert re.search(r'^pin = "\d+"$', (run.root / "etc/mus-table/table.toml").read_text(), re.M)
+    assert called(first, "venv-mus-table check") and "self-check passed" in first.out
+
+
+def test_the_image_recipe_is_a_pi_gen_stage_that_bakes_the_release() -> None:
+    image = REPO / "hardware/pi/image"
+    config = (image / "config").read_text()
+    assert "stage-mus-table" in re.search(r'^STAGE_LIST="([^"]+)"', config, re.M).group(1)  # type: ignore[union-attr]
+    assert re.search(r"^RELEASE=bookworm$", config, re.M) and re.search(r"^ARCH=arm64$", config, re.M)
+    run = (image / "stage-mus-table/00-release/00-run.sh").read_text()
+    assert "install.sh --image" in run and "on_chroot" in run
+    assert (image / "stage-mus-table/EXPORT_IMAGE").is_file()
+    for script in ("build-image.sh", "stage-mus-table/prerun.sh", "stage-mus-table/00-release/00-run.sh"):
+        assert os.access(image / script, os.X_OK), script
+        assert subprocess.run(["bash", "-n", str(image / script)], timeout=30).returncode == 0

@@ -533,3 +533,18 @@ def test_events_that_change_no_entry_do_not_make_a_command_stale() -> None:
     seen = loop.snapshot()["seq"]
     loop.set_fault(FaultKind.CAMERA, "Cámara perdida", "mirad el cable")
     assert loop.submit(Say(0, "paso"), seq=seen)["bets"]["speaker"] == 1
+
+
+def test_the_players_names_are_kept_with_their_partida(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    loop, _ = new_loop(Journal(path))
+    assert loop.snapshot()["names"] is None
+    s = loop.submit(parse_command({"kind": "new_partida", "names": ["  Jon ", "Ane", "", "Iñaki  Etxeberria"]}))
+    assert s["names"] == ["Jon", "Ane", "", "Iñaki Etxeberria"]  # spaces tidied, accents kept
+    again = TableLoop(LoopSettings(), reader=FakeReader(), journal=Journal(path))
+    assert again.snapshot()["names"] == s["names"]  # replayed from the journal
+    with pytest.raises(CommandRefused, match="cuatro, uno por asiento"):
+        parse_command({"kind": "new_partida", "names": ["Jon", "Ane"]})
+    with pytest.raises(CommandRefused, match="24 letras"):
+        parse_command({"kind": "new_partida", "names": ["J" * 25, "", "", ""]})
+    assert again.submit(parse_command({"kind": "new_partida"}))["names"] is None  # a partida's own

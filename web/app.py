@@ -60,6 +60,7 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
     camera = _Counter()
     kinds_json = json.dumps(_event_kinds())
     learn_json = json.dumps(_learning_layout())
+    rules_json = json.dumps(rule_choices())
 
     app = Flask(__name__)
     app.config.update(
@@ -166,7 +167,7 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
 
     @app.get("/")
     def display() -> str:
-        return render_template("display.html", unlocked=unlocked(), learn_json=learn_json,
+        return render_template("display.html", unlocked=unlocked(), learn_json=learn_json, rules_json=rules_json,
                                clock_wanted=clock_wanted())
 
     @app.get("/watch")
@@ -306,7 +307,7 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
             return refusal
         body = request.get_json(silent=True)
         if not isinstance(body, dict):
-            return jsonify(error="JSON object required", code="json"), 400
+            return jsonify(error=say("not_an_object", None, strings), code="not_an_object", args={}), 400
         seq = body.get("seq")  # the state the command was made on (docs/api.md)
         try:
             if seq is not None and (type(seq) is not int or seq < 0):
@@ -390,6 +391,15 @@ def _event_kinds() -> list[str]:
     except ImportError:
         return []
     return [str(k) for k in EventKind]
+
+
+def rule_choices() -> list[tuple[str, list[Any]]]:
+    """The house rules a new partida may be started with, each with its values (``table.rules``),
+    for the «Nueva partida» step; the display names each as ``rule_<key>_<value>`` of web.strings."""
+    from table.rules import PENALTIES, REALS, REYES, TARGETS  # noqa: PLC0415
+
+    return [("target", list(TARGETS)), ("reyes", list(REYES)), ("real", list(REALS)),
+            ("penalties", list(PENALTIES)), ("deje", [False, True])]
 
 
 def _learning_layout() -> list[list[list[str]]]:

@@ -73,7 +73,8 @@ def _start_broker(folder: Path) -> tuple[subprocess.Popen[bytes], int, int]:
     proc = subprocess.Popen([program, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(200):
         try:
-            socket.create_connection((HOST, port), timeout=0.5).close()
+            for p in (port, ws):  # both listeners
+                socket.create_connection((HOST, p), timeout=0.5).close()
             return proc, port, ws
         except OSError:
             time.sleep(0.05)
@@ -120,61 +121,99 @@ def _hub_process(db: str, port: int, ctl: Any, out: Any) -> None:
 
 
 def _spectator_process(ws_port: int, topics: list[str], ctl: Any, out: Any) -> None:
+    """Spectators on one thread: paho's own loop threads call ``select()``, which fails past
+    1024 descriptors, so hundreds of clients share one epoll loop (paho's external-loop API)."""
+    import selectors
+    from datetime import datetime
+
     import paho.mqtt.client as mqtt
     from paho.mqtt.enums import CallbackAPIVersion
 
-    threading.stack_size(256 * 1024)
-    from datetime import datetime
-
-    lock = threading.Lock()
     latencies: list[float] = []
     counting = threading.Event()
     subscribed = [0]
     got = [0]
 
     def on_message(client: Any, userdata: Any, msg: Any) -> None:
-        now = time.time()
         if not counting.is_set() or msg.retain:
             return
+        now = time.time()
         try:
-            at = json.loads(msg.payload)["at"]
-            lat = now - datetime.fromisoformat(at).timestamp()
+            lat = now - datetime.fromisoformat(json.loads(msg.payload)["at"]).timestamp()
         except (ValueError, KeyError):
             return
-        with lock:
-            latencies.append(lat)
-            got[0] += 1
+        latencies.append(lat)
+        got[0] += 1
 
     def on_connect(client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         client.subscribe(userdata, qos=0)
 
     def on_subscribe(*args: Any) -> None:
-        with lock:
-            subscribed[0] += 1
+        subscribed[0] += 1
 
-    clients = []
+    sel = selectors.DefaultSelector()
+    clients: list[Any] = []
     for topic in topics:
         c = mqtt.Client(CallbackAPIVersion.VERSION2, transport="websockets", userdata=topic)
         c.on_connect, c.on_message, c.on_subscribe = on_connect, on_message, on_subscribe
-        c.connect_async(HOST, ws_port, 60)
-        c.loop_start()
+        try:
+            c.connect(HOST, ws_port, 120)
+        except OSError:
+            continue
+        sel.register(c.socket(), selectors.EVENT_READ, c)
         clients.append(c)
+
+    stop = threading.Event()
+
+    def pump() -> None:
+        last_misc = 0.0
+        while not stop.is_set():
+            for key, _ in sel.select(timeout=0.2):
+                c = key.data
+                c.loop_read()
+                sock = c.socket()
+                while sock is not None and getattr(sock, "pending", lambda: 0)() > 0:
+                    c.loop_read()
+            for c in clients:
+                if c.want_write():
+                    c.loop_write()
+            now = time.monotonic()
+            if now - last_misc > 1.0:
+                last_misc = now
+                for c in clients:
+                    c.loop_misc()
+
+    thread = threading.Thread(target=pump, daemon=True)
+    thread.start()
     deadline = time.monotonic() + 300
-    while subscribed[0] < len(topics) and time.monotonic() < deadline:
+    while subscribed[0] < len(clients) and time.monotonic() < deadline:
         time.sleep(0.2)
     out.put(("ready", subscribed[0]))
     ctl.get()  # "start"
+    r0 = resource.getrusage(resource.RUSAGE_SELF)
     counting.set()
     ctl.get()  # "stop"
     ctl.get()  # drained
-    with lock:
-        out.put(("report", {"latencies": list(latencies), "received": got[0]}))
+    counting.clear()
+    r1 = resource.getrusage(resource.RUSAGE_SELF)
+    out.put(("report", {"latencies": list(latencies), "received": got[0],
+                        "cpu_s": (r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime)}))
+    stop.set()
+    thread.join(timeout=10)
     for c in clients:
-        c.loop_stop()
         c.disconnect()
 
 
 # ------------------------------------------------------------------------------ the run
+
+
+def _proc_cpu(pid: int) -> float:
+    """Processor seconds a process has used (``/proc/PID/stat``: user + system)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -237,9 +276,12 @@ def run(args: argparse.Namespace) -> int:
         for _, ctl, _ in spec:
             ctl.put("start")
         first = {t[0].settings.table: t[0].bus.last_seq for t in tables}
+        broker_cpu0 = _proc_cpu(broker.pid) if broker is not None else 0.0
+        own0 = resource.getrusage(resource.RUSAGE_SELF)
         t0 = time.monotonic()
         period = 1.0 / (args.rate * len(tables))
         tick = 0
+        lag = 0.0
         while time.monotonic() - t0 < args.seconds:
             loop, players, _, gen = tables[tick % len(tables)]
             try:
@@ -249,9 +291,12 @@ def run(args: argparse.Namespace) -> int:
                 next(gen[0])
             tick += 1
             delay = t0 + tick * period - time.monotonic()
+            lag = max(lag, -delay)  # how far the tables fell behind their pace (a starved process)
             if delay > 0:
                 time.sleep(delay)
         elapsed = time.monotonic() - t0
+        own1 = resource.getrusage(resource.RUSAGE_SELF)
+        broker_cpu = (_proc_cpu(broker.pid) - broker_cpu0) if broker is not None else float("nan")
         last = {t[0].settings.table: t[0].bus.last_seq for t in tables}
         events = sum(last[n] - first[n] for n in last)
         hub_ctl.put("stop")
@@ -261,8 +306,11 @@ def run(args: argparse.Namespace) -> int:
             ctl.put("stop")
             ctl.put("drained")
         spect = [out.get(timeout=120)[1] for _, _, out in spec]
-        for _, _, pub, _ in tables:
-            pub.close()
+        closers = [threading.Thread(target=pub.close) for _, _, pub, _ in tables]  # each says «offline»
+        for t in closers:
+            t.start()
+        for t in closers:
+            t.join(timeout=30)
     finally:
         for p in procs:
             p.join(timeout=30)
@@ -287,6 +335,12 @@ def run(args: argparse.Namespace) -> int:
                                   "max": round(1000 * max(spec_lat, default=float("nan")), 1), "n": len(spec_lat)},
         "hub_cpu_percent_of_a_core": round(100 * hub_report["cpu_s"] / hub_report["wall_s"], 1),
         "hub_rss_mb": round(hub_report["rss"] / 2**20, 1), "hub_max_rss_mb": round(hub_report["max_rss"] / 2**20, 1),
+        "broker_cpu_percent": round(100 * broker_cpu / elapsed, 1),
+        "tables_cpu_percent": round(100 * ((own1.ru_utime + own1.ru_stime) - (own0.ru_utime + own0.ru_stime))
+                                    / elapsed, 1),
+        "spectators_cpu_percent": round(100 * sum(r["cpu_s"] for r in spect) / elapsed, 1),
+        "load_average": round(os.getloadavg()[0], 1),
+        "tables_behind_pace_s": round(lag, 2),
     }
     if args.json:
         print(json.dumps(figures))
@@ -300,4 +354,8 @@ def run(args: argparse.Namespace) -> int:
                   f"max {f['max']} ms ({f['n']} events)")
         print(f"hub: {figures['hub_cpu_percent_of_a_core']} % of a core, {figures['hub_rss_mb']} MB resident "
               f"(peak {figures['hub_max_rss_mb']} MB)")
+        print(f"processor time, % of a core: broker {figures['broker_cpu_percent']}, tables "
+              f"{figures['tables_cpu_percent']}, spectators {figures['spectators_cpu_percent']}; "
+              f"machine load average {figures['load_average']} on {os.cpu_count()} cores; the tables fell "
+              f"behind their pace by up to {figures['tables_behind_pace_s']} s")
     return 0

@@ -19,6 +19,7 @@ TARGETS = {
     "loop": "time from the cards lying still to the confirmed-ready score, on one core",
     "soak": "whole partidas through the real loop and journal, SIGKILLed and restarted at random",
     "hub": "many simulated tables, the hub and MQTT-over-WebSocket spectators: events/s, latency, hub CPU/memory",
+    "glare": "cards right/wrong as a lamp's glare on the cards grows, on rendered scenes",
 }
 
 

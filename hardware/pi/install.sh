@@ -50,12 +50,15 @@ HOTSPOT_SSID=""
 HOTSPOT_PASS=""
 RTC_CHARGE=0
 FROM=""
+IMAGE=0
+FIRST_BOOT=0
 ROLLBACK=0
 REQUESTS=""
 WORK=""
 KIOSK_USER="${MUS_TABLE_KIOSK_USER:-${SUDO_USER:-}}"
 
 say() { printf 'mus-table install: %s\n' "$*"; }
+running() { [ -z "$ROOT" ] && [ "$IMAGE" = 0 ]; }   # a live system: systemd to restart, a camera
 cleanup() { if [ -n "$WORK" ]; then rm -rf "$WORK"; fi; }
 trap cleanup EXIT
 die() { printf 'mus-table install: %s\n' "$*" >&2; exit 1; }
@@ -77,6 +80,9 @@ Options:
                            holding one (the newest is taken)
   --rollback               go back to the previous version (kept by the last update)
   --requests DIR           do what the display asked in DIR (run by mus-table-admin.service)
+  --image                  building an SD image (pi-gen's chroot): no running system to restart
+                           or check, no configuration yet; the first boot does those
+  --first-boot             the SD image's first boot: the configuration (its own PIN), the check
 EOF
 }
 
@@ -93,6 +99,8 @@ while [ $# -gt 0 ]; do
         --any-os) ANY_OS=1 ;;
         --from) FROM="${2:?--from PATH}"; shift ;;
         --rollback) ROLLBACK=1 ;;
+        --image) IMAGE=1; CHECK=0 ;;
+        --first-boot) FIRST_BOOT=1 ;;
         --requests) REQUESTS="${2:?--requests DIR}"; shift ;;
         -h|--help) usage; exit 0 ;;
         *) usage >&2; die "unknown option $1" ;;
@@ -338,7 +346,7 @@ rollback() {
 }
 
 restart_service() {
-    [ -n "$ROOT" ] || { systemctl daemon-reload; systemctl restart mus-table.service; }
+    if running; then systemctl daemon-reload; systemctl restart mus-table.service; fi
 }
 
 random_pin() { od -An -N2 -tu2 /dev/urandom | awk '{ printf "%04d", $1 % 10000 }'; }
@@ -388,6 +396,9 @@ install_service() {
     chmod 0770 "$ROOT$DATA/requests"
     if [ -n "$ROOT" ]; then
         systemctl --root="$ROOT" enable mus-table.service mus-table-admin.path
+    elif [ "$IMAGE" = 1 ]; then
+        install -m 0644 "$SRC/hardware/pi/mus-table-firstboot.service" /etc/systemd/system/mus-table-firstboot.service
+        systemctl enable mus-table.service mus-table-admin.path mus-table-firstboot.service
     else
         systemctl daemon-reload
         systemctl enable mus-table.service
@@ -413,7 +424,9 @@ install_kiosk() {
     dir="$ROOT$home/.config/labwc"
     file="$dir/autostart"
     mkdir -p "$dir"
-    # labwc runs the user's autostart instead of the desktop's own: the screen is the table's.
+    # Plain labwc runs only the first autostart it finds (the user's); Raspberry Pi OS starts it
+    # as `labwc -m` (labwc-pi), which runs the desktop's as well: the panel and the desktop start
+    # under the kiosk, and Chromium's full screen covers them (checklist, section 6).
     if [ -f "$file" ] && ! grep -q "mus-table kiosk" "$file"; then
         cp "$file" "$file.before-mus-table"
         say "kept the old labwc autostart as $file.before-mus-table"
@@ -421,7 +434,7 @@ install_kiosk() {
     printf '# mus-table kiosk: the table page, full screen, once the server answers\n%s/kiosk.sh &\n' \
         "$CURRENT" > "$file"
     chown -R "$KIOSK_USER:" "$dir"
-    if command -v raspi-config >/dev/null 2>&1 && [ -z "$ROOT" ]; then
+    if command -v raspi-config >/dev/null 2>&1 && [ -z "$ROOT" ]; then   # a chroot (--image) too
         raspi-config nonint do_boot_behaviour B4   # desktop, logged in automatically
         [ "$CODENAME" = bookworm ] && raspi-config nonint do_wayland W3   # labwc
         raspi-config nonint do_blanking 1          # 1 = screen blanking off
@@ -442,7 +455,7 @@ set_hostname() {
     fi
     mkdir -p "$ROOT/etc/avahi/services"
     install -m 0644 "$SRC/hardware/pi/mus-table-avahi.service" "$ROOT/etc/avahi/services/mus-table.service"
-    [ -n "$ROOT" ] || systemctl enable --now avahi-daemon.service
+    if running; then systemctl enable --now avahi-daemon.service; elif [ -z "$ROOT" ]; then systemctl enable avahi-daemon.service; fi
     say "name: http://$HOSTNAME_WANTED.local:$PORT (after a reboot)"
 }
 
@@ -467,7 +480,7 @@ set_watchdog() {
     mkdir -p "$dir"
     printf '# mus-table: a hung Pi reboots by itself (hardware watchdog, petted by systemd)\n[Manager]\nRuntimeWatchdogSec=15\nRebootWatchdogSec=2min\n' \
         > "$dir/mus-table-watchdog.conf"
-    [ -n "$ROOT" ] || systemctl daemon-reexec
+    if running; then systemctl daemon-reexec; fi
     say "hardware watchdog: 15 s"
 }
 
@@ -496,7 +509,7 @@ self_check() {
     "$ROOT$VENV/bin/mus-table" check --config "$ROOT$CONFIG" --settings "$ROOT$DATA/settings.toml" --frame "$frame" || ok=0
     if [ -z "$ROOT" ]; then
         chown "$SERVICE_USER:$SERVICE_USER" "$frame" 2>/dev/null || true
-        systemctl start mus-table.service
+        systemctl start --no-block mus-table.service   # the first boot runs before it: no wait
     fi
     say "check 4/4: the table page answers"
     local i=0
@@ -596,6 +609,12 @@ do_requests() {
         esac
         rm -f "$req.taken"
     done
+    # Anything else named *.request would start the path unit again and again: taken away.
+    for req in "$dir"/*.request; do
+        [ -e "$req" ] || continue
+        rm -f "$req"
+        write_status failed "unknown request $(basename "$req")"
+    done
 }
 
 check_system
@@ -612,11 +631,17 @@ if [ "$CHECK_ONLY" = 1 ]; then
     self_check || die "self-check FAILED (see above)"
     exit 0
 fi
+if [ "$FIRST_BOOT" = 1 ]; then
+    install_config
+    CHECK=1
+    self_check || die "self-check FAILED (see above)"
+    exit 0
+fi
 [ -z "$FROM" ] || unpack_release "$FROM"
 apt_packages
 service_user
 install_program
-install_config
+[ "$IMAGE" = 1 ] || install_config   # an image's table gets its own PIN on its first boot
 install_service
 install_kiosk
 set_hostname

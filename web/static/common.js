@@ -66,6 +66,15 @@ function seatLabel(s, st) {
   return n ? tr("seat_named", {name: n, n: s + 1}) : tr("seat_n", {n: s + 1});
 }
 function seatName(s, st) { return seatLabel(s, st); }
+/* A seat inside a sentence: «el asiento 2» or «Jon (asiento 2)»; «del asiento 2» or «de Jon (asiento 2)». */
+function seatWho(s, st) {
+  const n = seatNames(st || window.STATE)[s];
+  return n ? tr("seat_named", {name: n, n: s + 1}) : tr("seat_the", {n: s + 1});
+}
+function seatOf(s, st) {
+  const n = seatNames(st || window.STATE)[s];
+  return n ? tr("seat_of_named", {name: n, n: s + 1}) : tr("seat_of", {n: s + 1});
+}
 function seatShort(s, st) {
   const n = seatNames(st || window.STATE)[s];
   return n ? n : String(s + 1);

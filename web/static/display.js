@@ -209,12 +209,12 @@ function renderBets(main, st) {
     if (key !== stepKey) { stepKey = key; stepN = MIN_ENVIDO; }
     const who = seatLabel(seat, st);
     col.append(el("div", {class: "speaker"}, el("span", {class: "lancebig"}, lanceName(L)), " ",
-      tr(answering ? "answers" : "speaks", {seat: who}), pairChip(seat % 2)));
+      tr(answering ? "answers" : "speaks", {seat: seatWho(seat, st)}), pairChip(seat % 2)));
     const total = standing ? standing.total : 0;
     col.append(el("div", {class: "standing", id: "standing"},
       !standing ? tr("nothing_bet", {lance: lanceName(L).toLowerCase()})
-        : standing.ordago ? tr("ordago_standing", {seat: seatLabel(standing.bettor, st)})
-        : tr("standing", {n: total, lance: lanceName(L).toLowerCase(), seat: seatLabel(standing.bettor, st)})));
+        : standing.ordago ? tr("ordago_standing", {of: seatOf(standing.bettor, st)})
+        : tr("standing", {n: total, lance: lanceName(L).toLowerCase(), of: seatOf(standing.bettor, st)})));
     const row = el("div", {class: "words"});
     const done = (w) => tr("flash_word", {word: w, seat: who});
     for (const w of legal) {
@@ -334,7 +334,7 @@ function pickCard(seat, index) {
       grid.append(el("button", {class: "pick suit-" + s, "data-card": r + s, "aria-label": r + " " + tr("de") + " " + SUITS[s], onclick: () => {
         closeModal();
         command({kind: "correct", seat, index, card: r + s},
-          tr("flash_card", {card: r + " " + tr("de") + " " + SUITS[s], seat: seatLabel(seat, state)}));
+          tr("flash_card", {card: r + " " + tr("de") + " " + SUITS[s], seat: seatWho(seat, state)}));
       }}, el("b", null, r), suitIcon(s)));
     }
   }
@@ -368,7 +368,7 @@ function renderEnd(main, st) {
     side.append(el("div", {class: "confirm"},
       el("span", null, pairs.size === 1 ? tr("confirm_by", {p: pairPhrase(by[0] % 2, st)}) : tr("confirm_any")),
       by.map((x) => el("button", {class: "mid confirm-btn", "data-seat": x,
-        onclick: () => command({kind: "confirm", seat: x}, tr("flash_confirmed", {seat: seatLabel(x, st)}))},
+        onclick: () => command({kind: "confirm", seat: x}, tr("flash_confirmed", {seat: seatWho(x, st)}))},
         "\u2714 " + seatLabel(x, st)))));
   }
   const row = el("div", {class: "endbtns endrow"});
@@ -422,31 +422,36 @@ function renderLearning(main, st) {
   main.append(mat, side);
 }
 
-/* The deck's name on an on-screen keyboard (a kiosk has no other): letters with accents, spaces. */
-function askName(start) {
-  let name = start;
-  const shown = el("div", {class: "kbshown", id: "kbshown"});
-  const upd = () => { shown.textContent = name || "\u00A0"; };
+/* Text on an on-screen keyboard (a kiosk has no other; a real keyboard types in the box too):
+   letters with accents, spaces. ``done(text)`` gets what was typed; ``back`` goes back. */
+function askText(title, start, okLabel, done, back, most) {
+  const box = el("input", {class: "kbshown", id: "kbshown", value: start || "", maxlength: most || 64,
+    autocomplete: "off", spellcheck: "false"});
+  const add = (t) => { if (box.value.length < (most || 64)) box.value += t; };
   const rows = ["1234567890", "QWERTYUIOP", "ASDFGHJKLÑ", "ZXCVBNMÁÉÍ", "ÓÚÜÇ-'.&"];
   const kb = el("div", {class: "kb"});
   for (const r of rows) {
     const row = el("div", {class: "kbrow"});
     for (const ch of r) row.append(el("button", {class: "kbkey", "data-key": ch, onclick: () => {
-      if (name.length < 64) name += (name && !/[\s]$/.test(name) ? ch.toLowerCase() : ch);
-      upd();
+      add(box.value && !/\s$/.test(box.value) ? ch.toLowerCase() : ch);
     }}, ch));
     kb.append(row);
   }
   kb.append(el("div", {class: "kbrow"},
-    el("button", {class: "kbkey wide", "data-key": "space", onclick: () => { if (name.length < 64) name += " "; upd(); }}, tr("kb_space")),
-    el("button", {class: "kbkey", "data-key": "back", onclick: () => { name = name.slice(0, -1); upd(); }}, "\u232B"),
-    el("button", {class: "kbkey ok", "data-key": "ok", onclick: () => {
-      if (!name.trim()) return;
-      closeModal(); command({kind: "learn_deck", name: name.trim()}, tr("learn_saved", {name: name.trim()}));
-    }}, tr("learn_save")),
-    el("button", {class: "kbkey", "data-key": "cancel", onclick: closeModal}, tr("cancel"))));
-  upd();
-  openModal(el("div", {class: "kbbox"}, el("h2", null, tr("learn_name")), shown, kb));
+    el("button", {class: "kbkey wide", "data-key": "space", onclick: () => add(" ")}, tr("kb_space")),
+    el("button", {class: "kbkey", "data-key": "back", "aria-label": tr("kb_back"), onclick: () => { box.value = box.value.slice(0, -1); }}, "\u232B"),
+    el("button", {class: "kbkey ok", "data-key": "ok", onclick: () => done(box.value.trim())}, okLabel),
+    el("button", {class: "kbkey", "data-key": "cancel", onclick: back || closeModal}, tr("cancel"))));
+  openModal(el("div", {class: "kbbox"}, el("h2", null, title), box, kb));
+}
+
+/* The deck's name: ordinary names (accents, spaces), sent as typed. */
+function askName(start) {
+  askText(tr("learn_name"), start, tr("learn_save"), (name) => {
+    if (!name) return;
+    closeModal();
+    command({kind: "learn_deck", name}, tr("learn_saved", {name}));
+  });
 }
 
 /* The partida is won: who won it, the vacas and the juegos of each, and a new partida. */
@@ -462,10 +467,51 @@ function renderOver(main, st) {
     el("button", {class: "big", id: "btn-new-partida", onclick: askNewPartida}, tr("new_partida"))));
 }
 
+/* «Nueva partida», the second step: what happens to the partida in play, the players' names
+   (optional) and the house rules agreed for the new one; then one tap starts it. */
+const RULE_CHOICES = window.RULES || [];  /* table.rules' values, from the page */
+let newPartida = null;  /* what the second step holds while names are typed */
+
 function askNewPartida() {
-  const go = () => askSure(tr("new_partida"), tr("new_partida_what", {id: (state && state.partida && state.partida.id) || ""}),
-    tr("new_partida_yes"), () => command({kind: "new_partida"}, tr("new_partida")));
+  const go = () => {
+    const st = state || {};
+    newPartida = {names: (st.names || ["", "", "", ""]).slice(), rules: Object.assign({}, st.rules || {})};
+    showNewPartida();
+  };
   if (!unlocked) askPin(go); else go();
+}
+
+function showNewPartida() {
+  const np = newPartida;
+  const st = state || {};
+  const names = el("div", {class: "nprow npnames"}, el("span", {class: "nplabel"}, tr("np_names")));
+  for (let s = 0; s < 4; s++) {
+    names.append(el("button", {class: "mid npname", "data-seat": s, onclick: () => askText(
+      tr("np_name_of", {n: s + 1}), np.names[s], tr("ok"),
+      (text) => { np.names[s] = text; showNewPartida(); }, showNewPartida, 24)},
+      np.names[s] ? tr("seat_named", {name: np.names[s], n: s + 1}) : tr("seat_n", {n: s + 1})));
+  }
+  const rules = el("div", {class: "nprules"});
+  for (const [key, values] of RULE_CHOICES) {
+    const row = el("div", {class: "nprow", "data-rule": key}, el("span", {class: "nplabel"}, tr("rule_" + key)));
+    for (const v of values) {
+      row.append(el("button", {class: "mid npopt" + (np.rules[key] === v ? " chosen" : ""), "data-value": String(v),
+        onclick: () => { np.rules[key] = v; showNewPartida(); }}, tr("rule_" + key + "_" + String(v))));
+    }
+    rules.append(row);
+  }
+  const start = () => {
+    closeModal();
+    const cmd = {kind: "new_partida", rules: np.rules};
+    if (np.names.some((n) => n)) cmd.names = np.names;
+    command(cmd, tr("new_partida"));
+  };
+  openModal(el("div", {class: "surebox npbox", id: "surebox"}, el("h2", null, tr("new_partida")),
+    el("p", {class: "npwhat"}, tr("new_partida_what", {id: (st.partida && st.partida.id) || ""})),
+    names, rules,
+    el("div", {class: "surebtns"},
+      el("button", {class: "big", id: "btn-sure", onclick: start}, tr("new_partida_yes")),
+      el("button", {class: "big cancel", onclick: closeModal}, tr("cancel")))));
 }
 
 function render(st) {

@@ -31,10 +31,10 @@ live((st) => {
     const answering = (b.legal || []).includes("quiero");
     lance.append(el("div", {class: "ov-lname"}, lanceName(b.lance)));
     if (b.speaker !== null && b.speaker !== undefined) {
-      lance.append(el("div", {class: "ov-speaks"}, tr(answering ? "answers" : "speaks", {seat: seatLabel(b.speaker, st)})));
+      lance.append(el("div", {class: "ov-speaks"}, tr(answering ? "answers" : "speaks", {seat: seatWho(b.speaker, st)})));
     }
-    if (standing && standing.ordago) lance.append(el("div", {class: "ov-ordago", id: "ov-ordago"}, tr("ordago_standing", {seat: seatLabel(standing.bettor, st)})));
-    else if (standing) lance.append(el("div", {class: "ov-standing"}, tr("standing", {n: standing.total, lance: lanceName(b.lance).toLowerCase(), seat: seatLabel(standing.bettor, st)})));
+    if (standing && standing.ordago) lance.append(el("div", {class: "ov-ordago", id: "ov-ordago"}, tr("ordago_standing", {of: seatOf(standing.bettor, st)})));
+    else if (standing) lance.append(el("div", {class: "ov-standing"}, tr("standing", {n: standing.total, lance: lanceName(b.lance).toLowerCase(), of: seatOf(standing.bettor, st)})));
     const ws = (b.words || {})[b.lance] || [];
     if (ws.length) lance.append(el("div", {class: "ov-words"}, wordsText(ws)));
     lance.hidden = false;

@@ -17,8 +17,8 @@ async function loadHands() {
   for (const h of hs) {
     const after = (h.answer && h.answer.score) || h.record.score;
     const won = h.answer && h.answer.winner !== null && h.answer.winner !== undefined;
-    const row = won ? tr("hand_row_won", {n: h.n, mano: seatLabel(h.record.mano), p: pairPhrase(h.answer.winner)})
-                    : tr("hand_row", {n: h.n, mano: seatLabel(h.record.mano), a: after[0], b: after[1]});
+    const row = won ? tr("hand_row_won", {n: h.n, mano: seatWho(h.record.mano), p: pairPhrase(h.answer.winner)})
+                    : tr("hand_row", {n: h.n, mano: seatWho(h.record.mano), a: after[0], b: after[1]});
     ol.append(el("li", {class: won ? "won" : null},
       el("a", {href: "/hands/" + h.n}, row),
       " · ", el("a", {href: "/download/hand/" + h.n + ".json", download: true}, tr("download_json"))));
@@ -71,8 +71,8 @@ function renderWatch(st) {
   const standing = b.standing;
   lance.textContent = tr("phase_" + st.phase) + (betting ? " · " + lanceName(b.lance) : "") +
     (betting && b.speaker !== null && b.speaker !== undefined
-      ? " · " + tr(answering ? "answers" : "speaks", {seat: seatLabel(b.speaker, st)}) : "") +
-    (betting && standing ? " · " + (standing.ordago ? tr("ordago_standing", {seat: seatLabel(standing.bettor, st)})
+      ? " · " + tr(answering ? "answers" : "speaks", {seat: seatWho(b.speaker, st)}) : "") +
+    (betting && standing ? " · " + (standing.ordago ? tr("ordago_standing", {of: seatOf(standing.bettor, st)})
                                     : tr("would_stand", {n: standing.total})) : "");
   const res = document.getElementById("result");
   const text = resultText(st);
