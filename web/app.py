@@ -27,6 +27,7 @@ from flask import Flask, Response, jsonify, render_template, request, session
 
 from table.errors import MusTableError, Refused
 from table.explain import explain
+from vision.overlay import ViewLabels
 from web.camera import BOUNDARY, Picture
 from web.security import UNLOCK_S, PinGuard, Refusal, new_token, same_origin, tokens_match
 from web.sse import Full, Hub, full_frame
@@ -56,7 +57,7 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
         from firmware.table_commands import parse_command as parse_command  # noqa: PLC0415
     guard = PinGuard(pin)
     hub = Hub(loop.bus, loop.snapshot, cap=max_spectators, keepalive=keepalive, retry_ms=retry_ms)
-    picture = Picture(loop)
+    picture = Picture(loop, labels=ViewLabels(t["view_seat"], t["view_pool"], t["view_no_mat"], first_seat=1))
     camera = _Counter()
     kinds_json = json.dumps(_event_kinds())
     learn_json = json.dumps(_learning_layout())
