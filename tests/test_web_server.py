@@ -102,7 +102,7 @@ def test_a_body_over_the_limit_is_refused_from_its_content_length_before_it_is_s
         got = read_all(s)  # not one byte of the body was sent: the answer must come without it
     head, _, body = got.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 413")
-    assert json.loads(body)["error"] == ES["body_too_large"]
+    assert json.loads(body)["error"] == ES["too_large"]
     assert loop.snapshot() == before
 
 

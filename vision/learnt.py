@@ -85,7 +85,8 @@ def check_name(name: str) -> str:
     'fournier-1878'
     """
     if not re.fullmatch(r"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,39}", name):
-        raise BadDeckName(f"deck name {name!r}: use 1-40 letters, digits, '-', '_' or '.'")
+        raise BadDeckName(f"deck name {name!r}: use 1-40 letters, digits, '-', '_' or '.'", code="deck_name_bad",
+                          params={"name": name})
     return name
 
 
@@ -178,7 +179,7 @@ def find_layout(frames: Sequence[Image], mat: Mat | None = None,
     refused as well: the deck is most likely laid out in the wrong order.
     """
     if len(frames) != FRAMES:
-        raise InvalidInput(f"a deck is learnt from {FRAMES} frames, not {len(frames)}")
+        raise InvalidInput(f"a deck is learnt from {FRAMES} frames, not {len(frames)}", code="learn_frames_missing")
     mat = mat or Mat()
     model = model or CardClassifier()
     found: list[LayoutCard] = []
@@ -187,7 +188,8 @@ def find_layout(frames: Sequence[Image], mat: Mat | None = None,
         reading = reader.read(frame)
         cal = reader.detail.calibration
         if cal is None or reading.stale:
-            raise LayoutRefused(f"frame {k}: the mat is not found (fewer than three markers seen)")
+            raise LayoutRefused(f"frame {k}: the mat is not found (fewer than three markers seen)",
+                                code="learn_no_mat", params={"photo": k + 1})
         objects = reader.detail.objects
         preds = dict(zip((id(o) for o in objects), reader.detail.predictions, strict=True))
         for s, expected in enumerate(learning_cards(k)):
@@ -199,12 +201,16 @@ def find_layout(frames: Sequence[Image], mat: Mat | None = None,
                 what = f"{len(cards)} card{'s' * (len(cards) != 1)} found where {len(expected)} belong"
                 if odd and len(cards) < len(expected):
                     what += f" (and something that is not a card: {odd[0].why})"
-                raise LayoutRefused(f"frame {k}, zone {zone}: {what}")
+                raise LayoutRefused(f"frame {k}, zone {zone}: {what}", code="learn_count",
+                                    params={"photo": k + 1, "seat": s, "found": len(cards), "want": len(expected),
+                                            "odd": bool(odd and len(cards) < len(expected))})
             for i, (o, card) in enumerate(zip(cards, expected, strict=True)):
                 p = preds.get(id(o))
                 if p is not None and p.sure(DEFAULT_THRESHOLD) and p.card != card:
                     raise LayoutRefused(f"frame {k}, zone {zone}: the {ORDINALS[i]} card is {p.card}, "
-                                        f"where the deck's order puts {card}")
+                                        f"where the deck's order puts {card}", code="learn_wrong_card",
+                                        params={"photo": k + 1, "seat": s, "place": i + 1, "seen": str(p.card),
+                                                "want": str(card)})
                 found.append(LayoutCard(card, k, s, i, np.asarray(cal.to_image(o.quad), np.float32)))
     return found
 

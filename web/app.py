@@ -25,11 +25,11 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request, session
-from werkzeug.exceptions import RequestEntityTooLarge
+from flask.json.provider import DefaultJSONProvider
 
-from table.errors import InvalidInput
+from table.errors import MusTableError, Refused
 from table.explain import explain
-from web.body import BadBody, body_limit, parse_flat_object
+from web.body import LIMITS, UPLOAD_ROUTES, BadBody, body_limit, nesting_depth, parse_flat_object
 from web.camera import BOUNDARY, Picture
 from web.security import (
     BadPin,
@@ -43,7 +43,7 @@ from web.security import (
     tokens_match,
 )
 from web.sse import Full, Hub, full_frame
-from web.strings import texts
+from web.strings import say, texts
 
 MAX_SPECTATORS = 500
 MAX_CAMERA_STREAMS = 8
@@ -81,8 +81,10 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
     camera = _Counter()
     kinds_json = json.dumps(_event_kinds())
     learn_json = json.dumps(_learning_layout())
+    rules_json = json.dumps(rule_choices())
 
     app = Flask(__name__)
+    app.json = CheckedJSON(app)
     app.config.update(
         SECRET_KEY=secret_key or os.urandom(32),
         SESSION_COOKIE_SAMESITE="Strict",
@@ -98,6 +100,8 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
 
     def unlocked() -> bool:
         return sessions.alive(session.get("sid"))
+
+    app.extensions["mus_table"]["unlocked"] = unlocked
 
     def csrf_token() -> str:
         token = session.get("csrf")
@@ -133,7 +137,8 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
         if not host_names.allowed(request.host):
             log.warning("refused: Host %r from %s", request.host[:80], request.remote_addr)
             return jsonify(error=tr("host_refused"), code="host_refused"), 421
-        request.max_content_length = body_limit(request.method, request.path)
+        request.max_content_length = body_limit(request.method, request.path,
+                                                table=request.path in UPLOAD_ROUTES and unlocked())
         return None
 
     def json_body() -> dict[str, Any]:
@@ -145,12 +150,6 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
         log.warning("refused: %s %s from %s: %s", request.method, request.path,
                     request.remote_addr, e.code)
         return jsonify(error=tr(e.code), code=e.code), 400
-
-    @app.errorhandler(RequestEntityTooLarge)
-    def _too_large(e: RequestEntityTooLarge) -> tuple[Response, int]:
-        log.warning("refused: %s %s from %s: body over %s bytes", request.method, request.path,
-                    request.remote_addr, request.max_content_length)
-        return jsonify(error=tr("body_too_large"), code="body_too_large"), 413
 
     def site_request(forbidden: str) -> tuple[Response, int] | str:
         """Who sent this request: ``"pin"`` (the right PIN in X-Table-PIN) or ``"token"`` (a page
@@ -184,11 +183,29 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
             return render_template("message.html", message=text), 404
         return jsonify(error=text, code="not_found"), 404
 
+    def _error_page(key: str, status: int) -> tuple[Response, int] | tuple[str, int]:
+        """An error in the words of web.strings: JSON under /api/, else a page."""
+        if request.path.startswith("/api/") or request.path.startswith("/download/"):
+            return jsonify(error=tr(key), code=key), status
+        return render_template("message.html", message=tr(key)), status
+
     @app.errorhandler(404)
     def _no_page(e: Exception) -> tuple[Response, int] | tuple[str, int]:
-        if request.path.startswith("/api/"):
-            return jsonify(error=tr("page_not_found"), code="not_found"), 404
-        return render_template("message.html", message=tr("page_not_found")), 404
+        return _error_page("page_not_found", 404)
+
+    @app.errorhandler(405)
+    def _not_allowed(e: Exception) -> tuple[Response, int] | tuple[str, int]:
+        return _error_page("method_not_allowed", 405)
+
+    @app.errorhandler(413)
+    def _too_large(e: Exception) -> tuple[Response, int] | tuple[str, int]:
+        log.warning("refused: %s %s from %s: body over %s bytes", request.method, request.path,
+                    request.remote_addr, request.max_content_length)
+        return _error_page("too_large", 413)
+
+    @app.errorhandler(500)
+    def _server_error(e: Exception) -> tuple[Response, int] | tuple[str, int]:
+        return _error_page("server_error", 500)
 
     # -- pages -------------------------------------------------------------------------
 
@@ -197,7 +214,7 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
 
     @app.get("/")
     def display() -> str:
-        return render_template("display.html", unlocked=unlocked(), learn_json=learn_json,
+        return render_template("display.html", unlocked=unlocked(), learn_json=learn_json, rules_json=rules_json,
                                clock_wanted=clock_wanted())
 
     @app.get("/watch")
@@ -207,7 +224,9 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
 
     @app.get("/overlay")
     def overlay() -> str:
-        return render_template("overlay.html")
+        """``?layout=bar``: the score bar alone; anything else: the full overlay."""
+        layout = "bar" if request.args.get("layout") == "bar" else "full"
+        return render_template("overlay.html", layout=layout)
 
     @app.get("/hands/<int:n>")
     def replay(n: int) -> str:
@@ -322,6 +341,12 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
         session["sid"] = sessions.open()
         return jsonify(ok=True, csrf=csrf_token())
 
+    @app.get("/api/session")
+    def session_state() -> Response:
+        """Whether this browser's session is unlocked now (a display that outlived a restart of
+        the table asks, so that it never shows «Bloquear» on a locked session)."""
+        return jsonify(unlocked=unlocked(), csrf=csrf_token())
+
     @app.post("/api/lock")
     def lock() -> tuple[Response, int] | Response:
         """«Bloquear»: the session is revoked on the server (a copy of its cookie is worth nothing)."""
@@ -363,10 +388,13 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
         if refusal is not None:
             return refusal
         body = json_body()
+        seq = body.get("seq")  # the state the command was made on (docs/api.md)
         try:
-            snap = loop.submit(parse_command(body))
-        except InvalidInput as e:
-            return jsonify(error=str(e), code="refused"), 409
+            if seq is not None and (type(seq) is not int or seq < 0):
+                raise Refused("bad_seq", value=repr(seq))
+            snap = loop.submit(parse_command({k: v for k, v in body.items() if k != "seq"}), seq=seq)
+        except MusTableError as e:
+            return jsonify(error=say(e.code, e.params, strings), code=e.code, args=e.params), 409
         except (TypeError, AttributeError, KeyError):  # a field of the wrong type: a bad body
             raise BadBody("body_shape") from None
         return jsonify(ok=True, state=snap)
@@ -401,7 +429,19 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
         status = 503 if str(answer.outcome) == "failed" else 409
         return jsonify(ok=False, error=text, code="clock_" + str(answer.outcome), **out), status
 
+    from web.settings import register_settings  # noqa: PLC0415 - the settings and health pages
+    register_settings(app, control_check=control_check, tr=tr)
     return app
+
+
+class CheckedJSON(DefaultJSONProvider):
+    """Flask's JSON, which measures a body's nesting before parsing it (every ``get_json``)."""
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        raw = s.encode("utf-8", "replace") if isinstance(s, str) else s
+        if nesting_depth(raw) > LIMITS.max_any_depth:
+            raise BadBody("body_deep")  # a ValueError: get_json(silent=True) gives None
+        return super().loads(s, **kwargs)
 
 
 def _table_session(app: Flask, sessions: Sessions, cookie: str | None) -> bool:
@@ -462,6 +502,15 @@ def _event_kinds() -> list[str]:
     except ImportError:
         return []
     return [str(k) for k in EventKind]
+
+
+def rule_choices() -> list[tuple[str, list[Any]]]:
+    """The house rules a new partida may be started with, each with its values (``table.rules``),
+    for the «Nueva partida» step; the display names each as ``rule_<key>_<value>`` of web.strings."""
+    from table.rules import PENALTIES, REALS, REYES, TARGETS  # noqa: PLC0415
+
+    return [("target", list(TARGETS)), ("reyes", list(REYES)), ("real", list(REALS)),
+            ("penalties", list(PENALTIES)), ("deje", [False, True])]
 
 
 def _learning_layout() -> list[list[list[str]]]:

@@ -49,7 +49,11 @@ class BodyLimits:
     no_body: int = 0
     """GET and the rest: nothing to read."""
     max_depth: int = 4
-    """Nesting of arrays and objects a body may have at most."""
+    """Nesting of arrays and objects a control body may have at most."""
+    max_any_depth: int = 32
+    """Nesting any JSON the app parses may have (Python's parser recurses: 1000 levels crash it)."""
+    upload: int = 400 * 2**20
+    """``/api/update``'s release archive, for an unlocked session's request only (web.settings)."""
     max_keys: int = 32
     max_string: int = 256
     max_int: int = 10**15
@@ -59,16 +63,20 @@ class BodyLimits:
 LIMITS = BodyLimits()
 
 SMALL_ROUTES = frozenset({"/api/unlock", "/api/lock", "/api/clock", "/api/pin"})
+UPLOAD_ROUTES = frozenset({"/api/update"})
 
 
-def body_limit(method: str, path: str, limits: BodyLimits = LIMITS) -> int:
-    """The most bytes the body of a ``method`` request to ``path`` may have.
+def body_limit(method: str, path: str, limits: BodyLimits = LIMITS, *, table: bool = False) -> int:
+    """The most bytes the body of a ``method`` request to ``path`` may have; ``table``: the
+    request comes from a session unlocked with the PIN (only it may upload a release).
 
     >>> body_limit("POST", "/api/command"), body_limit("POST", "/api/unlock"), body_limit("GET", "/")
     (4096, 1024, 0)
     """
     if method.upper() not in ("POST", "PUT", "PATCH"):
         return limits.no_body
+    if path in UPLOAD_ROUTES:
+        return limits.upload if table else limits.other
     if path in SMALL_ROUTES:
         return limits.small
     if path == "/api/command":

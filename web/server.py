@@ -50,7 +50,7 @@ from waitress.server import TcpWSGIServer
 from waitress.task import ThreadedTaskDispatcher
 from waitress.utilities import RequestEntityTooLarge, RequestHeaderFieldsTooLarge
 
-from web.body import body_limit
+from web.body import UPLOAD_ROUTES, body_limit
 from web.security import is_kiosk
 from web.strings import ES
 
@@ -100,7 +100,7 @@ class TooLarge(RequestEntityTooLarge):
     """A body over its route's limit (answered before it is read)."""
 
     def to_response(self, ident: str | None = None) -> tuple[str, list[tuple[str, str]], bytes]:
-        return _json_error("413 Request Entity Too Large", "body_too_large")
+        return _json_error("413 Request Entity Too Large", "too_large")
 
 
 class HeadersTooLarge(RequestHeaderFieldsTooLarge):
@@ -111,9 +111,14 @@ class HeadersTooLarge(RequestHeaderFieldsTooLarge):
 class RouteParser(HTTPRequestParser):  # type: ignore[misc]
     """waitress's parser, with the body limit of the request's own route (from ``web.body``)."""
 
+    table_session: Callable[[str | None], bool] = staticmethod(lambda cookie: False)
+    """Whether a ``Cookie`` header holds an unlocked session (only it may upload a release)."""
+
     def parse_header(self, header_plus: bytes) -> None:
         super().parse_header(header_plus)
-        limit = body_limit(self.command or "GET", self.path or "/")
+        path = self.path or "/"
+        table = path in UPLOAD_ROUTES and self.table_session(self.headers.get("COOKIE"))
+        limit = body_limit(self.command or "GET", path, table=table)
         adj = copy.copy(self.adj)
         adj.max_request_body_size = limit + 1  # waitress refuses from max_request_body_size on
         self.adj = adj
@@ -139,6 +144,8 @@ class TableChannel(HTTPChannel):  # type: ignore[misc]
     def received(self, data: bytes) -> bool:
         if self.request is None and data:
             self.request_started = time.time()
+            self.request = self.parser_class(self.adj)
+            self.request.table_session = self.server.table_session
         return bool(super().received(data))
 
     def del_channel(self, map: Any = None) -> None:
@@ -191,8 +198,10 @@ class TableServer(TcpWSGIServer):  # type: ignore[misc]
 
     channel_class = TableChannel
 
-    def __init__(self, *args: Any, settings: ServerSettings = SETTINGS, **kw: Any) -> None:
+    def __init__(self, *args: Any, settings: ServerSettings = SETTINGS,
+                 table_session: Callable[[str | None], bool] = lambda cookie: False, **kw: Any) -> None:
         self.settings = settings
+        self.table_session = table_session
         self.per_address: Counter[str] = Counter()
         self.refused_connections = 0
         self._over_share = _over_share(ES)
@@ -316,7 +325,8 @@ def make_server(app: Flask, host: str = "0.0.0.0", port: int = 8000,
 
     adj = Adjustments(host=host, port=port, **server_options(app, settings))
     lanes = Lanes(lane_sizes(app, settings), chooser(app))
-    return TableServer(app, {}, True, None, dispatcher=lanes, adj=adj, settings=settings)
+    return TableServer(app, {}, True, None, dispatcher=lanes, adj=adj, settings=settings,
+                       table_session=app.extensions["mus_table"]["table_session"])
 
 
 def serve(app: Flask, host: str = "0.0.0.0", port: int = 8000) -> None:
