@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import logging
 import shlex
-import sys
 import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
