@@ -247,8 +247,8 @@ def test_nesting_and_bad_json_are_a_400_in_words_and_one_log_line(
     c, token = unlocked_client(app)
     before = loop.snapshot()
     for raw, code in ((b"[" * 900, "body_deep"), (b'{"pin": ' + b"[" * 300 + b"]" * 300 + b"}", "body_deep"),
-                      (b'{"kind": "say", "seat": [0], "word": "paso"}', "body_shape"),
-                      (b'{"kind": "say", "seat": {"a": 1}}', "body_shape"), (b"{\xff", "body_json")):
+                      (b'{"kind": "say", "seat": [[0]], "word": "paso"}', "body_shape"),
+                      (b'{"kind": "say", "seat": {"a": [1]}}', "body_shape"), (b"{\xff", "body_json")):
         caplog.clear()
         r = c.post(route, data=raw, content_type="application/json", headers={"X-CSRF-Token": token})
         if route == "/api/lock":  # locking reads no body: it only needs the token
@@ -517,11 +517,9 @@ def test_the_clock_is_refused_when_synchronised_backwards_or_absurd(clocked: Any
         r = offer(c, token, now_s)
         assert (r.status_code, r.json["code"]) == (409, code), now_s
         assert r.json["error"] == ES[code]
-    for bad in ("mañana", None, True):
+    for bad in ("mañana", None, True, [1]):
         r = offer(c, token, bad)
         assert r.status_code == 400 and r.json["error"] == ES["clock_bad"]
-    r = offer(c, token, [1])  # not a scalar: refused before the clock looks at it
-    assert r.status_code == 400 and r.json["error"] == ES["body_shape"]
     fake.synced = True
     c2, token2 = page_client(app, "/", wanted=False)
     r = offer(c2, token2, BOOT + 86400.0)

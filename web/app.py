@@ -29,7 +29,7 @@ from flask.json.provider import DefaultJSONProvider
 
 from table.errors import MusTableError, Refused
 from table.explain import explain
-from web.body import LIMITS, UPLOAD_ROUTES, BadBody, body_limit, nesting_depth, parse_flat_object
+from web.body import LIMITS, UPLOAD_ROUTES, BadBody, body_limit, nesting_depth, parse_object
 from web.camera import BOUNDARY, Picture
 from web.security import (
     BadPin,
@@ -143,7 +143,7 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
 
     def json_body() -> dict[str, Any]:
         """The posted JSON object, checked for size, nesting and shape (:mod:`web.body`)."""
-        return parse_flat_object(request.get_data(cache=True))
+        return parse_object(request.get_data(cache=True))
 
     @app.errorhandler(BadBody)
     def _bad_body(e: BadBody) -> tuple[Response, int]:

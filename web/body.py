@@ -8,16 +8,16 @@ time). So a body is refused
   (:mod:`web.server`) applies while the bytes arrive and the app again;
 - by its nesting, before it is parsed: Python's ``json`` recurses, and 60 KB
   of ``[`` would end in a ``RecursionError`` (:func:`nesting_depth`);
-- by its shape: a flat object of short keys and scalar values
-  (:func:`parse_flat_object`), so that nothing downstream meets a list where
-  it expects a word.
+- by its shape: an object of short keys and scalar values, or one list or
+  object of scalars (:func:`parse_object`), so that nothing downstream meets
+  a list where it expects a word.
 
 Each refusal is a :class:`BadBody` carrying the code of its Spanish line
 (``web.strings``); the app answers 400 with that line and logs one line.
 
->>> parse_flat_object(b'{"kind": "say", "seat": 0, "word": "paso"}')
+>>> parse_object(b'{"kind": "say", "seat": 0, "word": "paso"}')
 {'kind': 'say', 'seat': 0, 'word': 'paso'}
->>> parse_flat_object(b'[[[[1]]]]')
+>>> parse_object(b'{"kind": "say", "seat": [[0]]}')
 Traceback (most recent call last):
 ...
 web.body.BadBody: body_shape
@@ -146,12 +146,20 @@ def _scalar_ok(value: Any, limits: BodyLimits) -> bool:
     return False
 
 
-def parse_flat_object(raw: bytes, limits: BodyLimits = LIMITS) -> dict[str, Any]:
-    """``raw`` as a JSON object of at most ``max_keys`` short keys with scalar values."""
+def _value_ok(value: Any, depth: int, limits: BodyLimits) -> bool:
+    if isinstance(value, list):
+        return depth > 0 and len(value) <= limits.max_keys and all(
+            _value_ok(v, depth - 1, limits) for v in value)
+    if isinstance(value, dict):
+        return depth > 0 and len(value) <= limits.max_keys and all(
+            len(k) <= 64 and _value_ok(v, depth - 1, limits) for k, v in value.items())
+    return _scalar_ok(value, limits)
+
+
+def parse_object(raw: bytes, limits: BodyLimits = LIMITS) -> dict[str, Any]:
+    """``raw`` as a JSON object of at most ``max_keys`` short keys, each value a scalar or one
+    list or object of scalars (a new partida's ``rules`` and ``names``)."""
     obj = parse_json(raw, limits)
-    if not isinstance(obj, dict) or len(obj) > limits.max_keys:
+    if not isinstance(obj, dict) or not _value_ok(obj, 2, limits):
         raise BadBody("body_shape")
-    for key, value in obj.items():
-        if len(key) > 64 or not _scalar_ok(value, limits):
-            raise BadBody("body_shape")
     return obj
