@@ -570,6 +570,10 @@ def test_the_displays_requests_update_from_a_stick_and_set_the_wifi(tmp_path: Pa
     refused = install(tmp_path, "--requests", str(requests), root=first.root)
     assert json.loads((requests / "status.json").read_text())["state"] == "failed"
     assert not called(refused, "raspi-config") and not called(refused, "nmcli connection add")
+    (requests / "reboot.request").write_text("now\n")  # not a request it knows: removed, so the
+    install(tmp_path, "--requests", str(requests), root=first.root)  # path unit does not fire for ever
+    assert not list(requests.glob("*.request"))
+    assert json.loads((requests / "status.json").read_text())["message"] == "unknown request reboot.request"
 
 
 @pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck not installed (Debian package shellcheck)")

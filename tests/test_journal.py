@@ -179,7 +179,7 @@ def test_a_journal_written_before_the_hand_moved_to_table_replays_to_the_same_ta
     loop = TableLoop(LoopSettings(), journal=Old())
     now, then = loop.snapshot(), saved["state"]
     for s in (now, then):
-        for key in ("seq", "reading", "problem_codes", "judge", "stones_check", "faults"):
+        for key in ("seq", "reading", "problem_codes", "judge", "stones_check", "faults", "names"):  # keys added since
             s.pop(key, None)
     assert now == then
     assert [[h.n, h.record.to_json(), h.answer.to_json()] for h in loop.hands(1)] == saved["hands"]

@@ -266,6 +266,7 @@ ES: dict[str, str] = {
     "pin_changed": "PIN cambiado; los demás teléfonos tendrán que desbloquear de nuevo",
     # settings and health (web/settings.py)
     "set_title": "Ajustes de la mesa",
+    "set_short": "Ajustes",
     "set_phones": "Para los móviles",
     "set_qr_alt": "Código QR de la página de la mesa",
     "set_locked": "Los ajustes piden el PIN de la mesa",

@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
                      port=args.port, word_s=pace, frames=args.frames,
                      truth=args.reader == "truth")
     hands = args.hands if args.hands is not None else (3 if args.no_web else 1000)
-    count = [demo.table.loop.snapshot()["hands"]]
+    count = [demo.table.loop.state().hands]
 
     def on_hand(hand, state):  # type: ignore[no-untyped-def]
         count[0] += 1
@@ -55,8 +55,10 @@ def run(args: argparse.Namespace) -> int:
             played = demo.play(hands, on_hand)
         else:
             stop = threading.Event()
-            players = threading.Thread(target=demo.play, args=(hands, on_hand, stop), daemon=True)
-            print(f"La mesa de demostración: http://127.0.0.1:{args.port}/  (PIN {demo.table.config.table.pin}; Ctrl-C para salir)",
+            players = threading.Thread(target=demo.play, args=(hands, on_hand, stop), kwargs={"shared": True},
+                                       daemon=True)
+            print(f"La mesa de demostración: http://127.0.0.1:{args.port}/  (PIN {demo.table.config.table.pin}; "
+                  "Ctrl-C para salir)",
                   flush=True)
             players.start()
             try:

@@ -611,6 +611,12 @@ do_requests() {
         esac
         rm -f "$req.taken"
     done
+    # Anything else named *.request would start the path unit again and again: taken away.
+    for req in "$dir"/*.request; do
+        [ -e "$req" ] || continue
+        rm -f "$req"
+        write_status failed "unknown request $(basename "$req")"
+    done
 }
 
 check_system
