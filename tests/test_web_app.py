@@ -435,3 +435,20 @@ def test_without_a_clock_the_pages_never_offer_the_time(table: Any) -> None:
     assert c.get("/api/clock").json["from_phone"] is False
     r = offer(c, token, BOOT + 86400.0)
     assert r.status_code == 409 and r.json["code"] == "clock_off"
+
+
+def test_a_second_tap_on_the_same_state_is_refused_and_names_what_was_entered(table: Any) -> None:
+    loop, _, app = table
+    c, token = unlocked_client(app)
+    seen = c.get("/api/state").json["seq"]
+    r = cmd(c, token, {"kind": "say", "seat": 0, "word": "paso", "seq": seen})
+    assert r.status_code == 200 and r.json["state"]["bets"]["speaker"] == 1
+    after = loop.snapshot()
+    r = cmd(c, token, {"kind": "say", "seat": 1, "word": "paso", "seq": seen})  # the double tap
+    assert r.status_code == 409 and r.json["code"] == "stale"
+    assert r.json["error"] == "ya se anotó: Paso del asiento 1"  # seats said 1-4
+    assert r.json["args"]["entry"] == {"kind": "say", "seat": 0, "word": "paso"}
+    assert loop.snapshot() == after
+    r = cmd(c, token, {"kind": "say", "seat": 1, "word": "paso", "seq": "17"})
+    assert r.status_code == 409 and r.json["code"] == "bad_seq" and loop.snapshot() == after
+    assert cmd(c, token, {"kind": "say", "seat": 1, "word": "paso", "seq": after["seq"]}).status_code == 200
