@@ -139,7 +139,10 @@ def test_a_bookworm_install_lays_out_the_appliance(tmp_path: Path) -> None:
     # Configuration: the journal on the data directory, a PIN other than the example's.
     config = (root / "etc/mus-table/table.toml").read_text()
     assert 'journal = "/var/lib/mus-table/journal.sqlite"' in config
-    assert re.search(r'^pin = "\d{4}"$', config, re.M)
+    assert re.search(r'^pin = "\d{6}"$', config, re.M)
+    pin = re.search(r'^pin = "(\d{6})"$', config, re.M).group(1)  # type: ignore[union-attr]
+    said = [line for line in run.out.splitlines() if line.startswith("mus-table install: ")]
+    assert said[-1] == f"mus-table install: PIN de la mesa: {pin}"  # the installer's last line
     assert "chown root:mus-table " + str(root / "etc/mus-table/table.toml.new") in run.calls
     assert (root / "var/lib/mus-table").is_dir()
     # The service, enabled.

@@ -195,8 +195,8 @@ def register_settings(app: Flask, *, control_check: Callable[[], Any], tr: Calla
     def admin() -> TableAdmin | None:
         return current_app.extensions.get("mus_table_admin")  # type: ignore[no-any-return]
 
-    def unlocked() -> bool:
-        return float(session.get("until", 0)) > time.time()
+    def unlocked() -> bool:  # the server's own sessions (web.security.Sessions): «Bloquear» revokes
+        return bool(current_app.extensions["mus_table"]["unlocked"]())
 
     def refused(code: str, status: int = 400) -> tuple[Response, int]:
         return jsonify(error=tr(code), code=code), status

@@ -352,7 +352,9 @@ restart_service() {
     if running; then systemctl daemon-reload; systemctl restart mus-table.service; fi
 }
 
-random_pin() { od -An -N2 -tu2 /dev/urandom | awk '{ printf "%04d", $1 % 10000 }'; }
+random_pin() { od -An -N4 -tu4 /dev/urandom | awk '{ printf "%06d", $1 % 1000000 }'; }
+# The display's PIN as the table will use it: one changed on the display, else the configuration's.
+table_pin() { grep -h -m1 '^pin *= *"[0-9]*"' "$ROOT$DATA/settings.toml" "$ROOT$CONFIG" 2>/dev/null | head -n1 | cut -d'"' -f2; }
 
 install_config() {
     mkdir -p "$ROOT$ETC"
@@ -653,3 +655,4 @@ set_watchdog
 set_rtc_charge
 check_or_go_back
 say "done: version $NEW_ID. Update later from the display (Ajustes → Actualizar), or: sudo $CURRENT/install.sh --from mus-table-NEW.tar.gz"
+say "PIN de la mesa: $(table_pin)"
