@@ -31,7 +31,10 @@ set -euo pipefail
 
 ROOT="${ROOT:-}"
 ROOT="${ROOT%/}"
-SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# Run from a release or a checkout (hardware/pi/install.sh), or as an installed version's own copy
+# (/opt/mus-table/current/install.sh, which mus-table-admin runs): SRC is the tree it came with.
+if [ -d "$HERE/hardware/pi" ]; then SRC="$HERE"; else SRC="$(cd "$HERE/../.." && pwd)"; fi
 PREFIX=/opt/mus-table
 CURRENT="$PREFIX/current"
 VENV="$CURRENT/venv"
