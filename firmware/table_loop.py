@@ -54,6 +54,7 @@ from firmware.table_commands import (
     Say,
     Unsay,
 )
+from table.cards import Card
 from table.entries import CardsRead, Change, entry_from_json
 from table.errors import InvalidInput, Message, Refused
 from table.game import ConfirmedHand, Game, expected_stones, is_dentro
@@ -345,7 +346,7 @@ class TableLoop:
     def _merge(readings: list[Reading]) -> CardsRead:
         """One reading from several stills: each seat's sure cards from any of them; the
         problems of the best one; the stones the median of each zone."""
-        cards: list[list[Any]] = [[], [], [], []]
+        cards: list[list[Card]] = [[], [], [], []]
         for r in readings:
             for seat, hand in enumerate(r.cards):
                 for c in hand:

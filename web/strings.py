@@ -264,6 +264,16 @@ ES: dict[str, str] = {
     "clock_failed": "No se pudo poner el reloj en hora: {why}",
     "clock_forbidden": "Solo una página de esta mesa puede darle la hora",
     "clock_bad": "Falta la hora del teléfono (now_ms: milisegundos desde 1970)",
+    # what the server refuses, and the PIN (web.server, web.body, web.security)
+    "headers_too_large": "Cabeceras demasiado grandes para esta mesa",
+    "body_json": "La petición no es JSON válido",
+    "body_deep": "La petición tiene demasiados niveles anidados",
+    "body_shape": "La petición no tiene la forma esperada: un objeto con campos sencillos",
+    "host_refused": "Esta mesa no responde a ese nombre",
+    "too_many_connections": "Demasiadas conexiones desde esta dirección; vuelve a intentarlo en un rato",
+    "pin_only_kiosk": "El PIN solo se muestra en la pantalla de la mesa",
+    "pin_bad": "El PIN nuevo debe tener de 4 a 12 cifras",
+    "pin_changed": "PIN cambiado; los demás teléfonos tendrán que desbloquear de nuevo",
     # settings and health (web/settings.py)
     "set_title": "Ajustes de la mesa",
     "set_short": "Ajustes",
