@@ -313,6 +313,8 @@ ES: dict[str, str] = {
     "set_link_house_rules": "Reglas de la casa",
     "set_link_decks": "Baraja en uso",
     "set_link_pin": "Cambiar el PIN",
+    "set_pin_new": "PIN nuevo",
+    "set_pin_change": "Cambiar",
     "set_no_admin": "Esta mesa no tiene ajustes aquí (no la arrancó el servicio de la mesa)",
     "set_no_camera": "No hay cámara",
     "set_camera_failed": "La cámara no pudo hacerlo (¿tiene enfoque? ¿da imagen?)",
