@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from table._show import visible
 from table.errors import InvalidInput
 
 
@@ -591,7 +592,7 @@ def say(code: str, args: Mapping[str, Any] | None = None, lang: str = "es") -> s
     template = table.get("msg_" + code)
     if template is None:
         return table["msg_refused"] + f" ({code})"
-    return template.format_map(_Missing(_args(args or {}, lang)))
+    return visible(template.format_map(_Missing(_args(args or {}, lang))))  # one line, all of it seen
 
 
 def say_entry(kind: str, body: Mapping[str, Any], lang: str = "es") -> str:
