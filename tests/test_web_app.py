@@ -115,7 +115,7 @@ def test_every_text_the_pages_use_is_in_the_strings_table() -> None:
     from firmware.health import THROTTLE_BITS
     dynamic = ({f"lance_{x}" for x in Lance} | {f"phase_{x}" for x in Phase}
                | {f"word_{x}" for x in BetWord} | {f"how_{x}" for x in How}
-               | {f"set_link_{x}" for x in ("house_rules", "decks", "pin")}  # web/settings.py's _links
+               | {f"set_link_{x}" for x in ("house_rules", "decks")}  # web/settings.py's _links
                | {f"set_update_{x}" for x in ("running", "done", "failed")}  # install.sh's write_status
                | {f"health_{x}" for x in THROTTLE_BITS.values()}
                | {f"rule_{k}" for k, _ in rule_choices()}  # the new partida's house rules, each value

@@ -348,9 +348,8 @@ def register_settings(app: Flask, *, control_check: Callable[[], Any], tr: Calla
 
 def _links(app: Flask) -> dict[str, str]:
     """The pages of other parts the settings page links to, where this app has them (house
-    rules, decks, the PIN)."""
+    rules, decks); the PIN is changed here, through the app's own ``POST /api/pin``."""
     rules = {r.rule for r in app.url_map.iter_rules()}
-    wanted = {"house_rules": ("/rules", "/house-rules", "/reglas"), "decks": ("/decks", "/deck", "/barajas"),
-              "pin": ("/pin", "/settings/pin")}
+    wanted = {"house_rules": ("/rules", "/house-rules", "/reglas"), "decks": ("/decks", "/deck", "/barajas")}
     return {name: next(p for p in paths if p in rules) for name, paths in wanted.items()
             if any(p in rules for p in paths)}

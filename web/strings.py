@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from table._show import visible
 from table.errors import InvalidInput
 
 
@@ -321,6 +322,8 @@ ES: dict[str, str] = {
     "set_link_house_rules": "Reglas de la casa",
     "set_link_decks": "Baraja en uso",
     "set_link_pin": "Cambiar el PIN",
+    "set_pin_new": "PIN nuevo",
+    "set_pin_change": "Cambiar",
     "set_no_admin": "Esta mesa no tiene ajustes aquí (no la arrancó el servicio de la mesa)",
     "set_no_camera": "No hay cámara",
     "set_camera_failed": "La cámara no pudo hacerlo (¿tiene enfoque? ¿da imagen?)",
@@ -598,7 +601,7 @@ def say(code: str, args: Mapping[str, Any] | None = None, lang: str = "es") -> s
     template = table.get("msg_" + code)
     if template is None:
         return table["msg_refused"] + f" ({code})"
-    return template.format_map(_Missing(_args(args or {}, lang)))
+    return visible(template.format_map(_Missing(_args(args or {}, lang))))  # one line, all of it seen
 
 
 def say_entry(kind: str, body: Mapping[str, Any], lang: str = "es") -> str:
