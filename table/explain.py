@@ -138,15 +138,13 @@ def _stones_of(points: list[int] | tuple[int, int], target: int) -> str:
     """«la pareja 0, dos amarracos y tres piedras; la pareja 1, dentro y una piedra».
 
     At «estamos dentro» the amarracos go back to the centre and the pair keeps its piedras
-    («los devuelve al centro diciendo "estamos dentro"»); at one stone from the target both
-    partners usually put every stone back («a falta de un tanto … devuelvan todas sus
-    piedras al centro de la mesa»): the general rules."""
+    («los devuelve al centro diciendo "estamos dentro"», the general rules), as the table's
+    stone check expects them (``table.game.expected_stones``)."""
     out = []
     for p in (0, 1):
         n = points[p]
         if ESTAMOS_DENTRO in score_names(n, target):
-            left = n - (target - 5)
-            felt = "dentro, a falta de una" if n == target - 1 else f"dentro y {amarracos(left)}"
+            felt = f"dentro y {amarracos(n - (target - 5))}"
         else:
             felt = amarracos(n)
         out.append(f"la pareja {p}, {felt}")

@@ -226,7 +226,10 @@ def test_a_whole_hand_on_the_display(served: Served, browser: Any) -> None:
     expect(page.locator("#winbanner")).to_contain_text("JUEGO PARA LOS ASIENTOS 2 Y 4")
     counted(page)
     shot(page, "display-800x480-ordago-won.png")
-    page.click('.confirm-btn >> nth=0')
+    # the pair that lost the órdago confirms it (seats 0 and 2, «asientos 1 y 3»), not its winners
+    expect(page.locator(".confirm-btn")).to_have_count(2)
+    assert page.locator(".confirm-btn").evaluate_all("(bs) => bs.map((b) => +b.dataset.seat)") == [0, 2]
+    page.click('.confirm-btn[data-seat="2"]')
     expect(page.locator("#main")).to_have_attribute("data-phase", "playing")
     expect(page.locator('.points[data-pair="1"]')).to_have_text("0")  # a new juego
     assert served.loop.snapshot()["partida"]["juegos"] == [0, 1]

@@ -171,7 +171,7 @@ def test_the_stones_at_dentro_are_as_the_felt_keeps_them() -> None:
     assert closing.startswith("Quedan 36 a 32 (la pareja 0, dentro y una piedra; la pareja 1, seis "
                               "amarracos y dos piedras)")
     rec = HandRecord.from_json(record(PUNTOS, points=(37, 30)))
-    assert "la pareja 0, dentro, a falta de una" in explain(rec)[-1]
+    assert "la pareja 0, dentro y cuatro piedras" in explain(rec)[-1]
 
 
 def test_a_false_declaration_is_said_and_no_invented_phrase() -> None:

@@ -307,7 +307,7 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
             return refusal
         body = request.get_json(silent=True)
         if not isinstance(body, dict):
-            return jsonify(error="JSON object required", code="json"), 400
+            return jsonify(error=say("not_an_object", None, strings), code="not_an_object", args={}), 400
         seq = body.get("seq")  # the state the command was made on (docs/api.md)
         try:
             if seq is not None and (type(seq) is not int or seq < 0):
