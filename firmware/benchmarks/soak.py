@@ -45,7 +45,7 @@ HELP = "whole partidas through the real loop and journal, SIGKILLed and restarte
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--partidas", type=int, default=3, help="whole partidas to finish (default 3)")
+    parser.add_argument("--partidas", type=int, default=3, help="whole partidas to finish (default 3; --n says the same)")
     parser.add_argument("--reader", choices=("camera", "truth"), default="camera",
                         help="camera: the real reader reads the rendered stills (default); "
                              "truth: the cards laid are read without looking at the picture (fast)")
@@ -213,6 +213,8 @@ def run(args: argparse.Namespace) -> int:
     from firmware.journal import Journal
     from table.errors import InvalidInput
 
+    if getattr(args, "n", None) is not None:  # bench's --n: how many partidas
+        args.partidas = args.n
     if args.partidas < 1 or args.kill_every <= 0 or (args.seconds is not None and args.seconds <= 0):
         raise InvalidInput("--partidas must be at least 1, --kill-every and --seconds more than 0")
     rng = random.Random(args.seed)
