@@ -54,6 +54,7 @@ from firmware.table_commands import (
     Say,
     Unsay,
 )
+from table.cards import Card
 from table.entries import CardsRead, Change, entry_from_json
 from table.errors import InvalidInput, Message, Refused
 from table.game import ConfirmedHand, Game, expected_stones, is_dentro
@@ -345,7 +346,7 @@ class TableLoop:
     def _merge(readings: list[Reading]) -> CardsRead:
         """One reading from several stills: each seat's sure cards from any of them; the
         problems of the best one; the stones the median of each zone."""
-        cards: list[list[Any]] = [[], [], [], []]
+        cards: list[list[Card]] = [[], [], [], []]
         for r in readings:
             for seat, hand in enumerate(r.cards):
                 for c in hand:
@@ -510,9 +511,11 @@ class TableLoop:
             if still is None:
                 raise CommandRefused("no_camera_learn")
             if self._learning is None:
-                self._learning = {"name": None, "frame": cmd.k, "done": []}
+                self._learning = {"name": None, "frame": cmd.k, "done": [], "faults": {}}
             self._learn_frames[cmd.k] = still
-            self._learning = {**self._learning, "frame": cmd.k, "done": sorted(self._learn_frames)}
+            faults = {**self._learning.get("faults", {}), str(cmd.k): learn_frame_faults(cmd.k, still, self.mat)}
+            self._learning = {**self._learning, "frame": cmd.k, "done": sorted(self._learn_frames),
+                              "faults": {k: v for k, v in faults.items() if v}}
         else:
             if sorted(self._learn_frames) != [0, 1, 2]:
                 raise CommandRefused("learn_frames_missing")
@@ -528,6 +531,18 @@ class TableLoop:
 def _brief(body: dict[str, Any]) -> dict[str, Any]:
     """What names an entry in a refusal (its record and answer left out)."""
     return {k: v for k, v in body.items() if k in ("seat", "word", "n", "lance", "outcome", "says", "index", "card")}
+
+
+def learn_frame_faults(k: int, frame: Image, mat: Mat | None = None) -> list[dict[str, Any]]:
+    """What is wrong with learning photo ``k`` as it was taken (:func:`vision.learnt.frame_faults`),
+    each as its code, arguments and the line a person reads; empty when it is right."""
+    from vision import learnt
+
+    try:
+        faults = learnt.frame_faults(k, frame, mat)
+    except InvalidInput as exc:  # a frame the reader cannot take at all
+        return [{"code": "learn_failed", "args": {}, "text": say("learn_failed", {"why": str(exc)})}]
+    return [{"code": f.code, "args": dict(f.params), "text": say(f.code, f.params)} for f in faults]
 
 
 def learn_deck(name: str, frames: list[Image], mat: Mat | None = None) -> Any:

@@ -79,13 +79,23 @@ def learning_cards(frame: int) -> tuple[tuple[Card, ...], ...]:
 
 
 def check_name(name: str) -> str:
-    """A deck's name: 1-40 letters, digits, ``-``, ``_`` or ``.``, not starting with a dot.
+    """A deck's name as people write it: 1-40 letters (accents too), digits, spaces, ``-``,
+    ``_``, ``.``, ``'`` or ``&``, starting with a letter or digit; spaces around it are dropped
+    and runs of spaces made one. It names the deck's folder, so nothing else is taken.
 
     >>> check_name("fournier-1878")
     'fournier-1878'
+    >>> check_name("  Baraja  española ")
+    'Baraja española'
+    >>> check_name("../otra")
+    Traceback (most recent call last):
+    ...
+    vision.learnt.BadDeckName: deck name '../otra': use 1-40 letters, digits, spaces, '-', '_', '.', "'" or '&'
     """
-    if not re.fullmatch(r"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,39}", name):
-        raise BadDeckName(f"deck name {name!r}: use 1-40 letters, digits, '-', '_' or '.'", code="deck_name_bad",
+    name = " ".join(name.split())
+    if not re.fullmatch(r"[^\W_][\w .'&-]{0,39}", name):
+        raise BadDeckName(f"deck name {name!r}: use 1-40 letters, digits, spaces, '-', '_', '.', \"'\" or '&'",
+                          code="deck_name_bad",
                           params={"name": name})
     return name
 
@@ -184,35 +194,59 @@ def find_layout(frames: Sequence[Image], mat: Mat | None = None,
     model = model or CardClassifier()
     found: list[LayoutCard] = []
     for k, frame in enumerate(frames):
-        reader = TableReader(mat, classifier=model)
-        reading = reader.read(frame)
-        cal = reader.detail.calibration
-        if cal is None or reading.stale:
-            raise LayoutRefused(f"frame {k}: the mat is not found (fewer than three markers seen)",
-                                code="learn_no_mat", params={"photo": k + 1})
-        objects = reader.detail.objects
-        preds = dict(zip((id(o) for o in objects), reader.detail.predictions, strict=True))
-        for s, expected in enumerate(learning_cards(k)):
-            zone = f"seat {s} cards"
-            cards = sorted((o for o in objects if o.seat == s and o.why is None),
-                           key=lambda o: _along_seat(o.centre, s, mat))
-            odd = [o for o in objects if o.seat == s and o.why is not None]
-            if len(cards) != len(expected):
-                what = f"{len(cards)} card{'s' * (len(cards) != 1)} found where {len(expected)} belong"
-                if odd and len(cards) < len(expected):
-                    what += f" (and something that is not a card: {odd[0].why})"
-                raise LayoutRefused(f"frame {k}, zone {zone}: {what}", code="learn_count",
-                                    params={"photo": k + 1, "seat": s, "found": len(cards), "want": len(expected),
-                                            "odd": bool(odd and len(cards) < len(expected))})
-            for i, (o, card) in enumerate(zip(cards, expected, strict=True)):
-                p = preds.get(id(o))
-                if p is not None and p.sure(DEFAULT_THRESHOLD) and p.card != card:
-                    raise LayoutRefused(f"frame {k}, zone {zone}: the {ORDINALS[i]} card is {p.card}, "
-                                        f"where the deck's order puts {card}", code="learn_wrong_card",
-                                        params={"photo": k + 1, "seat": s, "place": i + 1, "seen": str(p.card),
-                                                "want": str(card)})
-                found.append(LayoutCard(card, k, s, i, np.asarray(cal.to_image(o.quad), np.float32)))
+        cards, faults = _frame_layout(k, frame, mat, model)
+        if faults:
+            raise faults[0]
+        found.extend(cards)
     return found
+
+
+def frame_faults(k: int, frame: Image, mat: Mat | None = None,
+                 model: CardClassifier | None = None) -> list[LayoutRefused]:
+    """Everything wrong with learning frame ``k`` as it was taken, zone by zone (empty: it is
+    right): the mat not found, a zone with too few or too many cards or something that is not
+    a face-up card, a card where the deck's order puts another. Checked as each photo is taken,
+    so a wrong layout is put right before the next one."""
+    return _frame_layout(k, frame, mat or Mat(), model or CardClassifier())[1]
+
+
+def _frame_layout(k: int, frame: Image, mat: Mat,
+                  model: CardClassifier) -> tuple[list[LayoutCard], list[LayoutRefused]]:
+    """The cards of learning frame ``k`` where the layout puts them, and every fault found."""
+    reader = TableReader(mat, classifier=model)
+    reading = reader.read(frame)
+    cal = reader.detail.calibration
+    if cal is None or reading.stale:
+        return [], [LayoutRefused(f"frame {k}: the mat is not found (fewer than three markers seen)",
+                                  code="learn_no_mat", params={"photo": k + 1})]
+    objects = reader.detail.objects
+    preds = dict(zip((id(o) for o in objects), reader.detail.predictions, strict=True))
+    found: list[LayoutCard] = []
+    faults: list[LayoutRefused] = []
+    for s, expected in enumerate(learning_cards(k)):
+        zone = f"seat {s} cards"
+        cards = sorted((o for o in objects if o.seat == s and o.why is None),
+                       key=lambda o: _along_seat(o.centre, s, mat))
+        odd = [o for o in objects if o.seat == s and o.why is not None]
+        if len(cards) != len(expected):
+            what = f"{len(cards)} card{'s' * (len(cards) != 1)} found where {len(expected)} belong"
+            if odd and len(cards) < len(expected):
+                what += f" (and something that is not a card: {odd[0].why})"
+            faults.append(LayoutRefused(f"frame {k}, zone {zone}: {what}", code="learn_count",
+                                        params={"photo": k + 1, "seat": s, "found": len(cards),
+                                                "want": len(expected),
+                                                "odd": bool(odd and len(cards) < len(expected))}))
+            continue
+        for i, (o, card) in enumerate(zip(cards, expected, strict=True)):
+            p = preds.get(id(o))
+            if p is not None and p.sure(DEFAULT_THRESHOLD) and p.card != card:
+                faults.append(LayoutRefused(f"frame {k}, zone {zone}: the {ORDINALS[i]} card is {p.card}, "
+                                            f"where the deck's order puts {card}", code="learn_wrong_card",
+                                            params={"photo": k + 1, "seat": s, "place": i + 1,
+                                                    "seen": str(p.card), "want": str(card)}))
+                break
+            found.append(LayoutCard(card, k, s, i, np.asarray(cal.to_image(o.quad), np.float32)))
+    return found, faults
 
 
 def _along_seat(centre: tuple[float, float], seat: int, mat: Mat) -> float:
