@@ -40,9 +40,14 @@ class DemoStuck(MusTableError):
     """The synthetic table did not get read in time (the demo says so and stops)."""
 
 
-def demo_config(rules: Rules | None = None, port: int = 8000, seed: int = 1) -> TableConfig:
-    """A laptop's table: the synthetic camera, no panel, the display on localhost."""
-    return TableConfig(table=TableSection(name="demo", pin="0000", journal=":none:"), rules=rules or Rules(),
+def demo_config(rules: Rules | None = None, port: int = 8000, seed: int = 1, pin: str = "") -> TableConfig:
+    """A laptop's table: the synthetic camera, no panel, the display on localhost; ``pin``: the
+    display's PIN (empty: a random one, :func:`web.security.random_pin`, printed by the command)."""
+    if not pin:
+        from web.security import random_pin  # noqa: PLC0415
+
+        pin = random_pin()
+    return TableConfig(table=TableSection(name="demo", pin=pin, journal=":none:"), rules=rules or Rules(),
                        camera=CameraSection(source="synthetic", seed=seed, fps=30.0),
                        panel=PanelSection(enabled=False), web=WebSection(host="127.0.0.1", port=port))
 

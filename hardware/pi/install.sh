@@ -31,7 +31,10 @@ set -euo pipefail
 
 ROOT="${ROOT:-}"
 ROOT="${ROOT%/}"
-SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# Run from a release or a checkout (hardware/pi/install.sh), or as an installed version's own copy
+# (/opt/mus-table/current/install.sh, which mus-table-admin runs): SRC is the tree it came with.
+if [ -d "$HERE/hardware/pi" ]; then SRC="$HERE"; else SRC="$(cd "$HERE/../.." && pwd)"; fi
 PREFIX=/opt/mus-table
 CURRENT="$PREFIX/current"
 VENV="$CURRENT/venv"
@@ -331,6 +334,17 @@ install_program() {
     switch_to "$NEW_ID"
 }
 
+restore_units() {
+    # The units of the version going back to, as it was installed with them (a newer release may
+    # have changed them in a way the older program does not understand).
+    local dir="$ROOT$PREFIX/versions/$1/hardware/pi" unit
+    [ -d "$dir" ] || return 0
+    for unit in mus-table.service mus-table-admin.service mus-table-admin.path; do
+        [ -f "$dir/$unit" ] && install -m 0644 "$dir/$unit" "$ROOT/etc/systemd/system/$unit"
+    done
+    return 0
+}
+
 rollback() {
     # current <-> previous, and the service restarted on the old version.
     local cur prev
@@ -341,6 +355,7 @@ rollback() {
     fi
     link_to current "$prev"
     link_to previous "$cur"
+    restore_units "$prev"
     restart_service
     say "back to version $prev (was $cur)"
 }
@@ -349,7 +364,9 @@ restart_service() {
     if running; then systemctl daemon-reload; systemctl restart mus-table.service; fi
 }
 
-random_pin() { od -An -N2 -tu2 /dev/urandom | awk '{ printf "%04d", $1 % 10000 }'; }
+random_pin() { od -An -N4 -tu4 /dev/urandom | awk '{ printf "%06d", $1 % 1000000 }'; }
+# The display's PIN as the table will use it: one changed on the display, else the configuration's.
+table_pin() { grep -h -m1 '^pin *= *"[0-9]*"' "$ROOT$DATA/settings.toml" "$ROOT$CONFIG" 2>/dev/null | head -n1 | cut -d'"' -f2; }
 
 install_config() {
     mkdir -p "$ROOT$ETC"
@@ -535,6 +552,7 @@ check_or_go_back() {
         say "self-check FAILED on $NEW_ID: going back to $PREVIOUS_ID"
         link_to current "$PREVIOUS_ID"
         link_to previous "$NEW_ID"
+        restore_units "$PREVIOUS_ID"
         restart_service
         die "update to $NEW_ID failed its self-check; the table runs $PREVIOUS_ID again"
     fi
@@ -650,3 +668,4 @@ set_watchdog
 set_rtc_charge
 check_or_go_back
 say "done: version $NEW_ID. Update later from the display (Ajustes → Actualizar), or: sudo $CURRENT/install.sh --from mus-table-NEW.tar.gz"
+say "PIN de la mesa: $(table_pin)"
