@@ -198,10 +198,12 @@ def _lances(rec: HandRecord, a: Answer) -> list[str]:
         lance = Lance(name)
         words = rec.bets.get(lance, ())
         heading = lance.heading
+        bet = lance
         if lance == Lance.PUNTO and rec.fourth == Lance.JUEGO:  # declared juego, nobody has it
-            words = rec.bets.get(Lance.JUEGO, ())
+            bet = Lance.JUEGO  # the words were said at juego («¡órdago al juego!»)
+            words = rec.bets.get(bet, ())
             heading = "Punto (se cantó juego, pero nadie lo tiene)"
-        said = _words(rec, lance, words)
+        said = _words(rec, bet, words)
         line = f"  {heading}: " + (capitalised(said) + ". " if said else "")
         line += _result(rec, lance, res)
         e = _ENDING[lance]
@@ -298,11 +300,13 @@ def explain(rec: HandRecord, answer: Answer | None = None) -> list[str]:
                      f"y gana el juego.")
     elif a.ordago is not None and a.winner is not None:
         pre = " (ya lo había ganado por un deje)" if a.tanteo and a.score[a.winner] >= target else ""
-        lines.append(f"El órdago {Lance(a.ordago).a} {_WINS[a.ordago].lower()} la pareja "
-                     f"{a.winner}: gana el juego{pre}.")
+        lines.append(f"El órdago {Lance(a.ordago).a} lo gana la pareja {a.winner}: gana el "
+                     f"juego{pre}.")
     elif a.ordago is not None:
-        lines.append(f"El órdago {Lance(a.ordago).a} no {_WINS[a.ordago].split()[0].lower()} "
-                     f"gana nadie: nadie tiene la jugada.")
+        last = list(a.lances.values())[-1]
+        why = ("las dos parejas se equivocaron" if len(last.lost_by) == 2
+               else "nadie tiene la jugada")
+        lines.append(f"El órdago {Lance(a.ordago).a} no lo gana nadie: {why}.")
     lines += _not_counted(a)
     lines.append(closing(a))
     return lines

@@ -44,7 +44,7 @@ def test_an_ordago() -> None:
                                               "chica": [[0, "ordago"], [1, "quiero"]]}))
     text = "\n".join(explain(rec))
     assert "El 0: ¡órdago a la chica!, el 1 quiere. Órdago querido" in text
-    assert "El órdago a la chica la gana la pareja 0: gana el juego." in text
+    assert "El órdago a la chica lo gana la pareja 0: gana el juego." in text
     assert ("No se cuenta, porque el órdago a la chica acabó la mano: solo cuentan los dejes, que se "
             "cuentan en el acto:\n  Dos de envite a grande" in text)
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from table._show import visible
 from table.errors import InvalidInput
 
 
@@ -237,9 +238,18 @@ ES: dict[str, str] = {
     "waiting_cards": "Esperando a que se enseñen las cartas",
     "juego_was_won": "Último juego para {p}",
     "camera": "Cámara",
+    "view_seat": "asiento {n}",
+    "view_pool": "centro {n}",
+    "view_no_mat": "no se ve el tapete: menos de 3 marcas",
     "no_frame": "Sin imagen de la cámara",
     "no_reading": "No hay lectura todavía",
     "not_found": "No existe la mano {n}",
+    "no_partida": "No existe la partida {n}",
+    "partidas": "Partidas de la mesa",
+    "partida_row": "Partida {id}: {hands} manos",
+    "partida_in_play": "(en juego)",
+    "partida_title": "Partida {k}",
+    "open_partida": "Ver",
     "page_not_found": "Esta página no existe en la mesa",
     "method_not_allowed": "Esta dirección de la mesa no admite esa petición",
     "too_large": "Lo enviado es demasiado grande para la mesa",
@@ -312,6 +322,8 @@ ES: dict[str, str] = {
     "set_link_house_rules": "Reglas de la casa",
     "set_link_decks": "Baraja en uso",
     "set_link_pin": "Cambiar el PIN",
+    "set_pin_new": "PIN nuevo",
+    "set_pin_change": "Cambiar",
     "set_no_admin": "Esta mesa no tiene ajustes aquí (no la arrancó el servicio de la mesa)",
     "set_no_camera": "No hay cámara",
     "set_camera_failed": "La cámara no pudo hacerlo (¿tiene enfoque? ¿da imagen?)",
@@ -589,7 +601,7 @@ def say(code: str, args: Mapping[str, Any] | None = None, lang: str = "es") -> s
     template = table.get("msg_" + code)
     if template is None:
         return table["msg_refused"] + f" ({code})"
-    return template.format_map(_Missing(_args(args or {}, lang)))
+    return visible(template.format_map(_Missing(_args(args or {}, lang))))  # one line, all of it seen
 
 
 def say_entry(kind: str, body: Mapping[str, Any], lang: str = "es") -> str:
