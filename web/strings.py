@@ -386,7 +386,7 @@ ES: dict[str, str] = {
     "msg_deje_needs_pair": "no querido: decid qué pareja se lleva el deje (by: uno de sus asientos)",
     "msg_unknown_outcome": "final desconocido: {outcome} (en paso, querido, no querido, órdago)",
     "msg_word_before_declaring": "la palabra {n} se dijo antes de declarar {lance}",
-    "msg_word_no_longer_valid": "con eso, la palabra {n} ({seat} {word}) ya no vale",
+    "msg_word_no_longer_valid": "así, la palabra {n} ({word} del {seat_name}) ya no vale",
     "msg_nothing_said": "no se ha dicho nada en esta mano",
     "msg_bad_declaration": "solo se declaran pares o juego, no {lance}",
     "msg_not_this_lance": "se está jugando {playing}, no {lance}",
