@@ -40,9 +40,18 @@ function flash(text) {
   window.lastFlash = f.textContent;
 }
 
+const POST_TIMEOUT_MS = 8000;  /* an answer later than this: the tap is taken as not arrived */
+
 async function post(url, body) {
-  const r = await fetch(url, {method: "POST", credentials: "same-origin",
-    headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf}, body: JSON.stringify(body)});
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(), POST_TIMEOUT_MS);
+  let r;
+  try {
+    r = await fetch(url, {method: "POST", credentials: "same-origin", signal: ctl.signal,
+      headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf}, body: JSON.stringify(body)});
+  } finally {
+    clearTimeout(timer);
+  }
   let j = {};
   try { j = await r.json(); } catch (e) { /* not JSON */ }
   return {ok: r.ok, status: r.status, body: j};
