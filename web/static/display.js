@@ -427,9 +427,7 @@ function renderLearning(main, st) {
     el("button", {class: all ? "mid" : "big", id: "btn-capture", onclick: () => { learnK = null; command({kind: "learn_frame", k}, tr("learn_taken", {k: k + 1})); }},
       all || done.includes(k) || bad.includes(k) ? tr("learn_retake", {k: k + 1}) : tr("learn_capture")));
   if (all) {
-    side.append(el("div", {class: "learnsave"},
-      el("button", {class: "mid", id: "btn-deckname", onclick: () => askName(L.name || "")}, tr("learn_name_btn")),
-      el("button", {class: "mid", id: "btn-deck-save", onclick: () => askName(L.name || "")}, tr("learn_save"))));
+    side.append(el("button", {class: "big", id: "btn-deck-save", onclick: () => askName(L.name || "")}, tr("learn_name_save")));
   }
   side.append(el("button", {class: "mid", id: "btn-learn-cancel", onclick: () => {
     learnK = null; view = null;
