@@ -241,6 +241,7 @@ ES: dict[str, str] = {
     "vaca_juegos": "Juegos de cada vaca:",
     "waiting_cards": "Esperando a que se enseñen las cartas",
     "juego_was_won": "Último juego para {p}",
+    "vaca_was_won": "¡Vaca para {p}! ({a} a {b} en juegos)",
     "camera": "Cámara",
     "view_seat": "asiento {n}",
     "view_pool": "centro {n}",
@@ -257,6 +258,7 @@ ES: dict[str, str] = {
     "page_not_found": "Esta página no existe en la mesa",
     "method_not_allowed": "Esta dirección de la mesa no admite esa petición",
     "too_large": "Lo enviado es demasiado grande para la mesa",
+    "json_needed": "La mesa solo acepta órdenes en JSON",
     "server_error": "La mesa ha tenido un fallo al contestar; vuelve a intentarlo",
     # the clock without a network (the phone's time)
     "clock_set": "Reloj de la mesa puesto en hora con la de este teléfono: {when}",
