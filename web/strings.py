@@ -279,6 +279,9 @@ ES: dict[str, str] = {
     "pin_only_kiosk": "El PIN solo se muestra en la pantalla de la mesa",
     "pin_bad": "El PIN nuevo debe tener de 4 a 12 cifras",
     "pin_changed": "PIN cambiado; los demás teléfonos tendrán que desbloquear de nuevo",
+    "pin_of_table": "PIN de la mesa",
+    "pin_change": "Cambiar el PIN",
+    "pin_new": "PIN nuevo (de 4 a 12 cifras)",
     # settings and health (web/settings.py)
     "set_title": "Ajustes de la mesa",
     "set_short": "Ajustes",
