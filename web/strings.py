@@ -272,6 +272,7 @@ ES: dict[str, str] = {
     # what the server refuses, and the PIN (web.server, web.body, web.security)
     "headers_too_large": "Cabeceras demasiado grandes para esta mesa",
     "body_json": "La petición no es JSON válido",
+    "json_required": "La petición debe ser JSON (Content-Type: application/json)",
     "body_deep": "La petición tiene demasiados niveles anidados",
     "body_shape": "La petición no tiene la forma esperada: un objeto con campos sencillos",
     "host_refused": "Esta mesa no responde a ese nombre",
