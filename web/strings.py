@@ -241,6 +241,7 @@ ES: dict[str, str] = {
     "vaca_juegos": "Juegos de cada vaca:",
     "waiting_cards": "Esperando a que se enseñen las cartas",
     "juego_was_won": "Último juego para {p}",
+    "vaca_was_won": "¡Vaca para {p}! ({a} a {b} en juegos)",
     "camera": "Cámara",
     "view_seat": "asiento {n}",
     "view_pool": "centro {n}",
@@ -257,6 +258,7 @@ ES: dict[str, str] = {
     "page_not_found": "Esta página no existe en la mesa",
     "method_not_allowed": "Esta dirección de la mesa no admite esa petición",
     "too_large": "Lo enviado es demasiado grande para la mesa",
+    "json_needed": "La mesa solo acepta órdenes en JSON",
     "server_error": "La mesa ha tenido un fallo al contestar; vuelve a intentarlo",
     # the clock without a network (the phone's time)
     "clock_set": "Reloj de la mesa puesto en hora con la de este teléfono: {when}",
@@ -272,7 +274,6 @@ ES: dict[str, str] = {
     # what the server refuses, and the PIN (web.server, web.body, web.security)
     "headers_too_large": "Cabeceras demasiado grandes para esta mesa",
     "body_json": "La petición no es JSON válido",
-    "json_required": "La petición debe ser JSON (Content-Type: application/json)",
     "body_deep": "La petición tiene demasiados niveles anidados",
     "body_shape": "La petición no tiene la forma esperada: un objeto con campos sencillos",
     "host_refused": "Esta mesa no responde a ese nombre",
@@ -388,7 +389,7 @@ ES: dict[str, str] = {
     "msg_deje_needs_pair": "no querido: decid qué pareja se lleva el deje (by: uno de sus asientos)",
     "msg_unknown_outcome": "final desconocido: {outcome} (en paso, querido, no querido, órdago)",
     "msg_word_before_declaring": "la palabra {n} se dijo antes de declarar {lance}",
-    "msg_word_no_longer_valid": "con eso, la palabra {n} ({seat} {word}) ya no vale",
+    "msg_word_no_longer_valid": "así, la palabra {n} ({word} del {seat_name}) ya no vale",
     "msg_nothing_said": "no se ha dicho nada en esta mano",
     "msg_bad_declaration": "solo se declaran pares o juego, no {lance}",
     "msg_not_this_lance": "se está jugando {playing}, no {lance}",
