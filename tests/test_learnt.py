@@ -13,7 +13,7 @@ from models.scene import Extra, learning_scene, random_cards, random_scene, rend
 from table.cards import DECK
 from table.errors import InvalidInput
 from vision.cardcrop import warp_card
-from vision.classifier import CardClassifier
+from vision.classifier import DEFAULT_THRESHOLD, KERNEL_MARGIN, CardClassifier
 from vision.learnt import (
     DeckNotFound,
     LayoutRefused,
@@ -81,7 +81,8 @@ def test_a_learnt_deck_never_calls_blank_paper_felt_or_objects(learnt: LearntDec
     for kind in ("phone", "napkin", "lighter"):
         scene = render_scene(random_scene(rng, cards=((), (), (), ()), extras=(Extra(kind, 1),)), rng)
         crops += [warp_card(scene.image, e.quad_image) for e in scene.extras]
-    assert not any(p.sure() for p in clf.classify(crops))
+    # unsure by a margin no CPU's kernels cross (one of these was sure on another CPU once)
+    assert all(p.probability < DEFAULT_THRESHOLD - KERNEL_MARGIN for p in clf.classify(crops))
 
 
 def test_a_frame_with_a_card_missing_is_refused_naming_frame_and_zone(model: CardClassifier) -> None:
