@@ -56,11 +56,12 @@ from firmware.table_commands import (
     Say,
     UndoHand,
     Unsay,
+    UseDeck,
 )
 from table.answer import Answer
 from table.betting import Betting, HandBets
 from table.cards import BY_TEXT, Card
-from table.errors import InvalidInput
+from table.errors import InvalidInput, MusTableError
 from table.jugadas import Jugadas
 from table.lances import Lance
 from table.match import Partida
@@ -325,6 +326,8 @@ class TableLoop:
         self._reading_now = False
         self._learning: dict[str, Any] | None = None
         self._learn_frames: dict[int, Image] = {}
+        self.deck: str | None = None
+        """The learnt deck the table reads with (the state's ``deck``; None: the card model alone)."""
         self.partida_id = 0
         self.partida = Partida(s.rules, s.first_mano, s.juegos, s.vacas)
         self._confirmed: list[ConfirmedHand] = []
@@ -370,6 +373,8 @@ class TableLoop:
                 raise CommandRefused("se están leyendo las cartas: un momento")
             if isinstance(cmd, (LearnFrame, LearnDeck, LearnCancel)):
                 return self._learn(cmd)
+            if isinstance(cmd, UseDeck):
+                return self._use_deck(cmd.name)
             if self._learning is not None:
                 raise CommandRefused("la mesa está aprendiendo un mazo: terminad o cancelad antes")
             kind, body, event = self._entry_for(cmd)
@@ -820,17 +825,40 @@ class TableLoop:
             if still is None:
                 raise CommandRefused("no hay cámara: no se puede tomar la foto del mazo")
             if self._learning is None:
-                self._learning = {"name": None, "frame": cmd.k, "done": []}
-            self._learn_frames[cmd.k] = still
-            self._learning = {**self._learning, "frame": cmd.k, "done": sorted(self._learn_frames)}
+                self._learning = {"name": None, "frame": cmd.k, "done": [], "checks": {}}
+            check = check_learning_frame(still, cmd.k, self.mat)
+            if check["code"] == "ok":
+                self._learn_frames[cmd.k] = still
+            else:  # the photo is not kept: the display says why (code and args) and it is taken again
+                self._learn_frames.pop(cmd.k, None)
+            self._learning = {**self._learning, "frame": cmd.k, "done": sorted(self._learn_frames),
+                              "checks": {**self._learning.get("checks", {}), str(cmd.k): check}}
         else:
             if sorted(self._learn_frames) != [0, 1, 2]:
                 raise CommandRefused("faltan fotos del mazo: hacen falta las tres (0, 1 y 2)")
             classifier = learn_deck(cmd.name, [self._learn_frames[k] for k in (0, 1, 2)], self.mat)
             if isinstance(self.reader, TableReader):  # read with the deck just learnt from now on
                 self.reader = TableReader(self.mat, classifier=classifier)
+            self.deck = cmd.name
             self._learning = None
             self._learn_frames = {}
+        self.bus.publish(EventKind.LEARNING, self._snapshot())
+        return self._snapshot()
+
+    def _use_deck(self, name: str | None) -> dict[str, Any]:
+        """Read with the learnt deck ``name`` (None: the card model alone) from now on, and after a restart."""
+        from vision import learnt
+
+        try:
+            classifier = learnt.load_deck(name).classifier() if name is not None else None
+            learnt.use_deck(name)
+        except InvalidInput as exc:
+            raise CommandRefused(f"nombre de mazo no válido: {exc}") from None
+        except MusTableError as exc:
+            raise CommandRefused(f"no se puede usar el mazo «{name}»: {exc}") from None
+        if isinstance(self.reader, TableReader):
+            self.reader = TableReader(self.mat, classifier=classifier)
+        self.deck = name
         self.bus.publish(EventKind.LEARNING, self._snapshot())
         return self._snapshot()
 
@@ -922,6 +950,7 @@ class TableLoop:
             "faults": [f.to_json() for f in self._faults.values()],
             "pending_entries": len(self._pending),
             "learning": dict(self._learning) if self._learning is not None else None,
+            "deck": self.deck,
             "hands": p.hands,
             "last_hand": self._confirmed[-1].answer.to_json() if self._confirmed else None,
         })
@@ -962,13 +991,26 @@ def expected_stones(score: Sequence[int], target: int, piedras: tuple[int, int] 
 
 
 def learn_deck(name: str, frames: list[Image], mat: Mat | None = None) -> Any:
-    """Learn a deck from its three frames and keep it as ``name`` (:mod:`vision.learnt`);
-    the classifier that reads it."""
+    """Learn a deck from its three frames, keep it as ``name`` and make it the deck in use
+    (:mod:`vision.learnt`); the classifier that reads it."""
     from vision import learnt
 
     try:
         deck = learnt.learn_deck(frames, mat)
         learnt.save_deck(learnt.check_name(name), deck)
+        learnt.use_deck(name)
         return deck.classifier()
     except InvalidInput as exc:
         raise CommandRefused(str(exc)) from None
+
+
+def check_learning_frame(frame: Image, k: int, mat: Mat | None = None) -> dict[str, Any]:
+    """A learning photo checked as it is taken: ``{"code": "ok", "args": {"frame": k}}``, or the code
+    and arguments of what is wrong with it (:class:`vision.learnt.LayoutRefused`), for the display."""
+    from vision import learnt
+
+    try:
+        learnt.check_frame(frame, k, mat)
+    except learnt.LayoutRefused as exc:
+        return exc.to_json()
+    return {"code": "ok", "args": {"frame": k}}

@@ -61,7 +61,22 @@ ORDINALS = ("first", "second", "third", "fourth")
 
 
 class LayoutRefused(InvalidInput):
-    """A learning frame not laid out as ``docs/mat.md`` says; the message names the frame and the zone."""
+    """A learning frame not laid out as ``docs/mat.md`` says; the message names the frame and the zone.
+
+    ``code`` and ``details`` say the same for a display to put in its own words:
+    ``no_mat`` (``frame``), ``count`` (``frame``, ``seat``, ``found``, ``expected``,
+    ``odd``: why something there is not a card, or None) and ``order`` (``frame``,
+    ``seat``, ``position`` 0-3, ``seen``, ``expected``: cards in notation).
+    """
+
+    def __init__(self, message: str, code: str = "layout", **details: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.details = details
+
+    def to_json(self) -> dict[str, object]:
+        """The check's result as the table's state shows it: ``{"code": ..., "args": {...}}``."""
+        return {"code": self.code, "args": dict(self.details)}
 
 
 class DeckNotFound(MusTableError):
@@ -176,39 +191,55 @@ def find_layout(frames: Sequence[Image], mat: Mat | None = None,
                 model: CardClassifier | None = None) -> list[LayoutCard]:
     """The 40 cards of the three learning frames, checked against the layout; :class:`LayoutRefused` if not.
 
-    The finder is the reader's own. A card the model is sure (at the reader's
-    threshold, both views) is another than the one the order puts there is
-    refused as well: the deck is most likely laid out in the wrong order.
+    Each frame is checked by :func:`check_frame`.
     """
     if len(frames) != FRAMES:
         raise InvalidInput(f"a deck is learnt from {FRAMES} frames, not {len(frames)}")
     mat = mat or Mat()
     model = model or CardClassifier()
+    return [c for k, frame in enumerate(frames) for c in check_frame(frame, k, mat, model)]
+
+
+def check_frame(frame: Image, k: int, mat: Mat | None = None,
+                model: CardClassifier | None = None) -> list[LayoutCard]:
+    """The cards of learning frame ``k``, checked against the layout; :class:`LayoutRefused` if not.
+
+    The finder is the reader's own. A zone with a card too many or too few is
+    refused, and so is a card the model is sure (at the reader's threshold,
+    both views) is another than the one the order puts there: the deck is most
+    likely laid out in the wrong order. A display checks each photo with it
+    as it is taken.
+    """
+    mat = mat or Mat()
+    model = model or CardClassifier()
+    expected_cards = learning_cards(k)
+    reader = TableReader(mat, classifier=model)
+    reading = reader.read(frame)
+    cal = reader.detail.calibration
+    if cal is None or reading.stale:
+        raise LayoutRefused(f"frame {k}: the mat is not found (fewer than three markers seen)", "no_mat", frame=k)
+    objects = reader.detail.objects
+    preds = dict(zip((id(o) for o in objects), reader.detail.predictions, strict=True))
     found: list[LayoutCard] = []
-    for k, frame in enumerate(frames):
-        reader = TableReader(mat, classifier=model)
-        reading = reader.read(frame)
-        cal = reader.detail.calibration
-        if cal is None or reading.stale:
-            raise LayoutRefused(f"frame {k}: the mat is not found (fewer than three markers seen)")
-        objects = reader.detail.objects
-        preds = dict(zip((id(o) for o in objects), reader.detail.predictions, strict=True))
-        for s, expected in enumerate(learning_cards(k)):
-            zone = f"seat {s} cards"
-            cards = sorted((o for o in objects if o.seat == s and o.why is None),
-                           key=lambda o: _along_seat(o.centre, s, mat))
-            odd = [o for o in objects if o.seat == s and o.why is not None]
-            if len(cards) != len(expected):
-                what = f"{len(cards)} card{'s' * (len(cards) != 1)} found where {len(expected)} belong"
-                if odd and len(cards) < len(expected):
-                    what += f" (and something that is not a card: {odd[0].why})"
-                raise LayoutRefused(f"frame {k}, zone {zone}: {what}")
-            for i, (o, card) in enumerate(zip(cards, expected, strict=True)):
-                p = preds.get(id(o))
-                if p is not None and p.sure(DEFAULT_THRESHOLD) and p.card != card:
-                    raise LayoutRefused(f"frame {k}, zone {zone}: the {ORDINALS[i]} card is {p.card}, "
-                                        f"where the deck's order puts {card}")
-                found.append(LayoutCard(card, k, s, i, np.asarray(cal.to_image(o.quad), np.float32)))
+    for s, expected in enumerate(expected_cards):
+        zone = f"seat {s} cards"
+        cards = sorted((o for o in objects if o.seat == s and o.why is None),
+                       key=lambda o: _along_seat(o.centre, s, mat))
+        odd = [o for o in objects if o.seat == s and o.why is not None]
+        if len(cards) != len(expected):
+            what = f"{len(cards)} card{'s' * (len(cards) != 1)} found where {len(expected)} belong"
+            why = odd[0].why if odd and len(cards) < len(expected) else None
+            if why is not None:
+                what += f" (and something that is not a card: {why})"
+            raise LayoutRefused(f"frame {k}, zone {zone}: {what}", "count", frame=k, seat=s,
+                                found=len(cards), expected=len(expected), odd=why)
+        for i, (o, card) in enumerate(zip(cards, expected, strict=True)):
+            p = preds.get(id(o))
+            if p is not None and p.sure(DEFAULT_THRESHOLD) and p.card != card:
+                raise LayoutRefused(f"frame {k}, zone {zone}: the {ORDINALS[i]} card is {p.card}, "
+                                    f"where the deck's order puts {card}", "order", frame=k, seat=s,
+                                    position=i, seen=str(p.card), expected=str(card))
+            found.append(LayoutCard(card, k, s, i, np.asarray(cal.to_image(o.quad), np.float32)))
     return found
 
 
@@ -364,8 +395,63 @@ def list_decks(root: Path | None = None) -> list[str]:
 
 
 def remove_deck(name: str, root: Path | None = None) -> None:
-    """Forget the learnt deck ``name``; :class:`DeckNotFound` when there is none."""
+    """Forget the learnt deck ``name`` (and stop using it); :class:`DeckNotFound` when there is none."""
     folder = (root or decks_dir()) / check_name(name)
     if not (folder / "deck.json").is_file():
         raise DeckNotFound(f"no learnt deck called {name!r}")
+    if deck_in_use(root) == name:
+        use_deck(None, root)
     shutil.rmtree(folder)
+
+
+IN_USE = ".in-use"
+"""The file, among the learnt decks, that names the deck in use (no deck's name starts with a dot)."""
+
+
+def deck_in_use(root: Path | None = None) -> str | None:
+    """The name of the table's deck in use, ``None`` for the card model alone.
+
+    It is the last deck learnt or chosen (:func:`use_deck`), kept beside the
+    decks (on the Pi, in the state directory with the journal), so that a
+    restart or a power cut reads with it again. A name whose deck has since
+    gone, or a damaged file, is the card model alone.
+    """
+    path = (root or decks_dir()) / IN_USE
+    try:
+        name = json.loads(path.read_text())["deck"]
+        if name is None:
+            return None
+        check_name(name)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return str(name) if ((root or decks_dir()) / name / "deck.json").is_file() else None
+
+
+def use_deck(name: str | None, root: Path | None = None) -> None:
+    """Make ``name`` the deck in use (``None``: the card model alone); :class:`DeckNotFound` if none.
+
+    Written beside the decks, then moved into place and synced, so that a power
+    cut leaves the old choice or the new one, never half of either.
+    """
+    base = root or decks_dir()
+    if name is not None and not (base / check_name(name) / "deck.json").is_file():
+        raise DeckNotFound(f"no learnt deck called {name!r} (mus-table deck list)")
+    base.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f"{IN_USE}.", dir=base)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(json.dumps({"deck": name}) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, base / IN_USE)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    try:
+        dir_fd = os.open(base, os.O_RDONLY)
+    except OSError:  # pragma: no cover - a folder that cannot be opened cannot be synced either
+        return
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
