@@ -212,6 +212,29 @@ def flicker_free(exposure_us: float, gain: float, period_us: float = 10_000.0) -
     return int(round(locked)), round(max(1.0, gain * exposure_us / locked), 3)
 
 
+def sharpness(image: Image) -> float:
+    """How sharp a frame is: the variance of its Laplacian (edges: the markers, the zone lines).
+
+    >>> flat = np.full((64, 64, 3), 128, np.uint8)
+    >>> edge = flat.copy(); edge[:, 32:] = 255
+    >>> sharpness(edge) > sharpness(cv2.GaussianBlur(edge, (9, 9), 3)) > sharpness(flat) == 0.0
+    True
+    """
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    return float(cv2.Laplacian(grey, cv2.CV_32F).var())
+
+
+def felt_level(image: Image) -> float:
+    """The felt's brightness: the median grey of the frame (the felt is most of it, cards or not).
+
+    >>> felt_level(np.full((36, 64, 3), 90, np.uint8))
+    90.0
+    """
+    small = cv2.resize(image, (64, 36), interpolation=cv2.INTER_AREA)
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+    return float(np.median(grey))
+
+
 class PiCamera:
     """A Raspberry Pi camera through picamera2 (``python3-picamera2`` from Raspberry Pi OS).
 
@@ -225,8 +248,14 @@ class PiCamera:
     the Pi the table runs from the other sources. A frame that does not come
     within ``timeout_s`` (a ribbon cable pulled) gives None, as for any source.
 
+    Focus (a camera with a lens it moves, the Camera Module 3): ``lens_position``
+    in dioptres is set and kept; negative: one autofocus cycle at start, then
+    that position kept (:meth:`focus` finds the sharpest by a sweep). Light:
+    :meth:`relight` measures again; :meth:`light_drift` says how far the felt's
+    brightness moved since.
+
     The still is the sensor's whole array unless ``still_size`` says otherwise
-    (4608 x 2592 on a Camera Module 3: about 2.9 px/mm at 1.25 m), because the
+    (4608 x 2592 on a Camera Module 3: about 2.71 px/mm at 1.25 m), because the
     ends reader reads a deck no model knows only from such a frame. Where the
     Pi cannot give the memory for it (libcamera's buffers come from the CMA
     pool), the camera starts at half that in each direction, the sensor's
@@ -238,7 +267,7 @@ class PiCamera:
 
     def __init__(self, *, still_size: tuple[int, int] | None = None, watch_size: tuple[int, int] = (768, 432),
                  settle_s: float = 3.0, mains_hz: int = 50, timeout_s: float = 2.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 lens_position: float = -1.0, clock: Callable[[], float] = time.monotonic) -> None:
         try:
             from picamera2 import Picamera2  # only here: the Pi's own package
         except ImportError as exc:
@@ -256,6 +285,11 @@ class PiCamera:
         """The controls locked after settling (for the log and the tests)."""
         self.refused = ""
         """Why the sensor's full resolution was not used for the still (empty: it was, or one was asked)."""
+        self.settle_s = settle_s
+        self.lens_position: float | None = None
+        """Where the lens was set and kept (dioptres); None: a camera with a fixed focus."""
+        self.reference_level: float | None = None
+        """The felt's brightness (median grey) of the first frame after the light was locked."""
         try:
             self._cam = Picamera2()
             if still_size is None:
@@ -268,11 +302,79 @@ class PiCamera:
                     self._start((w // 4 * 2, h // 4 * 2))  # the binned mode, kept even
             else:
                 self._start(still_size)
+            self._focus_at_start(lens_position)
             meta = self._settle(settle_s)
             self.locked = self._lock_controls(meta)
             self._cam.set_controls(self.locked)
         except Exception as exc:  # noqa: BLE001 - libcamera raises many kinds
             raise CameraError(f"the Pi camera cannot be started: {exc}") from exc
+
+    # ------------------------------------------------------------------ focus
+
+    @property
+    def has_focus(self) -> bool:
+        """A lens the camera can move (the Camera Module 3; not the HQ camera's manual lenses)."""
+        return "LensPosition" in (getattr(self._cam, "camera_controls", {}) or {})
+
+    def _focus_at_start(self, lens_position: float) -> None:
+        """The configured lens position, kept (manual focus); none configured: one autofocus cycle
+        on the table as it lies, then that position kept, so the focus never hunts during a hand."""
+        if not self.has_focus:
+            return
+        if lens_position < 0:
+            self._cam.set_controls({"AfMode": 1})  # auto: one cycle when triggered
+            self._cam.autofocus_cycle()
+            meta = self._cam.wait(self._cam.capture_metadata(wait=False), timeout=self.timeout_s)
+            lens_position = float(meta.get("LensPosition", 1.0))
+        self.set_lens(lens_position)
+
+    def set_lens(self, dioptres: float) -> None:
+        """Manual focus at ``dioptres`` (1 / distance in metres: 0.8 for a mat 1.25 m away)."""
+        self._cam.set_controls({"AfMode": 0, "LensPosition": float(dioptres)})
+        self.lens_position = float(dioptres)
+
+    def focus(self, positions: tuple[float, ...] | None = None, *, frames: int = 3) -> float:
+        """The sharpest lens position on the table (the mat's markers are its sharpest edges),
+        set and returned: each position held for ``frames`` frames, then measured.
+        Default positions: 0.4-1.4 dioptres (2.5 m to 0.7 m) in steps of 0.1."""
+        if not self.has_focus:
+            raise CameraError("this camera has no lens to focus (a manual lens: turn its ring)")
+        positions = positions or tuple(round(0.4 + 0.1 * i, 2) for i in range(11))
+        scores: list[tuple[float, float]] = []
+        for p in positions:
+            self.set_lens(p)
+            image = None
+            for _ in range(frames):  # the lens takes a frame or two to get there
+                frame = self.grab()
+                image = frame.image if frame is not None else image
+            if image is not None:
+                scores.append((sharpness(image), p))
+        if not scores:
+            raise CameraError("no frame while focusing")
+        best = max(scores)[1]
+        self.set_lens(best)
+        return best
+
+    # ------------------------------------------------------------------ light
+
+    def relight(self) -> dict[str, Any]:
+        """Measure exposure and white balance again («Ajustar la luz», or the felt's brightness
+        drifted between hands): automatic again until settled, then locked as at start."""
+        self._cam.set_controls({"AeEnable": True, "AwbEnable": True})
+        meta = self._settle(self.settle_s)
+        self.locked = self._lock_controls(meta)
+        self._cam.set_controls(self.locked)
+        self.reference_level = None
+        return self.locked
+
+    def light_drift(self, image: Image) -> float:
+        """How far the felt's brightness has moved since the light was locked (a fraction: 0.3 is
+        30 % brighter or darker); the first frame after a lock sets the reference."""
+        level = felt_level(image)
+        if self.reference_level is None:
+            self.reference_level = level
+            return 0.0
+        return abs(level - self.reference_level) / max(self.reference_level, 1.0)
 
     def _start(self, still_size: tuple[int, int]) -> None:
         config = self._cam.create_still_configuration(

@@ -10,6 +10,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from table.errors import MusTableError
 
@@ -27,7 +28,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "deck": ("deck", "learn a deck from three frames of it laid out on the mat; list or remove learnt decks"),
     "train": ("train", "train the card model on rendered scenes and export models/cards.onnx"),
     "run": ("run", "run the table: camera, reader, score, journal, panel, display and MQTT, as table.toml says"),
+    "check": ("check", "self-check: the configuration, the journal and a first frame (after an install)"),
     "journal": ("journal", "list the partidas of a table's journal, or export one as mus-hand/1 JSON lines"),
+    "hub": ("hub", "the tournament hub: follow every table on a broker, the juez's console, draw and standings"),
 }
 
 
@@ -36,8 +39,16 @@ def _load(name: str):  # type: ignore[no-untyped-def]
     return importlib.import_module(f"firmware.commands.{module}")
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its refusals in one line like every other (``mus-table replay:
+    argument --hand: must be 1 or more, not 0``), exit status 2; ``--help`` as usual."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {' '.join(message.split())}\n")
+
+
 def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="mus-table",
         description="mus-table: reads a mus table from above and keeps the tanteo by the rules.",
     )

@@ -12,11 +12,13 @@ misspelt setting never silently changes how the table scores.
 >>> parse_config('[rules]\\ntarget = 35')
 Traceback (most recent call last):
 ...
-table.errors.InvalidInput: config: rules.target must be 40 or 30, not 35
+table.errors.InvalidInput: config: rules.target must be 40, 30 or 20, not 35
 """
 
 from __future__ import annotations
 
+import json
+import os
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -68,6 +70,13 @@ class CameraSection:
     fps: float = 8.0
     mains_hz: int = 50
     """picamera2: the mains frequency; the exposure is locked to whole periods of the lamps' flicker."""
+    lens_position: float = -1.0
+    """picamera2 with autofocus (Camera Module 3): the lens position in dioptres (1 / metres: 0.8
+    for the mat 1.25 m below), kept fixed; negative: focus once at start on the mat and keep it.
+    «Enfocar» on the settings page finds the sharpest and stores it in the settings."""
+    relight_drift: float = 0.25
+    """picamera2: exposure and white balance are measured again, between hands, when the felt's
+    brightness has moved this much (a fraction) from where they were locked; 0: never by itself."""
     seed: int = 1
     """synthetic: the seed of its cards and scenes."""
 
@@ -196,12 +205,43 @@ def _section(cls: type, name: str, raw: Any) -> Any:
     return cls(**values)
 
 
-def parse_config(text: str) -> TableConfig:
-    """Read the TOML text of a configuration; one-line :class:`InvalidInput` for any fault."""
+SETTABLE: frozenset[tuple[str, str]] = frozenset({
+    ("table", "name"), ("camera", "mains_hz"), ("camera", "lens_position"), ("mqtt", "host"),
+    ("mqtt", "port"), ("mqtt", "prefix"), ("deck", "name"),
+})
+"""What the display's settings page may change (stored in the state directory's ``settings.toml``,
+over ``/etc/mus-table/table.toml``); everything else stays in the configuration file."""
+
+
+def _settings_table(text: str, where: str) -> dict[str, dict[str, Any]]:
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidInput(f"settings: {where} is not TOML: {exc}") from None
+    for section, body in raw.items():
+        if not isinstance(body, dict):
+            raise InvalidInput(f"settings: [{section}] must be a table of keys")
+        for key in body:
+            if (section, key) not in SETTABLE:
+                raise InvalidInput(f"settings: {section}.{key} cannot be set from the display")
+    return raw
+
+
+def parse_config(text: str, settings: str = "") -> TableConfig:
+    """Read the TOML text of a configuration, with the display's ``settings`` (TOML) over it;
+    one-line :class:`InvalidInput` for any fault.
+
+    >>> parse_config('[table]\\nname = "a"', settings='[table]\\nname = "b"').table.name
+    'b'
+    """
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InvalidInput(f"config: not TOML: {exc}") from None
+    for section, body in _settings_table(settings, "settings.toml").items():
+        base = raw.setdefault(section, {})
+        if isinstance(base, dict):
+            base.update(body)
     sections = {f.name: f for f in fields(TableConfig)}
     values: dict[str, Any] = {}
     for name, body in raw.items():
@@ -236,11 +276,68 @@ def parse_config(text: str) -> TableConfig:
     return cfg
 
 
-def load_config(path: str | Path) -> TableConfig:
-    """Read a configuration file."""
+def load_config(path: str | Path, settings: str | Path | None = None) -> TableConfig:
+    """Read a configuration file, and the display's settings file over it (missing: none made yet)."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise InvalidInput(f"config: cannot read {p}: {exc.strerror}") from None
-    return parse_config(text)
+    extra = ""
+    if settings is not None and Path(settings).is_file():
+        try:
+            extra = Path(settings).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise InvalidInput(f"settings: cannot read {settings}: {exc.strerror}") from None
+    return parse_config(text, extra)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value)  # a TOML basic string: JSON's escapes are TOML's
+    raise InvalidInput(f"settings: cannot store {value!r}")
+
+
+def read_settings(path: str | Path) -> dict[str, dict[str, Any]]:
+    """The settings stored by the display (empty when there are none yet)."""
+    p = Path(path)
+    return _settings_table(p.read_text(encoding="utf-8"), str(p)) if p.is_file() else {}
+
+
+def save_settings(path: str | Path, config_text: str, changes: dict[tuple[str, str], Any]) -> TableConfig:
+    """Store ``changes`` in the settings file at ``path``, atomically, once the configuration with
+    them parses (a bad value changes nothing stored); the configuration it gives.
+
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "settings.toml"
+    >>> save_settings(f, "", {("camera", "mains_hz"): 60}).camera.mains_hz
+    60
+    >>> save_settings(f, "", {("camera", "mains_hz"): 55})
+    Traceback (most recent call last):
+    ...
+    table.errors.InvalidInput: config: camera.mains_hz must be 50 or 60, not 55
+    >>> read_settings(f)
+    {'camera': {'mains_hz': 60}}
+    """
+    p = Path(path)
+    stored = read_settings(p)
+    for (section, key), value in changes.items():
+        if (section, key) not in SETTABLE:
+            raise InvalidInput(f"settings: {section}.{key} cannot be set from the display")
+        stored.setdefault(section, {})[key] = value
+    text = "# Settings made on the table's display (mus-table); over /etc/mus-table/table.toml.\n"
+    for section, body in stored.items():
+        text += f"\n[{section}]\n" + "".join(f"{k} = {_toml_value(v)}\n" for k, v in body.items())
+    config = parse_config(config_text, text)
+    tmp = p.with_name(p.name + ".new")
+    p.parent.mkdir(parents=True, exist_ok=True)
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, p)
+    return config

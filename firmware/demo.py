@@ -18,10 +18,10 @@ from typing import Any
 
 from firmware.config import CameraSection, PanelSection, TableConfig, TableSection, WebSection
 from firmware.events import EventKind
-from firmware.synthetic import PlayedHand, SyntheticPlayers, SyntheticTable
+from firmware.synthetic import PlayedHand, SyntheticPlayers, SyntheticTable, TruthReader
 from firmware.table_app import Table, build_table
-from firmware.table_commands import Read
-from firmware.table_loop import ConfirmedHand, Reader
+from firmware.table_commands import CommandRefused, Read
+from firmware.table_loop import ConfirmedHand, Phase, Reader
 from table.errors import MusTableError
 from table.explain import explain
 from table.rules import Rules
@@ -63,8 +63,18 @@ class Demo:
                 seq = events[-1].seq
                 state = events[-1].state
                 if events[-1].kind is EventKind.READ and state["phase"] == "playing":
-                    state = self.table.loop.submit(Read())  # nothing read for sure: a player presses «leer»
+                    state = self._press_read()  # nothing read for sure: a player presses «leer»
         return state
+
+    def _press_read(self) -> dict[str, Any]:
+        """«leer», unless the camera has just started reading by itself (then the press is not needed)."""
+        loop = self.table.loop
+        try:
+            return loop.submit(Read())
+        except CommandRefused:
+            if loop.phase is not Phase.READING:
+                raise
+            return loop.snapshot()
 
     def play(self, hands: int, on_hand: Callable[[PlayedHand, dict[str, Any]], None] | None = None,
              stop: threading.Event | None = None) -> list[PlayedHand]:
@@ -82,12 +92,22 @@ class Demo:
 
 
 def make_demo(*, seed: int = 1, rules: Rules | None = None, journal: Path | None = None, port: int = 8000,
-              reader: Reader | None = None, word_s: float = 0.0, frames: Path | None = None) -> Demo:
+              reader: Reader | None = None, word_s: float = 0.0, frames: Path | None = None,
+              truth: bool = False) -> Demo:
+    """A demo table; ``truth``: read with :class:`~firmware.synthetic.TruthReader` (what was laid,
+    without looking at the picture) instead of the camera's reader."""
     config = demo_config(rules, port, seed)
     if journal is not None:
         config = replace(config, table=replace(config.table, journal=str(journal)))
-    synthetic = SyntheticTable(seed, target=config.rules.target, piedras=config.seats.piedras, frames=frames)
-    table = build_table(config, source=synthetic, reader=reader, panel=False)
+    # the truth reader never looks at the still: it is drawn as small as the frames watched, and no
+    # hands are drawn crossing the felt (the change of picture itself is the motion the watcher sees)
+    still_px = SyntheticTable.WATCH_PX_PER_MM if truth else SyntheticTable.STILL_PX_PER_MM
+    synthetic = SyntheticTable(seed, target=config.rules.target, piedras=config.seats.piedras, frames=frames,
+                               still_px_per_mm=still_px, moving_frames=0 if truth else 3)
+    if truth:
+        reader = TruthReader(synthetic)
+    # the truth reader runs the camera as fast as frames come (no frame rate to wait for)
+    table = build_table(config, source=synthetic, reader=reader, panel=False, fps=0.0 if truth else None)
     return Demo(table, SyntheticPlayers(table.loop, synthetic, seed, word_s=word_s), synthetic)
 
 
@@ -105,5 +125,5 @@ def narrate(hand: PlayedHand, confirmed: ConfirmedHand | None, state: dict[str, 
     lines.append(f"Juegos {partida['juegos'][0]}-{partida['juegos'][1]}; van {state['score'][0]} a "
                  f"{state['score'][1]}.")
     if partida["over"]:
-        lines.append(f"¡La pareja {partida['winner']} gana la partida!")
+        lines.append(f"¡Partida para la pareja {partida['winner']}!")
     return lines

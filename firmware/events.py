@@ -57,6 +57,8 @@ class EventKind(StrEnum):
     """A fault went away."""
     LEARNING = "learning"
     """Deck learning moved on (a frame taken, the deck learnt or the learning cancelled)."""
+    JUDGE = "judge"
+    """The table called the juez, or the juez's answer came (``state.judge``)."""
 
 
 def now_iso() -> str:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware.events import now_iso
+from table.entries import partida_hands, partida_starts
 from table.errors import InvalidInput
 from table.match import Partida
 from table.record import HandRecord
@@ -134,6 +135,16 @@ class Journal:
                                         "ORDER BY seq", (partida,))
             return [(seq, p, kind, at, json.loads(body)) for seq, p, kind, at, body in rows.fetchall()]
 
+    def entries_after(self, seq: int, limit: int = 500) -> tuple[int, list[Entry]]:
+        """Up to ``limit`` entries numbered after ``seq``, in order, and the number of the entry
+        before the first of them (0 when none): what the MQTT link sends a hub that asks for
+        what it missed (``docs/events.md``), each entry chained to the one before it."""
+        with self._lock:
+            row = self._db.execute("SELECT MAX(seq) FROM entries WHERE seq <= ?", (seq,)).fetchone()
+            rows = self._db.execute("SELECT seq, partida, kind, at, body FROM entries WHERE seq > ? "
+                                    "ORDER BY seq LIMIT ?", (seq, limit)).fetchall()
+        return int(row[0] or 0), [(s, p, kind, at, json.loads(body)) for s, p, kind, at, body in rows]
+
     def reserve(self, seq: int) -> None:
         """Keep ``seq`` as the highest event number the table may have used (not an entry: events
         that are no entry, a fault or «reading», are numbered too, and a restart numbers after
@@ -168,20 +179,12 @@ class Journal:
     def hands(self, partida: int) -> list[tuple[HandRecord, dict[str, Any]]]:
         """The confirmed hands of a partida that count (undone ones left out), in order:
         each record and the answer kept with it."""
-        out: list[tuple[HandRecord, dict[str, Any]]] = []
-        for _, _, kind, _, body in self.entries(partida):
-            if kind == "confirm":
-                out.append((HandRecord.from_json(body["record"]), body["answer"]))
-            elif kind == "undo_hand" and out:
-                out.pop()
-        return out
+        return [(HandRecord.from_json(record), answer)
+                for record, answer in partida_hands(self.entries(partida), partida)]
 
     def partidas(self) -> list[PartidaSummary]:
         """Every partida of the journal, in order."""
-        starts: dict[int, tuple[str, dict[str, Any]]] = {}
-        for _, p, kind, at, body in self.entries():
-            if kind == "new_partida" and p not in starts:
-                starts[p] = (at, body)
+        starts = partida_starts(self.entries())
         out = []
         for p, (at, body) in sorted(starts.items()):
             partida = Partida(Rules.from_json(body.get("rules")), int(body.get("mano", 0)),

@@ -12,10 +12,12 @@ buzzer.
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 import time
 import zlib
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Any
 
 import cv2
@@ -72,6 +74,15 @@ class TableRunner:
         self.last_watch: Watch | None = None
         self.panel_driver: PanelDriver | None = None
         """Its presses are handled at every step, when set."""
+        self.heartbeat: Callable[[], object] | None = None
+        """Called after every step of the thread (systemd's watchdog: ``firmware.sdnotify``)."""
+        self.relight_drift = 0.0
+        """Measure the light again, between hands, when the felt's brightness moved this much (0: never)."""
+        self.relight_every = 40
+        """Frames between two looks at the felt's brightness (about 5 s at 8 frames a second)."""
+        self.relit = 0
+        """How many times the light was measured again by itself."""
+        self._jobs: queue.SimpleQueue[tuple[Callable[[Any], Any], Future[Any]]] = queue.SimpleQueue()
         loop.attach_camera(self._still)
 
     def _still(self) -> Any:
@@ -80,16 +91,56 @@ class TableRunner:
 
     # ------------------------------------------------------------------ one frame
 
+    @property
+    def frames(self) -> int:
+        """Usable frames taken so far (the health page's frame rate)."""
+        return self._frames
+
+    def on_camera(self, job: Callable[[Any], Any]) -> Future[Any]:
+        """Run ``job(source)`` in the runner's thread before its next frame (the camera has one
+        user at a time: «Enfocar», «Ajustar la luz»); the future holds its result or error."""
+        done: Future[Any] = Future()
+        self._jobs.put((job, done))
+        return done
+
+    def _run_jobs(self) -> None:
+        while True:
+            try:
+                job, done = self._jobs.get_nowait()
+            except queue.Empty:
+                return
+            if self.source is None:
+                done.set_exception(CameraError("no camera"))
+                continue
+            try:
+                done.set_result(job(self.source))
+            except Exception as exc:  # noqa: BLE001 - the caller gets it
+                done.set_exception(exc)
+
+    def _check_light(self, image: Any, watch: Watch) -> None:
+        """Between hands (playing, no cards in the zones) the felt's brightness is compared with
+        the one the light was locked at; past ``relight_drift`` the light is measured again."""
+        src = self.source
+        if (self.relight_drift <= 0 or self._frames % self.relight_every or src is None
+                or not hasattr(src, "light_drift") or self.loop.phase is not Phase.PLAYING
+                or watch.zones_with_cards):  # cards on the table (None: no mat seen, light may be why)
+            return
+        drift = src.light_drift(image)
+        if drift > self.relight_drift:
+            log.warning("light: the felt's brightness moved %.0f %%: measuring it again", 100 * drift)
+            src.relight()
+            self.relit += 1
+
     def step(self) -> Watch | None:
         """Take one frame and act on it; None when there was no usable frame."""
+        self._run_jobs()
         if self.panel_driver is not None:
             self.panel_driver.poll()
         now = self._clock()
         frame = self._grab(now)
         if frame is None:
             if now - self._last_frame_at >= self.camera_timeout_s:
-                self.loop.set_fault(FaultKind.CAMERA, "Cámara perdida: no llegan imágenes",
-                                    "Mirad el cable de la cámara; la mesa sigue sola cuando vuelva")
+                self.loop.fault(FaultKind.CAMERA, "camera_lost")
                 self._try_reopen(now)
             self.loop.flush()
             return None
@@ -97,8 +148,7 @@ class TableRunner:
         self.loop.clear_fault(FaultKind.CAMERA)
         image = frame.image
         if not _usable(image):
-            self.loop.set_fault(FaultKind.FRAMES, "La cámara da imágenes que no se pueden leer",
-                                f"Mirad la cámara (imagen {getattr(image, 'shape', None)})")
+            self.loop.fault(FaultKind.FRAMES, "frames_bad", shape=str(getattr(image, "shape", None)))
             return None
         self.loop.clear_fault(FaultKind.FRAMES)
         self._check_frozen(image, now)
@@ -110,6 +160,7 @@ class TableRunner:
                 self._calibration = cal
         watch = self.watcher.feed(image, self._calibration)
         self.last_watch = watch
+        self._check_light(image, watch)
         if watch.read and self.loop.wants_reading() and FaultKind.FROZEN not in {f.kind for f in self.loop.faults}:
             try:
                 self.loop.read_now(auto=True)
@@ -124,13 +175,13 @@ class TableRunner:
         try:
             return self.source.grab()
         except CameraError as exc:
-            self.loop.set_fault(FaultKind.CAMERA, "Cámara perdida", str(exc))
+            self.loop.fault(FaultKind.CAMERA, "camera_failed", why=str(exc))
             self._drop_source()
         except InvalidInput as exc:
-            self.loop.set_fault(FaultKind.FRAMES, "Una imagen de la cámara no se puede leer", str(exc))
+            self.loop.fault(FaultKind.FRAMES, "frame_unreadable", why=str(exc))
             self._last_frame_at = now  # the camera is there; its frames are the fault
         except Exception as exc:  # noqa: BLE001 - a driver failing in any way is a lost camera
-            self.loop.set_fault(FaultKind.CAMERA, "Cámara perdida", f"{type(exc).__name__}: {exc}")
+            self.loop.fault(FaultKind.CAMERA, "camera_failed", why=f"{type(exc).__name__}: {exc}")
             self._drop_source()
         return None
 
@@ -161,8 +212,7 @@ class TableRunner:
             self._same_since = now
             self.loop.clear_fault(FaultKind.FROZEN)
         elif self._same_since is not None and now - self._same_since >= self.frozen_s:
-            self.loop.set_fault(FaultKind.FROZEN, "La imagen de la cámara está congelada",
-                                "Desenchufad y enchufad la cámara; la mesa no lee hasta que vuelva")
+            self.loop.fault(FaultKind.FROZEN, "camera_frozen")
 
     # ------------------------------------------------------------------ the thread
 
@@ -178,6 +228,8 @@ class TableRunner:
                 self.step()
             except Exception:  # noqa: BLE001 - the table must go on; the log says what broke
                 log.exception("runner step failed")
+            if self.heartbeat is not None:
+                self.heartbeat()
             rest = self.period - (self._clock() - t0)
             if rest > 0:
                 self._stop.wait(rest)

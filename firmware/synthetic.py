@@ -27,16 +27,19 @@ import numpy as np
 import numpy.typing as npt
 
 from firmware.camera import Frame
-from firmware.table_commands import CommandRefused, Confirm, Correct, Declare, Say
+from firmware.table_commands import Command, CommandRefused, Confirm, Correct, Declare, Say, Unsay
 from firmware.table_loop import TableLoop, expected_stones
 from models.deck import HELD_OUT_STYLES, DeckStyle
 from models.scene import SceneSpec, max_stones, render_scene
 from table.cards import DECK, Card
+from table.errors import MusTableError
 from table.generate import random_record
 from table.jugadas import Jugadas
 from table.lances import Lance
 from table.record import HandRecord
 from table.rules import Rules
+from vision.reading import Reading
+from vision.stones import StoneCount
 
 Image = npt.NDArray[np.uint8]
 STONES = 40
@@ -86,9 +89,12 @@ class SyntheticTable:
     (the reader wants at least 1.2), watch frames at ``watch_px_per_mm``.
     """
 
+    WATCH_PX_PER_MM = 0.45
+    STILL_PX_PER_MM = 1.5
+
     def __init__(self, seed: int = 1, *, style: DeckStyle | None = None, target: int = 40,
-                 piedras: tuple[int, int] = (0, 1), watch_px_per_mm: float = 0.45,
-                 still_px_per_mm: float = 1.5, moving_frames: int = 3, tilt_deg: float = 4.0,
+                 piedras: tuple[int, int] = (0, 1), watch_px_per_mm: float = WATCH_PX_PER_MM,
+                 still_px_per_mm: float = STILL_PX_PER_MM, moving_frames: int = 3, tilt_deg: float = 4.0,
                  frames: Path | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.rng = np.random.default_rng(seed)
         self.style = style or HELD_OUT_STYLES["clasica"]
@@ -153,11 +159,17 @@ class SyntheticTable:
 
     # ------------------------------------------------------------------ the camera
 
-    def spec(self, px_per_mm: float, hand: bool = False) -> SceneSpec:
+    def stones(self) -> StoneCount:
+        """The stones drawn: each seat's for the score (as many as its zone holds), some in the pool."""
         seats = expected_stones(self.score, self.target, self.piedras)
         cap = max_stones("seat", self._base.stone_mm)
-        seats = [min(cap, n) for n in seats]
-        pool = min(max_stones("pool", self._base.stone_mm), max(0, STONES - sum(seats)), 16)
+        a, b, c, d = (min(cap, n) for n in seats)
+        pool = min(max_stones("pool", self._base.stone_mm), max(0, STONES - a - b - c - d), 16)
+        return StoneCount(pool, (a, b, c, d))
+
+    def spec(self, px_per_mm: float, hand: bool = False) -> SceneSpec:
+        stones = self.stones()
+        seats, pool = stones.seats, stones.pool
         shown = self.scene in (Scene.DEALT, Scene.SHOWN)
         deck: DeckStyle | Mapping[Card, Image] = self.style if self.scene == Scene.SHOWN else backs(self.style)
         return replace(self._base, cards=self.cards if shown else ((), (), (), ()), deck=deck,
@@ -199,6 +211,30 @@ class SyntheticTable:
             self._cache.clear()
 
 
+class TruthReader:
+    """Reads what the synthetic table lays face up without looking at the picture: the cards
+    shown and the stones of its score, as a perfect camera would.
+
+    For long runs (``mus-table demo --reader truth``, ``mus-table bench soak``) where what is
+    measured is the table's loop and journal, not the reading: it costs a lookup, where the
+    real reader costs a tenth of a second. Cards face down or in hand read as none.
+    """
+
+    def __init__(self, table: SyntheticTable) -> None:
+        self.table = table
+
+    def read(self, frame: Image) -> Reading:
+        t = self.table
+        with t._lock:
+            cards = t.cards if t.scene == Scene.SHOWN else ((), (), (), ())
+            return Reading(tuple(tuple(seat) for seat in cards), t.stones())
+
+
+class PlayersLost(MusTableError):
+    """The players' hand and the table disagree on who speaks or what may be said (a bug:
+    both come from the same betting machine)."""
+
+
 @dataclass
 class PlayedHand:
     """What the synthetic players dealt and said in one hand, and how the table took it."""
@@ -211,40 +247,91 @@ class PlayedHand:
 
 class SyntheticPlayers:
     """Four players at the synthetic table: they deal, bet, show their cards, fix what the
-    camera got wrong and confirm, through the same commands as people at a real table."""
+    camera got wrong and confirm, through the same commands as people at a real table.
+
+    They ask the table what it waits for (the speaker, the words it takes, the questions it
+    asks) before each word, and a hand's cards and words follow from ``seed``, the partida
+    and the hand's number: players started again on a table resumed from its journal (after
+    a power cut, say) go on with the hand in play where it was, as the people would.
+    """
 
     def __init__(self, loop: TableLoop, table: SyntheticTable, seed: int = 1, *,
                  pause: Callable[[float], None] = time.sleep, word_s: float = 0.0) -> None:
         self.loop = loop
         self.table = table
-        self.rng = random.Random(seed)
+        self.seed = seed
         self._pause = pause
         self.word_s = word_s
+        self.refused: list[str] = []
+        """Every refusal the table gave them (none, when the players and the table agree)."""
+
+    def deal(self, state: dict[str, Any]) -> tuple[HandRecord, random.Random]:
+        """The hand the players deal and play in the state's hand in play, and their dice for it."""
+        rng = random.Random(f"{self.seed}:{state['partida']['id']}:{state['hand_no']}")
+        rules = Rules.from_json(state["rules"])
+        rec = HandRecord.from_json(random_record(rng, rules, mano=state["mano"], score=state["score"]))
+        return rec, rng
 
     def _truth(self, rec: HandRecord, lance: Lance) -> list[bool]:
         j = Jugadas([[Card.parse(c).rank for c in seat] for seat in rec.cards], rec.rules, rec.mano)
         return [(s.pares_kind > 0) if lance == Lance.PARES else (s.juego > 0) for s in j.seats]
 
+    def _submit(self, cmd: Command) -> dict[str, Any]:
+        try:
+            return self.loop.submit(cmd)
+        except CommandRefused as exc:
+            self.refused.append(f"{cmd.to_json()}: {exc}")
+            raise
+
+    def _say(self, rec: HandRecord, seat: int, word: str, n: int | None) -> None:
+        """Say one word as a player would: first answer every «¿pares?» / «¿juego?» the table
+        asks (truly: the cards are the record's), then say it when the table says it is that
+        seat's turn and the word may be said."""
+        bets = self.loop.snapshot()["bets"]
+        for _ in range(len(Lance)):  # each answer may move the table on to the next question
+            if not bets["asked"]:
+                break
+            for what in bets["asked"]:
+                for s, says in enumerate(self._truth(rec, Lance(what))):
+                    self._submit(Declare(s, what, says))
+            bets = self.loop.snapshot()["bets"]
+        if bets["asked"] or bets["speaker"] != seat or word not in bets["legal"]:
+            raise PlayersLost(f"the table waits for {bets['asked'] or bets['speaker']} "
+                              f"(legal {bets['legal']}), the hand says seat {seat} {word}")
+        self._submit(Say(seat, word, n))
+
+    def _words_left(self, rec: HandRecord, state: dict[str, Any]) -> list[list[Any]]:
+        """The hand's words not said yet; words said that are not the hand's are taken back first."""
+        words = [w.to_json() for lance in rec.lances for w in rec.bets.get(lance, ())]
+        said = [list(w) for ws in state["bets"]["words"].values() for w in ws]
+        same = 0
+        while same < min(len(words), len(said)) and words[same] == said[same]:
+            same += 1
+        for _ in range(len(said) - same):
+            self._submit(Unsay())
+        return words[same:]
+
     def play_hand(self, wait_scored: Callable[[], dict[str, Any]]) -> PlayedHand:
         """Deal, bet, show; ``wait_scored`` returns the state once the table has read the cards
-        (the runner does it when the picture is still); then fix and confirm."""
+        (the runner does it when the picture is still); then fix and confirm. A hand already
+        under way (a table resumed from its journal) is taken up where it is."""
         s = self.loop.snapshot()
-        rules = Rules.from_json(s["rules"])
-        rec = HandRecord.from_json(random_record(self.rng, rules, mano=s["mano"], score=s["score"]))
+        if self.table.score != tuple(s["score"]):
+            self.table.set_score(s["score"])
+        rec, rng = self.deal(s)
         cards = [[Card.parse(c) for c in seat] for seat in rec.cards]
-        self.table.deal(cards)
-        self._pause(self.word_s)
-        self.table.pick_up()
-        for lance in rec.lances:
-            for w in rec.bets.get(lance, ()):
-                asked = self.loop.snapshot()["bets"]["asked"]
-                for what in asked:
-                    for seat, says in enumerate(self._truth(rec, what)):
-                        self.loop.submit(Declare(seat, what, says))
-                self.loop.submit(Say(w.seat, w.word, w.n))
+        if s["cards"] is None:
+            self.table.deal(cards)
+            self._pause(self.word_s)
+            self.table.pick_up()
+            for seat, word, *n in self._words_left(rec, s):
+                self._say(rec, seat, word, n[0] if n else None)
                 self._pause(self.word_s)
-        self.table.show(cards)
-        state = wait_scored()
+            self.table.show(cards)
+            state = wait_scored()
+        else:
+            self.table.show(cards)
+            state = s
         corrected = 0
         for _ in range(20):  # the players fix what the camera got wrong, card by card
             if state["phase"] == "scored" and _same(state["cards"], rec.cards):
@@ -253,14 +340,14 @@ class SyntheticPlayers:
             if fix is None:
                 break
             try:
-                state = self.loop.submit(Correct(fix[0], fix[1], Card.parse(fix[2])))
+                state = self._submit(Correct(fix[0], fix[1], Card.parse(fix[2])))
             except CommandRefused:
                 break
             corrected += 1
         played = PlayedHand(rec, corrected, state.get("answer"))
         if state["phase"] == "scored":
-            by = state["confirm_by"][self.rng.randrange(len(state["confirm_by"]))]
-            state = self.loop.submit(Confirm(by))
+            by = state["confirm_by"][rng.randrange(len(state["confirm_by"]))]
+            state = self._submit(Confirm(by))
         if state["phase"] in ("playing", "over"):  # confirmed (here, or on the panel): the tanteo moves the stones
             self.table.gather()
             self.table.set_score(state["score"])

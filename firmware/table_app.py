@@ -35,8 +35,8 @@ def open_source(config: TableConfig) -> CameraSource:
     cam = config.camera
     if cam.source == "picamera2":
         still = (cam.still_width, cam.still_height) if cam.still_width and cam.still_height else None
-        return PiCamera(still_size=still,
-                        watch_size=(cam.watch_width, cam.watch_height), mains_hz=cam.mains_hz)
+        return PiCamera(still_size=still, watch_size=(cam.watch_width, cam.watch_height),
+                        mains_hz=cam.mains_hz, lens_position=cam.lens_position)
     if cam.source == "opencv":
         return OpenCVCamera(cam.path or cam.device, width=cam.still_width, height=cam.still_height)
     if cam.source == "folder":
@@ -115,6 +115,10 @@ class Table:
     panel: Panel | None = None
     panel_driver: PanelDriver | None = None
     mqtt: MqttPublisher | None = None
+    settings_path: Path | None = None
+    """The display's settings file (``--settings``); the settings page writes there."""
+    config_path: Path | None = None
+    """The configuration file it was built from (the settings page reads it, never writes it)."""
     _closers: list[Callable[[], None]] = field(default_factory=list)
 
     def start(self) -> None:
@@ -145,6 +149,12 @@ class Table:
             raise InvalidInput(f"the web display is not available ({exc}); run with --no-web") from None
         app = create_app(self.loop, pin=self.config.table.pin, max_spectators=self.config.web.max_spectators,
                          clock=clock)
+        if self.settings_path is not None and self.config_path is not None:
+            from web.settings import TableAdmin
+
+            app.extensions["mus_table_admin"] = TableAdmin(
+                self.config_path, self.settings_path.parent, journal=self.config.journal_path,
+                runner=self.runner, port=self.config.web.port)
         serve(app, self.config.web.host, self.config.web.port)
 
 
@@ -181,6 +191,7 @@ def build_table(config: TableConfig, *, source: CameraSource | None = None, read
             log.warning("camera: %s", exc)
     runner = TableRunner(loop, source, watcher=Watcher(config.watch_settings(), mat), reopen=reopen,
                          fps=config.camera.fps if fps is None else fps)
+    runner.relight_drift = config.camera.relight_drift
     table = Table(config, loop, runner, journal, _closers=closers)
     if panel if panel is not None else config.panel.enabled:
         table.panel = Panel(config.panel.pins, pin_factory=pin_factory, long_press_s=config.panel.long_press_s,
@@ -193,6 +204,7 @@ def build_table(config: TableConfig, *, source: CameraSource | None = None, read
     if config.mqtt.host:
         table.mqtt = MqttPublisher(loop.bus, config.table.name, config.mqtt.host, config.mqtt.port,
                                    prefix=config.mqtt.prefix, username=config.mqtt.username,
-                                   password=config.mqtt.password)
+                                   password=config.mqtt.password, journal=journal,
+                                   on_judge=loop.judge_answered)
         closers.append(table.mqtt.close)
     return table

@@ -13,7 +13,7 @@ Say(seat=1, word='envido', n=5)
 >>> parse_command({"kind": "say", "seat": 7, "word": "paso"})
 Traceback (most recent call last):
 ...
-firmware.table_commands.CommandRefused: asiento 7 no existe (0-3)
+firmware.table_commands.CommandRefused: el asiento 7 no existe (0-3)
 """
 
 from __future__ import annotations
@@ -22,80 +22,48 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from table.cards import Card
-from table.errors import InvalidCard, InvalidInput
+from table.entries import (
+    Confirm,
+    Correct,
+    Declare,
+    Ending,
+    LanceOutcome,
+    NewPartida,
+    Say,
+    UndoHand,
+    Unsay,
+    seat_names,
+)
+from table.errors import InvalidCard, InvalidRecord, Message, Refused
 from table.lances import LANCES, Lance
+from table.rules import Rules
+from web.strings import say
+
+__all__ = ["OUTCOMES", "WORDS", "Command", "CommandRefused", "Confirm", "Correct", "Declare", "LanceOutcome",
+           "CallJudge", "LearnCancel", "LearnDeck", "LearnFrame", "NewPartida", "Read", "Say", "UndoHand", "Unsay",
+           "parse_command"]
 
 WORDS = ("paso", "envido", "quiero", "no quiero", "ordago")
-OUTCOMES = ("en paso", "querido", "no querido", "ordago")
+OUTCOMES = tuple(str(e) for e in Ending)
 """How a lance ended, entered in one step (:class:`LanceOutcome`)."""
 
 
-class CommandRefused(InvalidInput):
-    """A command the table does not accept now; the message says why, in one line."""
+class CommandRefused(Refused):
+    """A command the table does not accept now: a code and its params, and (``str``) the
+    reason in one line of Spanish, as a player reads it. Nothing changed."""
 
+    def __init__(self, code: str, /, **params: Any) -> None:
+        super().__init__(code, **params)
+        self.args = (say(code, params),)
 
-@dataclass(frozen=True, slots=True)
-class Say:
-    """One word in the lance in play: ``paso``, ``envido`` (``n`` >= 2), ``quiero``, ``no quiero``, ``ordago``."""
+    @classmethod
+    def of(cls, exc: Refused) -> CommandRefused:
+        """The same refusal, worded (a refusal of the engine, for the table)."""
+        return exc if isinstance(exc, CommandRefused) else cls(exc.code, **exc.params)
 
-    kind: ClassVar[str] = "say"
-    seat: int
-    word: str
-    n: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind, "seat": self.seat, "word": self.word}
-        if self.n is not None:
-            out["n"] = self.n
-        return out
-
-
-@dataclass(frozen=True, slots=True)
-class Unsay:
-    """Take back the last word said in this hand."""
-
-    kind: ClassVar[str] = "unsay"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind}
-
-
-@dataclass(frozen=True, slots=True)
-class LanceOutcome:
-    """How the lance in play ended, in one step; it becomes legal words.
-
-    * ``en paso``: everybody passed;
-    * ``querido`` (``n``): an envite of ``n`` accepted (``by``: the seat that bet it);
-    * ``no querido`` (``n``): the pair of seat ``by`` takes ``n`` stones at once (the deje);
-    * ``ordago``: an órdago accepted (``by``: the seat that called it).
-    """
-
-    kind: ClassVar[str] = "lance"
-    lance: Lance
-    outcome: str
-    n: int | None = None
-    by: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind, "lance": self.lance, "outcome": self.outcome}
-        if self.n is not None:
-            out["n"] = self.n
-        if self.by is not None:
-            out["by"] = self.by
-        return out
-
-
-@dataclass(frozen=True, slots=True)
-class Declare:
-    """What ``seat`` said when asked «¿pares?» or «¿juego?»."""
-
-    kind: ClassVar[str] = "declare"
-    seat: int
-    lance: Lance
-    says: bool
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "seat": self.seat, "lance": self.lance, "says": self.says}
+    @property
+    def message(self) -> Message:
+        return Message(self.code, dict(self.params))
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,44 +77,10 @@ class Read:
 
 
 @dataclass(frozen=True, slots=True)
-class Correct:
-    """Card ``index`` (0-3) of ``seat`` is really ``card``; ``index`` 4 or more adds a card the camera missed."""
+class CallJudge:
+    """«Llamar al juez»: the table asks for the juez (the hub shows the call and sends the answer)."""
 
-    kind: ClassVar[str] = "correct"
-    seat: int
-    index: int
-    card: Card
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "seat": self.seat, "index": self.index, "card": str(self.card)}
-
-
-@dataclass(frozen=True, slots=True)
-class Confirm:
-    """A player of the other pair confirms the scored hand; ``seat`` None is the panel's button."""
-
-    kind: ClassVar[str] = "confirm"
-    seat: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "seat": self.seat}
-
-
-@dataclass(frozen=True, slots=True)
-class UndoHand:
-    """Take back the last confirmed hand (an entry of its own: nothing is deleted)."""
-
-    kind: ClassVar[str] = "undo_hand"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind}
-
-
-@dataclass(frozen=True, slots=True)
-class NewPartida:
-    """Close the partida (won or not) and start a new one at 0-0, mano at seat 0."""
-
-    kind: ClassVar[str] = "new_partida"
+    kind: ClassVar[str] = "call_judge"
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind}
@@ -196,11 +130,11 @@ class UseDeck:
 
 
 Command = (Say | Unsay | LanceOutcome | Declare | Read | Correct | Confirm | UndoHand | NewPartida
-           | LearnFrame | LearnDeck | LearnCancel | UseDeck)
+           | CallJudge | LearnFrame | LearnDeck | LearnCancel | UseDeck)
 
 _KINDS: dict[str, type] = {c.kind: c for c in (Say, Unsay, LanceOutcome, Declare, Read, Correct, Confirm,
-                                                UndoHand, NewPartida, LearnFrame, LearnDeck, LearnCancel,
-                                                UseDeck)}
+                                                UndoHand, NewPartida, CallJudge, LearnFrame, LearnDeck,
+                                                LearnCancel, UseDeck)}
 
 
 def _seat(obj: dict[str, Any], key: str = "seat", optional: bool = False) -> int | None:
@@ -208,8 +142,7 @@ def _seat(obj: dict[str, Any], key: str = "seat", optional: bool = False) -> int
     if v is None and optional:
         return None
     if type(v) is not int or not 0 <= v <= 3:
-        raise CommandRefused(f"asiento {v} no existe (0-3)" if type(v) is int
-                             else f"falta el asiento ({key}: 0-3)")
+        raise (CommandRefused("no_such_seat", seat=v) if type(v) is int else CommandRefused("seat_missing", key=key))
     return v
 
 
@@ -218,43 +151,43 @@ def _n(obj: dict[str, Any], least: int = 1) -> int | None:
     if v is None:
         return None
     if type(v) is not int or v < least:
-        raise CommandRefused(f"n debe ser un número entero de al menos {least}, no {v!r}")
+        raise CommandRefused("bad_number", least=least, value=repr(v))
     return v
 
 
 def parse_command(obj: Any) -> Command:
     """Build a typed command from the JSON body the display posts (see docs/events.md)."""
     if not isinstance(obj, dict):
-        raise CommandRefused("una orden es un objeto JSON con «kind»")
+        raise CommandRefused("not_an_object")
     kind = obj.get("kind")
     cls = _KINDS.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise CommandRefused(f"orden desconocida: {kind!r} (órdenes: {', '.join(_KINDS)})")
+        raise CommandRefused("unknown_command", kind=repr(kind))
     if cls is Say:
         word = obj.get("word")
         if word not in WORDS:
-            raise CommandRefused(f"palabra desconocida: {word!r} (paso, envido, quiero, no quiero, ordago)")
+            raise CommandRefused("unknown_word", word=repr(word))
         seat = _seat(obj)
         assert seat is not None
         n = _n(obj, 2)
         if word == "envido":
             return Say(seat, word, 2 if n is None else n)
         if n is not None:
-            raise CommandRefused(f"solo envido lleva número, no {word}")
+            raise CommandRefused("number_only_envido", word=word)
         return Say(seat, word)
     if cls is LanceOutcome:
         lance, outcome = obj.get("lance"), obj.get("outcome")
         if lance not in LANCES:
-            raise CommandRefused(f"lance desconocido: {lance!r} ({', '.join(LANCES)})")
+            raise CommandRefused("unknown_lance", lance=repr(lance))
         if outcome not in OUTCOMES:
-            raise CommandRefused(f"final desconocido: {outcome!r} ({', '.join(OUTCOMES)})")
+            raise CommandRefused("unknown_outcome", outcome=repr(outcome))
         return LanceOutcome(Lance(lance), outcome, _n(obj), _seat(obj, "by", optional=True))
     if cls is Declare:
         lance, says = obj.get("lance"), obj.get("says")
         if lance not in (Lance.PARES, Lance.JUEGO):
-            raise CommandRefused(f"solo se declaran pares o juego, no {lance!r}")
+            raise CommandRefused("bad_declaration", lance=repr(lance))
         if type(says) is not bool:
-            raise CommandRefused("«says» es true o false")
+            raise CommandRefused("says_bool")
         seat = _seat(obj)
         assert seat is not None
         return Declare(seat, Lance(lance), says)
@@ -263,27 +196,40 @@ def parse_command(obj: Any) -> Command:
         assert seat is not None
         index = obj.get("index")
         if type(index) is not int or not 0 <= index <= 7:
-            raise CommandRefused(f"«index» es la carta 0-3 del asiento (4 o más: añadir), no {index!r}")
+            raise CommandRefused("bad_index", index=repr(index))
         try:
             card = Card.parse(obj.get("card"))  # type: ignore[arg-type]
-        except InvalidCard as exc:
-            raise CommandRefused(f"carta no válida: {exc}") from None
+        except InvalidCard:
+            raise CommandRefused("bad_card", card=repr(obj.get("card"))) from None
         return Correct(seat, index, card)
     if cls is Confirm:
         return Confirm(_seat(obj, optional=True))
+    if cls is NewPartida:
+        names = None
+        if obj.get("names") is not None:
+            try:
+                names = seat_names(obj["names"])
+            except Refused as exc:
+                raise CommandRefused(exc.code, **exc.params) from None
+        if obj.get("rules") is None:
+            return NewPartida(names=names)
+        try:
+            return NewPartida(Rules.from_json(obj["rules"]), names=names)
+        except InvalidRecord as exc:
+            raise CommandRefused("bad_rules", why=str(exc)) from None
     if cls is LearnFrame:
         k = obj.get("k")
         if k not in (0, 1, 2) or type(k) is not int:
-            raise CommandRefused(f"la foto del mazo es la 0, 1 o 2, no {k!r}")
+            raise CommandRefused("learn_frame_k", k=repr(k))
         return LearnFrame(k)
     if cls is LearnDeck:
         name = obj.get("name")
         if not isinstance(name, str) or not name.strip() or len(name) > 64:
-            raise CommandRefused("el mazo necesita un nombre (hasta 64 letras)")
+            raise CommandRefused("deck_name")
         return LearnDeck(name.strip())
     if cls is UseDeck:
         name = obj.get("name")
         if name is not None and (not isinstance(name, str) or not name.strip() or len(name) > 64):
-            raise CommandRefused("«name» es el nombre de un mazo aprendido, o null para ninguno")
+            raise CommandRefused("deck_name")
         return UseDeck(name.strip() if name is not None else None)
     return cls()  # type: ignore[no-any-return]

@@ -1,51 +1,49 @@
-"""The table's state machine: a hand from the first word to the confirmed score, and the partida around it.
+"""One table at work: the lock, the journal, the events, the camera's stills and the reader.
 
 Everything people and the camera do reaches the table as one of a few inputs:
 a command (:mod:`firmware.table_commands`: a word, a lance's outcome, a
-correction, a confirmation, an undo...) or a reading of the cards. Each input
-the engine accepts becomes one journal entry (:mod:`firmware.journal`), then
-one numbered event carrying the whole state (:mod:`firmware.events`); one the
-engine refuses raises :class:`~firmware.table_commands.CommandRefused` with the
-reason and changes nothing. The table's state is what replaying the entries
-gives, so a restart resumes exactly where the partida was.
+correction, a confirmation, an undo...) or a reading of the cards. The game
+itself — what a command does, whether the rules take it, who speaks, who
+confirms — is :class:`table.game.Game`, a pure value: the loop asks it for the
+next game (:meth:`~table.game.Game.apply`), journals the entry
+(:mod:`firmware.journal`), keeps the new game and publishes one numbered event
+carrying the whole state (:class:`firmware.state.TableState`). A command the
+rules refuse raises :class:`~firmware.table_commands.CommandRefused` with its
+code, its arguments and the reason in Spanish, and changes nothing. On a
+restart the journal's entries go through the same ``apply``, so the table
+resumes exactly where the partida was.
 
-A hand goes: ``playing`` (bets checked by :class:`table.betting.HandBets` as
-they come) → ``reading`` (the cards lie still, or «leer») → ``impossible``
-(a duplicate, a seat short or with five: the table waits for a fix on the
-felt, a correction or a re-read; it never scores a guess) or ``scored`` (the
-tanteo in strict order, waiting for a player of the other pair to confirm) →
-confirmed: journaled, the score moves on, mano moves on; ``over`` when the
-partida is won. The state and the events are described in docs/events.md.
+A command made on an older state than the one it would change (a double tap,
+two phones at once) is refused too: :meth:`TableLoop.submit` takes the ``seq``
+of the state the command was made on.
 
 >>> from firmware.table_commands import LanceOutcome
 >>> loop = TableLoop()
->>> loop.snapshot()["phase"], loop.snapshot()["bets"]["lance"]
-('playing', 'grande')
+>>> loop.state().phase, loop.state().bets.lance
+(<Phase.PLAYING: 'playing'>, <Lance.GRANDE: 'grande'>)
 >>> loop.submit(LanceOutcome("grande", "querido", n=2, by=0))["bets"]["lance"]
 'chica'
 """
 
 from __future__ import annotations
 
-import copy
-import json
 import logging
-import re
 import threading
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from firmware.events import EventBus, EventKind, now_iso
+from firmware.state import Fault, FaultKind, TableState
 from firmware.table_commands import (
+    CallJudge,
     Command,
     CommandRefused,
     Confirm,
-    Correct,
     Declare,
     LanceOutcome,
     LearnCancel,
@@ -54,60 +52,31 @@ from firmware.table_commands import (
     NewPartida,
     Read,
     Say,
-    UndoHand,
     Unsay,
     UseDeck,
 )
-from table.answer import Answer
-from table.betting import Betting, HandBets
-from table.cards import BY_TEXT, Card
-from table.errors import InvalidInput, MusTableError
-from table.jugadas import Jugadas
-from table.lances import Lance
+from table.entries import CardsRead, Change, entry_from_json
+from table.errors import InvalidInput, Message, MusTableError, Refused
+from table.game import ConfirmedHand, Game, expected_stones, is_dentro
+from table.hand import Phase, outcome_words, reading_problem
 from table.match import Partida
-from table.record import FORMAT, HandRecord
 from table.rules import Rules
-from table.tanteo import score as score_hand
 from vision.mat import Mat
 from vision.reading import Reading, TableReader
-from vision.stones import StoneCount
+from web.strings import say
+
+__all__ = ["ConfirmedHand", "Fault", "FaultKind", "JournalLike", "LoopSettings", "Phase", "Reader", "TableLoop",
+           "expected_stones", "is_dentro", "learn_deck", "outcome_words", "reading_problem"]
 
 Image = npt.NDArray[np.uint8]
 log = logging.getLogger(__name__)
 
-
-class Phase(StrEnum):
-    """Where the hand in play stands (``state.phase``)."""
-
-    PLAYING = "playing"
-    READING = "reading"
-    IMPOSSIBLE = "impossible"
-    SCORED = "scored"
-    OVER = "over"
-    LEARNING = "learning"
-
-
-class FaultKind(StrEnum):
-    CAMERA = "camera"
-    """No frames: the camera is unplugged, or gives none."""
-    FROZEN = "frozen"
-    """The same frame over and over."""
-    FRAMES = "frames"
-    """Frames that cannot be read (wrong size, broken)."""
-    DISK = "disk"
-    """The journal cannot be written (a full or failing disk): entries wait in memory."""
-
-
-@dataclass(frozen=True, slots=True)
-class Fault:
-    """Something wrong that the table says on the display and the LEDs, until it goes."""
-
-    kind: FaultKind
-    text: str
-    todo: str
-
-    def to_json(self) -> dict[str, str]:
-        return {"kind": str(self.kind), "text": self.text, "todo": self.todo}
+_EVENTS: dict[str, EventKind] = {
+    "say": EventKind.BET, "unsay": EventKind.BET, "lance": EventKind.LANCE, "declare": EventKind.DECLARED,
+    "correct": EventKind.CORRECTED, "confirm": EventKind.CONFIRMED, "undo_hand": EventKind.UNDONE,
+    "new_partida": EventKind.NEW_PARTIDA, "cards": EventKind.READ,
+}
+"""The event each kind of entry publishes."""
 
 
 @dataclass(frozen=True)
@@ -140,18 +109,11 @@ class LoopSettings:
             raise InvalidInput("read_frames must be at least 1")
         Partida(self.rules, self.first_mano, self.juegos, self.vacas)  # checks the format
 
-
-@dataclass(frozen=True)
-class ConfirmedHand:
-    """A hand that counts: its number in the partida, its record and the engine's answer."""
-
-    n: int
-    partida: int
-    record: HandRecord
-    answer: Answer
-    at: str
-    by: int | None
-    """The seat that confirmed it (None: the panel)."""
+    def new_partida(self, rules: Rules | None = None,
+                    names: tuple[str, str, str, str] | None = None) -> NewPartida:
+        """The journal entry that starts a partida with these rules (or the house rules agreed
+        for it) and format, and the players' names where they were given."""
+        return NewPartida(rules or self.rules, self.juegos, self.vacas, self.first_mano, names)
 
 
 class Reader(Protocol):
@@ -166,154 +128,17 @@ class JournalLike(Protocol):
     def entries(self) -> Sequence[tuple[int, int, str, str, dict[str, Any]]]: ...
 
 
-# ------------------------------------------------------------------------------------------ the hand
-
-
-@dataclass
-class _Hand:
-    """The hand in play: what was said, declared and read (the derived state is computed)."""
-
-    mano: int
-    score: tuple[int, int]
-    words: list[tuple[int, str, int | None]] = field(default_factory=list)
-    declared: dict[str, list[bool | None]] = field(
-        default_factory=lambda: {"pares": [None] * 4, "juego": [None] * 4})
-    cards: list[list[Card]] | None = None
-    stones: StoneCount | None = None
-    read_problems: list[str] = field(default_factory=list)
-    unknown: int = 0
-    corrected: bool = False
-
-
-@dataclass
-class _View:
-    bets: HandBets
-    asked: list[str]
-    problems: list[str]
-    record: HandRecord | None
-    answer: Answer | None
-
-
-_SEEN = re.compile(r"card (\S+) seen (twice|\d+ times) \((.*)\)")
-_AT_SEAT = re.compile(r"(\d+) cards at seat (\d)")
-
-
-def reader_problem(line: str) -> str:
-    """A reading's ``impossible`` line (docs/mat.md spells them in English) as the table says it.
-
-    The journal keeps the reading as it came; the state and the display get Spanish.
-
-    >>> reader_problem("card 12o seen twice (seat 1 and seat 2)")
-    'El 12o aparece 2 veces: asiento 1 y asiento 2'
-    >>> reader_problem("5 cards at seat 3")
-    'El asiento 3 tiene 5 cartas'
-    """
-    m = _SEEN.fullmatch(line)
-    if m:
-        times = "2" if m[2] == "twice" else m[2].split()[0]
-        where = m[3].replace(" and ", " y ").replace("seat ", "asiento ").replace("outside", "fuera de las zonas")
-        return f"El {m[1]} aparece {times} veces: {where}"
-    m = _AT_SEAT.fullmatch(line)
-    if m:
-        return f"El asiento {m[2]} tiene {m[1]} cartas"
-    return line
-
-
-def _card_problems(cards: list[list[Card]]) -> list[str]:
-    """Why these cards cannot be a dealt hand (empty when they can), one line each, in Spanish."""
-    out: list[str] = []
-    where: dict[Card, list[int]] = {}
-    for seat, hand in enumerate(cards):
-        for c in hand:
-            where.setdefault(c, []).append(seat)
-    for c, seats in where.items():
-        if len(seats) > 1:
-            out.append(f"El {c} aparece {len(seats)} veces: asientos "
-                       + " y ".join(str(s) for s in seats))
-    for seat, hand in enumerate(cards):
-        if len(hand) > 4:
-            out.append(f"El asiento {seat} tiene {len(hand)} cartas")
-        elif len(hand) < 4:
-            falta = 4 - len(hand)
-            out.append(f"Al asiento {seat} le falta{'n' if falta > 1 else ''} {falta} "
-                       f"carta{'s' if falta > 1 else ''}")
-    return out
-
-
-def _truth(cards: list[list[Card]], rules: Rules, mano: int) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
-    j = Jugadas([[c.rank for c in h] for h in cards], rules, mano)
-    return tuple(s.pares_kind > 0 for s in j.seats), tuple(s.juego > 0 for s in j.seats)
-
-
-def outcome_words(b: Betting, outcome: str, n: int | None, by: int | None) -> list[tuple[int, str, int | None]]:
-    """The legal words that make a fresh lance end as ``outcome`` (see :class:`LanceOutcome`).
-
-    >>> outcome_words(Betting("grande", 0), "no querido", 5, 1)
-    [(0, 'envido', 5), (1, 'envido', 2), (2, 'no quiero', None), (0, 'no quiero', None)]
-    """
-    b = b.copy()
-    if b.words:
-        raise CommandRefused(f"en {b.lance} ya se ha hablado: deshaced esas palabras antes de dar el final")
-    if b.done:
-        raise CommandRefused(f"{b.lance} no se juega en esta mano")
-    said: list[tuple[int, str, int | None]] = []
-
-    def say(word: str, k: int | None = None) -> None:
-        seat = b.speaker
-        assert seat is not None
-        b.say(seat, word, k)
-        said.append((seat, word, k))
-
-    def pass_until(ok: Callable[[int], bool]) -> None:
-        while b.speaker is not None and "paso" in b.legal() and not ok(b.speaker):
-            say("paso")
-        if b.speaker is None or "paso" not in b.legal():
-            raise CommandRefused(f"en {b.lance} no puede apostar quien decís (asiento {by})")
-
-    try:
-        if outcome == "en paso":
-            while not b.done:
-                say("paso")
-        elif outcome in ("querido", "ordago"):
-            pass_until(lambda s: by is None or s == by)
-            if outcome == "ordago":
-                say("ordago")
-            else:
-                say("envido", 2 if n is None else max(n, 2))
-            say("quiero")
-        elif outcome == "no querido":
-            if by is None:
-                raise CommandRefused("no querido: decid qué pareja se lleva el deje (by: uno de sus asientos)")
-            pair = by & 1
-            deje = 1 if n is None else n
-            if deje == 1:
-                pass_until(lambda s: s & 1 == pair)
-                say("envido", 2)
-            else:
-                pass_until(lambda s: s & 1 != pair)
-                say("envido", deje)
-                say("envido", 2)
-            while not b.done:
-                say("no quiero")
-        else:
-            raise CommandRefused(f"final desconocido: {outcome!r}")
-    except InvalidInput as exc:
-        if isinstance(exc, CommandRefused):
-            raise
-        raise CommandRefused(f"{b.lance}: {exc}") from None
-    return said
-
-
-# ------------------------------------------------------------------------------------------ the loop
+_RECENT = 64
+"""Entries remembered to name what a stale command missed («ya se anotó: ...»)."""
 
 
 class TableLoop:
-    """One table: its partida, the hand in play, its journal and its events. Thread-safe."""
+    """One table: its game, its journal and its events. Thread-safe."""
 
     def __init__(self, settings: LoopSettings | None = None, *, reader: Reader | None = None,
                  journal: JournalLike | None = None, bus: EventBus | None = None,
                  mat: Mat | None = None) -> None:
-        self.settings = s = settings or LoopSettings()
+        self.settings = settings or LoopSettings()
         self.mat = mat or Mat()
         self.reader = reader
         self.journal = journal
@@ -328,17 +153,15 @@ class TableLoop:
         self._learn_frames: dict[int, Image] = {}
         self.deck: str | None = None
         """The learnt deck the table reads with (the state's ``deck``; None: the card model alone)."""
-        self.partida_id = 0
-        self.partida = Partida(s.rules, s.first_mano, s.juegos, s.vacas)
-        self._confirmed: list[ConfirmedHand] = []
-        self._done: dict[int, list[ConfirmedHand]] = {}
-        self._hand = _Hand(s.first_mano, (0, 0))
-        self._view: _View | None = None
+        self._judge: dict[str, Any] | None = None
+        self._recent: deque[tuple[int, str, dict[str, Any]]] = deque(maxlen=_RECENT)
+        self._last_entry = 0
+        self.game: Game | None = None
         last = 0
         if journal is not None:
-            entries = journal.entries()
-            for seq, partida, kind, at, body in entries:
-                self._apply(kind, body, at=at, partida=partida)
+            for seq, partida, kind, at, body in journal.entries():
+                self.game = self._next(entry_from_json(kind, body), at, partida)
+                self._remember(seq, kind, body)
                 last = seq
             reserved = getattr(journal, "reserved", None)
             last = max(last, reserved() if reserved is not None else 0)
@@ -347,15 +170,20 @@ class TableLoop:
         if journal is not None and bus is None and hasattr(journal, "reserve"):
             self._reserve(last)
             self.bus.subscribe(self._on_event)
-        if self.partida_id == 0:
-            self._commit("new_partida", self._new_partida_body(), EventKind.NEW_PARTIDA)
+        if self.game is None:
+            self._commit(self.settings.new_partida())
         else:
             self.bus.publish(EventKind.STATE, self._snapshot())
 
     # -------------------------------------------------------------------------------- public API
 
+    def state(self) -> TableState:
+        """The table's whole state, typed."""
+        with self._lock:
+            return self._state()
+
     def snapshot(self) -> dict[str, Any]:
-        """The table's whole state (JSON-able), as every event carries it (docs/events.md)."""
+        """The table's whole state as JSON (docs/events.md), as every event carries it."""
         with self._lock:
             return self._snapshot()
 
@@ -364,29 +192,68 @@ class TableLoop:
         with self._lock:
             return self._phase()
 
-    def submit(self, cmd: Command) -> dict[str, Any]:
-        """Apply a command; the new snapshot. :class:`CommandRefused` (nothing changed) if refused."""
+    @property
+    def partida(self) -> Partida:
+        """The partida in play (read it; the game changes only through :meth:`submit`)."""
+        return self._game.partida
+
+    @property
+    def partida_id(self) -> int:
+        return self._game.partida_id
+
+    def submit(self, cmd: Command, seq: int | None = None) -> dict[str, Any]:
+        """Apply a command; the new snapshot. :class:`CommandRefused` (nothing changed) if refused.
+
+        ``seq``: the number of the state the command was made on (what the display
+        last saw). A command made before the table's last change is refused, naming
+        that change: a second tap on «Paso» never becomes the next player's word.
+        None: the state now (the panel's buttons, a program driving the table).
+        """
         if isinstance(cmd, Read):
             return self.read_now()
         with self._lock:
-            if self._reading_now and not isinstance(cmd, (Say, Unsay, LanceOutcome, Declare)):
-                raise CommandRefused("se están leyendo las cartas: un momento")
-            if isinstance(cmd, (LearnFrame, LearnDeck, LearnCancel)):
+            if self._reading_now and not isinstance(cmd, Say | Unsay | LanceOutcome | Declare):
+                raise CommandRefused("reading_now")
+            if isinstance(cmd, CallJudge):
+                return self._call_judge()
+            if isinstance(cmd, LearnFrame | LearnDeck | LearnCancel):
                 return self._learn(cmd)
             if isinstance(cmd, UseDeck):
                 return self._use_deck(cmd.name)
             if self._learning is not None:
-                raise CommandRefused("la mesa está aprendiendo un mazo: terminad o cancelad antes")
-            kind, body, event = self._entry_for(cmd)
-            self._commit(kind, body, event)
+                raise CommandRefused("learning_now")
+            self._check_fresh(seq)
+            entry: Change = cmd
+            if isinstance(cmd, NewPartida):
+                entry = self.settings.new_partida(cmd.rules, cmd.names)
+            elif isinstance(cmd, Confirm) and cmd.seat is None and not self.settings.panel_confirms:
+                raise CommandRefused("panel_may_not_confirm")
+            self._commit(entry)
             return self._snapshot()
+
+    def _call_judge(self) -> dict[str, Any]:
+        """«Llamar al juez»: a call numbered by its event (unique across restarts); no journal entry,
+        the game does not change. The hub answers through :meth:`judge_answered`."""
+        call = self.bus.last_seq + 1
+        self._judge = {"id": call, "called": now_iso(), "answer": None, "answered": None}
+        self.bus.publish(EventKind.JUDGE, self._snapshot())
+        return self._snapshot()
+
+    def judge_answered(self, answer: dict[str, Any]) -> None:
+        """The juez's answer to the table's call (``{"id", "text", "at"}``, from the hub);
+        an answer to another call than the one open is left alone."""
+        with self._lock:
+            judge = self._judge
+            if judge is None or answer.get("id") != judge["id"] or judge["answer"] is not None:
+                return
+            self._judge = {**judge, "answer": str(answer.get("text", ""))[:500],
+                           "answered": str(answer.get("at") or now_iso())}
+            self.bus.publish(EventKind.JUDGE, self._snapshot())
 
     def hands(self, partida: int | None = None) -> list[ConfirmedHand]:
         """The confirmed hands that count, of ``partida`` (None: the one in play), in order."""
         with self._lock:
-            if partida is None or partida == self.partida_id:
-                return list(self._confirmed)
-            return list(self._done.get(partida, []))
+            return list(self._game.hands(partida))
 
     def latest_frame(self) -> Image | None:
         return self._frame
@@ -398,6 +265,10 @@ class TableLoop:
     def faults(self) -> list[Fault]:
         with self._lock:
             return list(self._faults.values())
+
+    def expected_stones(self, score: Sequence[int]) -> list[int]:
+        """The stones each seat should keep for a score (piedras, amarracos and «dentro»)."""
+        return expected_stones(score, self._game.rules.target, self.settings.piedras)
 
     # -------------------------------------------------------------------------------- camera side
 
@@ -413,10 +284,10 @@ class TableLoop:
         """Whether a still table should be read now: no cards read yet in this hand, or an
         impossible table nobody has corrected by hand (a fix on the felt is read again)."""
         with self._lock:
-            if self._learning is not None or self._reading_now or self.partida.over:
+            if self._learning is not None or self._reading_now or self._game.over:
                 return False
-            h = self._hand
-            return h.cards is None or (self._phase() is Phase.IMPOSSIBLE and not h.corrected)
+            h = self._game.hand
+            return h.cards is None or (h.impossible and not h.corrected)
 
     def read_now(self, frames: Sequence[Image] | None = None, *, auto: bool = False) -> dict[str, Any]:
         """Read the cards from ``frames`` (None: stills from the camera), and apply what was read.
@@ -426,37 +297,36 @@ class TableLoop:
         impossible table."""
         with self._lock:
             if self._learning is not None:
-                raise CommandRefused("la mesa está aprendiendo un mazo")
-            if self.partida.over:
-                raise CommandRefused("la partida ha terminado: empezad otra")
+                raise CommandRefused("learning_now")
+            if self._game.over:
+                raise CommandRefused("partida_over")
             if self._reading_now:
-                raise CommandRefused("ya se están leyendo las cartas")
+                raise CommandRefused("already_reading")
             if self.reader is None:
-                raise CommandRefused("esta mesa no tiene lector de cartas")
+                raise CommandRefused("no_reader")
             if frames is None and self._still is None:
-                raise CommandRefused("no hay cámara: no se puede leer")
+                raise CommandRefused("no_camera_read")
             self._reading_now = True
-            self._view = None
             self.bus.publish(EventKind.READING, self._snapshot())
         try:
             readings = self._read_frames(frames)
         except Exception as exc:
             with self._lock:
                 self._reading_now = False
-                self._fault(FaultKind.FRAMES, "No se pudo leer la foto de la mesa",
-                            "Mirad la cámara y pulsad «leer» otra vez")
+                self._coded_fault(FaultKind.FRAMES, "photo_failed")
                 self.bus.publish(EventKind.READ, self._snapshot())
+            if isinstance(exc, CommandRefused):
+                raise
             if isinstance(exc, InvalidInput):
-                raise CommandRefused(f"la foto no se puede leer: {exc}") from None
+                raise CommandRefused("photo_unreadable", why=str(exc)) from None
             raise
         with self._lock:
             self._reading_now = False
-            self._view = None
-            body = self._merge(readings)
-            if auto and not any(body["cards"]) and not self._hand.cards:
+            entry = self._merge(readings)
+            if auto and not any(entry.cards) and not self._game.hand.cards:
                 self.bus.publish(EventKind.READ, self._snapshot())  # nothing to read yet
                 return self._snapshot()
-            self._commit("cards", body, EventKind.READ)
+            self._commit(entry)
             return self._snapshot()
 
     def _read_frames(self, frames: Sequence[Image] | None) -> list[Reading]:
@@ -473,35 +343,45 @@ class TableLoop:
             if reading.ok and sum(len(c) for c in reading.cards) == 16 and not reading.unknown:
                 break
         if not readings:
-            raise CommandRefused("la cámara no da fotos")
+            raise CommandRefused("no_frames")
         return readings
 
     @staticmethod
-    def _merge(readings: list[Reading]) -> dict[str, Any]:
+    def _merge(readings: list[Reading]) -> CardsRead:
         """One reading from several stills: each seat's sure cards from any of them; the
         problems of the best one; the stones the median of each zone."""
-        cards: list[list[str]] = [[], [], [], []]
+        cards: list[list[Any]] = [[], [], [], []]
         for r in readings:
             for seat, hand in enumerate(r.cards):
                 for c in hand:
-                    if str(c) not in cards[seat]:
-                        cards[seat].append(str(c))
+                    if c not in cards[seat]:
+                        cards[seat].append(c)
         best = max(readings, key=lambda r: (r.ok, sum(len(c) for c in r.cards)))
         pools = sorted(r.stones.pool for r in readings)
-        seats = [sorted(r.stones.seats[s] for r in readings)[len(readings) // 2] for s in range(4)]
-        return {"cards": cards, "stones": {"pool": pools[len(pools) // 2], "seats": seats},
-                "impossible": list(best.impossible) if not best.ok or best.impossible else [],
-                "unknown": len(best.unknown), "stale": best.stale}
+        seats = tuple(sorted(r.stones.seats[s] for r in readings)[len(readings) // 2] for s in range(4))
+        return CardsRead(tuple(tuple(s) for s in cards), pools[len(pools) // 2], seats,
+                         tuple(best.impossible) if not best.ok or best.impossible else (),
+                         len(best.unknown), best.stale)
 
     # -------------------------------------------------------------------------------- faults
 
+    def fault(self, kind: FaultKind, code: str, /, **args: Any) -> None:
+        """Say that something is wrong, as a message code and its arguments (``web/strings.py``
+        words it, and what to do: ``msg_CODE``, ``msg_CODE_todo``); published once, until
+        :meth:`clear_fault`."""
+        with self._lock:
+            self._coded_fault(kind, code, **args)
+
     def set_fault(self, kind: FaultKind, text: str, todo: str) -> None:
-        """Say that something is wrong (published once, until :meth:`clear_fault`)."""
+        """A fault worded by the caller (its code is the kind's: ``fault_camera``...)."""
         with self._lock:
             self._fault(kind, text, todo)
 
-    def _fault(self, kind: FaultKind, text: str, todo: str) -> None:
-        f = Fault(kind, text, todo)
+    def _coded_fault(self, kind: FaultKind, code: str, /, **args: Any) -> None:
+        self._fault(kind, say(code, args), say(code + "_todo", args), Message(code, args))
+
+    def _fault(self, kind: FaultKind, text: str, todo: str, message: Message | None = None) -> None:
+        f = Fault(kind, text, todo, message)
         if self._faults.get(kind) == f:
             return
         self._faults[kind] = f
@@ -521,116 +401,53 @@ class TableLoop:
 
     # -------------------------------------------------------------------------------- entries
 
-    def _entry_for(self, cmd: Command) -> tuple[str, dict[str, Any], EventKind]:
-        """Check ``cmd`` against the state; the journal entry it becomes. Raises when refused."""
-        phase = self._phase()
-        if isinstance(cmd, NewPartida):
-            return "new_partida", self._new_partida_body(), EventKind.NEW_PARTIDA
-        if isinstance(cmd, UndoHand):
-            if not self._confirmed:
-                raise CommandRefused("no hay mano confirmada que deshacer en esta partida")
-            return "undo_hand", {"kind": "undo_hand", "hand": self._confirmed[-1].n}, EventKind.UNDONE
-        if phase is Phase.OVER:
-            raise CommandRefused("la partida ha terminado: deshaced la última mano o empezad otra")
-        body = cmd.to_json()
-        if isinstance(cmd, Confirm):
-            body = self._check_confirm(cmd, phase)
-            return "confirm", body, EventKind.CONFIRMED
-        trial = copy.deepcopy(self._hand)
-        if isinstance(cmd, Say):
-            self._trial_say(trial, cmd)
-            event = EventKind.BET
-        elif isinstance(cmd, Unsay):
-            if not trial.words:
-                raise CommandRefused("no se ha dicho nada en esta mano")
-            trial.words.pop()
-            event = EventKind.BET
-        elif isinstance(cmd, LanceOutcome):
-            view = self._derive(trial)
-            if view.asked:
-                raise CommandRefused(f"antes, ¿{view.asked[0]}? (que declare cada asiento)")
-            if view.bets.lance != cmd.lance:
-                raise CommandRefused(f"se está jugando {view.bets.lance or 'nada'}, no {cmd.lance}")
-            if cmd.n is not None and cmd.outcome in ("en paso", "ordago"):
-                raise CommandRefused(f"«{cmd.outcome}» no lleva número (solo querido y no querido)")
-            if cmd.outcome == "querido" and cmd.n is not None and cmd.n < 2:
-                raise CommandRefused(f"un envite querido es de 2 piedras o más, no {cmd.n}")
-            betting = view.bets.betting
-            assert betting is not None
-            trial.words.extend(outcome_words(betting, cmd.outcome, cmd.n, cmd.by))
-            event = EventKind.LANCE
-        elif isinstance(cmd, Declare):
-            trial.declared[cmd.lance][cmd.seat] = cmd.says
-            event = EventKind.DECLARED
-        elif isinstance(cmd, Correct):
-            if trial.cards is None:
-                raise CommandRefused("aún no se han leído las cartas: no hay nada que corregir")
-            hand = trial.cards[cmd.seat]
-            if cmd.index < len(hand):
-                hand[cmd.index] = cmd.card
-            else:
-                hand.append(cmd.card)
-            trial.corrected = True
-            trial.read_problems = []
-            event = EventKind.CORRECTED
-        else:  # pragma: no cover - every command is handled above
-            raise CommandRefused(f"orden no admitida: {cmd!r}")
-        self._derive(trial)  # raises if the hand no longer holds together
-        return cmd.kind, body, event
+    @property
+    def _game(self) -> Game:
+        assert self.game is not None  # set in __init__
+        return self.game
 
-    def _trial_say(self, trial: _Hand, cmd: Say) -> None:
-        view = self._derive(trial)
-        if view.asked:
-            raise CommandRefused(f"antes, ¿{view.asked[0]}? (que declare cada asiento)")
-        if view.bets.over:
-            raise CommandRefused("las apuestas de esta mano ya han terminado")
+    def _next(self, entry: Change, at: str, partida: int) -> Game:
+        """The game after ``entry``: the one check of a command and the one replay of an entry."""
+        if self.game is None:
+            if not isinstance(entry, NewPartida):
+                raise InvalidInput(f"a journal starts with a new partida, not {entry.kind!r}")
+            return Game.start(entry, partida)
         try:
-            view.bets.say(cmd.seat, cmd.word, cmd.n)
-        except InvalidInput as exc:
-            raise CommandRefused(f"{view.bets.lance}: {exc}") from None
-        trial.words.append((cmd.seat, cmd.word, cmd.n))
+            return self.game.apply(entry, at)
+        except Refused as exc:
+            raise CommandRefused.of(exc) from None
 
-    def _check_confirm(self, cmd: Confirm, phase: Phase) -> dict[str, Any]:
-        if phase is not Phase.SCORED:
-            if phase is Phase.IMPOSSIBLE:
-                raise CommandRefused("la mesa no es posible: corregid o volved a leer antes de confirmar")
-            raise CommandRefused("no hay mano tanteada que confirmar")
-        view = self._current()
-        assert view.record is not None and view.answer is not None
-        allowed = self._confirm_by(view.answer, view.record)
-        if cmd.seat is None:
-            if not self.settings.panel_confirms:
-                raise CommandRefused("confirma un jugador de la otra pareja, desde la pantalla")
-        elif cmd.seat not in allowed:
-            raise CommandRefused(f"confirma un jugador de la otra pareja (asientos "
-                                 f"{' o '.join(str(s) for s in allowed)}), no el asiento {cmd.seat}")
-        return {"kind": "confirm", "seat": cmd.seat, "hand": self.partida.hands + 1,
-                "record": view.record.to_json(), "answer": view.answer.to_json()}
+    def _check_fresh(self, seq: int | None) -> None:
+        """Refuse a command made on a state older than the table's last change."""
+        if seq is None or seq >= self._last_entry:
+            return
+        missed = next(((kind, body) for s, kind, body in self._recent if s > seq), None)
+        if missed is None:
+            raise CommandRefused("stale_unknown", seq=seq)
+        kind, body = missed
+        raise CommandRefused("stale", seq=seq, entry={"kind": kind, **_brief(body)})
 
-    @staticmethod
-    def _confirm_by(answer: Answer, record: HandRecord) -> list[int]:
-        """The pair that the hand went against confirms it (both when it went even)."""
-        gain = [answer.score[p] - record.score[p] for p in (0, 1)]
-        if gain[0] == gain[1]:
-            return [0, 1, 2, 3]
-        loser = 0 if gain[0] < gain[1] else 1
-        return [loser, loser + 2]
+    def _remember(self, seq: int, kind: str, body: dict[str, Any]) -> None:
+        self._recent.append((seq, kind, body))
+        self._last_entry = seq
 
-    def _new_partida_body(self) -> dict[str, Any]:
-        s = self.settings
-        return {"kind": "new_partida", "rules": s.rules.to_json(), "juegos": s.juegos, "vacas": s.vacas,
-                "mano": s.first_mano}
-
-    def _commit(self, kind: str, body: dict[str, Any], event: EventKind) -> None:
-        """Journal one entry, apply it, publish its event (in that order: what was published
-        is on the disk, or waits in memory with the disk fault shown)."""
-        partida = self.partida_id + 1 if kind == "new_partida" else self.partida_id
+    def _commit(self, entry: Change) -> None:
+        """Check ``entry``, journal it, keep the game it makes, publish its event (in that
+        order: what was published is on the disk, or waits in memory with the disk fault shown)."""
+        at = now_iso()
+        partida = (self.game.partida_id + 1 if self.game is not None else 1) if isinstance(entry, NewPartida) \
+            else self._game.partida_id
+        game = self._next(entry, at, partida)  # raises when refused: nothing changed
+        body = self.game.body(entry) if self.game is not None else entry.to_json()
         seq = self.bus.last_seq + 1
         if self.journal is not None:
-            self._pending.append((seq, partida, kind, body))
+            self._pending.append((seq, partida, entry.kind, body))
             self._flush()
-        self._apply(kind, body, at=now_iso(), partida=partida)
-        self.bus.publish(event, self._snapshot())
+        self.game = game
+        self._remember(seq, entry.kind, body)
+        if entry.kind == "confirm":
+            self._reading = None  # the reading belonged to the hand that was confirmed
+        self.bus.publish(_EVENTS[entry.kind], self._snapshot())
 
     RESERVE = 100
     """Event numbers reserved at a time in the journal's mark (one small write per hundred events)."""
@@ -656,8 +473,7 @@ class TableLoop:
             try:
                 self.journal.append(seq, partida, kind, body)
             except OSError as exc:  # sqlite3.Error is mapped to OSError by the journal
-                self._fault(FaultKind.DISK, "No se puede escribir el diario (¿disco lleno?)",
-                            f"Liberad espacio en la tarjeta; la mesa guarda lo que tiene ({exc})")
+                self._coded_fault(FaultKind.DISK, "disk_full", why=str(exc))
                 return False
             self._pending.pop(0)
         if FaultKind.DISK in self._faults:
@@ -665,154 +481,28 @@ class TableLoop:
             self.bus.publish(EventKind.RECOVERED, self._snapshot())
         return True
 
-    # -------------------------------------------------------------------------------- applying
-
-    def _apply(self, kind: str, body: dict[str, Any], *, at: str, partida: int) -> bool:
-        """Apply one journal entry (checked before, or replayed from the journal). Returns
-        whether something was won (a juego)."""
-        self._view = None
-        h = self._hand
-        if kind == "new_partida":
-            if self._confirmed or self.partida_id:
-                self._done[self.partida_id] = self._confirmed
-            self.partida_id = partida
-            rules = Rules.from_json(body.get("rules"))
-            self.partida = Partida(rules, int(body.get("mano", 0)), int(body.get("juegos", 3)),
-                                   int(body.get("vacas", 1)))
-            self._confirmed = []
-            self._hand = _Hand(self.partida.mano, (0, 0))
-        elif kind == "say":
-            h.words.append((body["seat"], body["word"], body.get("n")))
-        elif kind == "unsay":
-            h.words.pop()
-        elif kind == "lance":
-            view = self._derive(h)
-            assert view.bets.betting is not None
-            h.words.extend(outcome_words(view.bets.betting, body["outcome"], body.get("n"), body.get("by")))
-        elif kind == "declare":
-            h.declared[body["lance"]][body["seat"]] = body["says"]
-        elif kind == "cards":
-            h.cards = [[BY_TEXT[c] for c in seat] for seat in body["cards"]]
-            st = body.get("stones") or {}
-            h.stones = StoneCount(int(st.get("pool", 0)), tuple(st.get("seats", (0, 0, 0, 0))))  # type: ignore[arg-type]
-            h.read_problems = list(body.get("impossible", []))
-            h.unknown = int(body.get("unknown", 0))
-            if h.unknown and sum(len(seat) for seat in h.cards) < 16:
-                h.read_problems.append(f"La cámara no está segura de {h.unknown} carta"
-                                       f"{'s' if h.unknown > 1 else ''}: corregidlas o volved a leer")
-            h.corrected = False
-        elif kind == "correct":
-            assert h.cards is not None
-            hand = h.cards[body["seat"]]
-            card = BY_TEXT[body["card"]]
-            if body["index"] < len(hand):
-                hand[body["index"]] = card
-            else:
-                hand.append(card)
-            h.corrected = True
-            h.read_problems = []
-        elif kind == "confirm":
-            view = self._derive(h)
-            assert view.record is not None and view.answer is not None
-            won = self.partida.apply(view.answer)
-            self._confirmed.append(ConfirmedHand(self.partida.hands, self.partida_id, view.record,
-                                                 view.answer, at, body.get("seat")))
-            self._hand = _Hand(self.partida.mano, (self.partida.score[0], self.partida.score[1]))
-            self._reading = None  # the reading belonged to the hand that was confirmed
-            self._view = None
-            return bool(won)
-        elif kind == "undo_hand":
-            undone = self._confirmed.pop()
-            self._rebuild_partida()
-            rec = undone.record
-            restored = _Hand(rec.mano, rec.score)
-            for lance in rec.lances:
-                restored.words.extend((w.seat, w.word, w.n) for w in rec.bets.get(lance, ()))
-            if any(rec.declared_given):
-                for i, jugada in enumerate((Lance.PARES, Lance.JUEGO)):
-                    if rec.declared_given[i]:
-                        restored.declared[jugada] = list(rec.declared[i])
-            restored.cards = [[BY_TEXT[c] for c in seat] for seat in rec.cards]
-            self._hand = restored
-        else:
-            raise InvalidInput(f"unknown journal entry {kind!r}")
-        self._view = None
-        return False
-
-    def _rebuild_partida(self) -> None:
-        old = self.partida
-        first = self._confirmed[0].record.mano if self._confirmed else None
-        p = Partida(old.rules, old.mano, old.juegos, old.vacas)
-        # the partida's first mano: from its first hand, or counted back from the hands played
-        p.mano = first if first is not None else (old.mano - old.hands) % 4
-        for h in self._confirmed:
-            p.apply(h.answer)
-        self.partida = p
-
-    # -------------------------------------------------------------------------------- deriving
-
-    def _current(self) -> _View:
-        if self._view is None:
-            self._view = self._derive(self._hand)
-        return self._view
-
-    def _declared(self, h: _Hand, lance: Lance) -> tuple[bool, ...] | None:
-        given = h.declared[lance]
-        if all(v is not None for v in given):
-            return tuple(bool(v) for v in given)
-        if h.cards is None or _card_problems(h.cards):
-            return None
-        truth = _truth(h.cards, self.partida.rules, h.mano)[0 if lance == Lance.PARES else 1]
-        return tuple(truth[s] if given[s] is None else bool(given[s]) for s in range(4))
-
-    def _derive(self, h: _Hand) -> _View:
-        """The bets replayed, what is asked, the problems, and the record and answer when
-        the hand is complete. Raises :class:`CommandRefused` when the hand does not hold."""
-        pares, juego = self._declared(h, Lance.PARES), self._declared(h, Lance.JUEGO)
-        bets = HandBets(h.mano, pares or (True,) * 4, juego or (True,) * 4)
-        for i, (seat, word, n) in enumerate(h.words, 1):
-            if bets.lance == Lance.PARES and pares is None or bets.lance in (Lance.JUEGO, Lance.PUNTO) and juego is None:
-                raise CommandRefused(f"la palabra {i} se dijo antes de declarar {bets.lance}")
-            try:
-                bets.say(seat, word, n)
-            except InvalidInput as exc:
-                raise CommandRefused(f"con eso, la palabra {i} ({seat} {word}) ya no vale: {exc}") from None
-        asked: list[str] = []
-        if bets.lance == Lance.PARES and pares is None:
-            asked.append(Lance.PARES)
-        elif bets.lance in (Lance.JUEGO, Lance.PUNTO) and juego is None:
-            asked.append(Lance.JUEGO)
-        problems = [] if h.cards is None else [reader_problem(p) for p in h.read_problems] + _card_problems(h.cards)
-        record = answer = None
-        betting = bets.betting
-        if h.cards is not None and not problems and (betting is None or not betting.words):
-            # lances nobody spoke in are en paso (docs/hand-record.md: a missing lance or [])
-            obj: dict[str, Any] = {"format": FORMAT, "rules": self.partida.rules.to_json(), "mano": h.mano,
-                                   "score": list(h.score), "cards": [[str(c) for c in s] for s in h.cards],
-                                   "bets": bets.words()}
-            if any(v is not None for lance in (Lance.PARES, Lance.JUEGO) for v in h.declared[lance]):
-                obj["declared"] = {"pares": list(pares or ()), "juego": list(juego or ())}
-            try:
-                record = HandRecord.from_json(obj)
-                answer = score_hand(record)
-            except InvalidInput as exc:
-                problems.append(f"La mano no se puede tantear: {exc}")
-                record = answer = None
-        return _View(bets, asked, problems, record, answer)
+    # -------------------------------------------------------------------------------- state
 
     def _phase(self) -> Phase:
         if self._learning is not None:
             return Phase.LEARNING
-        if self.partida.over:
+        if self._game.over:
             return Phase.OVER
         if self._reading_now:
             return Phase.READING
-        view = self._current()
-        if self._hand.cards is not None and view.problems:
-            return Phase.IMPOSSIBLE
-        if view.answer is not None:
-            return Phase.SCORED
-        return Phase.PLAYING
+        return self._game.phase
+
+    def _state(self) -> TableState:
+        return TableState.of(
+            self._game, seq=self.bus.last_seq if hasattr(self, "bus") else 0, table=self.settings.table,
+            phase=self._phase(), piedras=self.settings.piedras, check_stones=self.settings.check_stones,
+            reading=self._reading.to_json() if self._reading is not None else None,
+            faults=tuple(self._faults.values()), pending=len(self._pending),
+            learning=dict(self._learning) if self._learning is not None else None,
+            judge=dict(self._judge) if self._judge is not None else None, deck=self.deck)
+
+    def _snapshot(self) -> dict[str, Any]:
+        return self._state().to_json()
 
     # -------------------------------------------------------------------------------- learning
 
@@ -823,7 +513,7 @@ class TableLoop:
         elif isinstance(cmd, LearnFrame):
             still = self._still() if self._still else self._frame
             if still is None:
-                raise CommandRefused("no hay cámara: no se puede tomar la foto del mazo")
+                raise CommandRefused("no_camera_learn")
             if self._learning is None:
                 self._learning = {"name": None, "frame": cmd.k, "done": [], "checks": {}}
             check = check_learning_frame(still, cmd.k, self.mat)
@@ -835,7 +525,7 @@ class TableLoop:
                               "checks": {**self._learning.get("checks", {}), str(cmd.k): check}}
         else:
             if sorted(self._learn_frames) != [0, 1, 2]:
-                raise CommandRefused("faltan fotos del mazo: hacen falta las tres (0, 1 y 2)")
+                raise CommandRefused("learn_frames_missing")
             classifier = learn_deck(cmd.name, [self._learn_frames[k] for k in (0, 1, 2)], self.mat)
             if isinstance(self.reader, TableReader):  # read with the deck just learnt from now on
                 self.reader = TableReader(self.mat, classifier=classifier)
@@ -845,6 +535,7 @@ class TableLoop:
         self.bus.publish(EventKind.LEARNING, self._snapshot())
         return self._snapshot()
 
+
     def _use_deck(self, name: str | None) -> dict[str, Any]:
         """Read with the learnt deck ``name`` (None: the card model alone) from now on, and after a restart."""
         from vision import learnt
@@ -852,142 +543,18 @@ class TableLoop:
         try:
             classifier = learnt.load_deck(name).classifier() if name is not None else None
             learnt.use_deck(name)
-        except InvalidInput as exc:
-            raise CommandRefused(f"nombre de mazo no válido: {exc}") from None
         except MusTableError as exc:
-            raise CommandRefused(f"no se puede usar el mazo «{name}»: {exc}") from None
+            raise CommandRefused("deck_unusable", name=name, why=str(exc)) from None
         if isinstance(self.reader, TableReader):
             self.reader = TableReader(self.mat, classifier=classifier)
         self.deck = name
         self.bus.publish(EventKind.LEARNING, self._snapshot())
         return self._snapshot()
 
-    # -------------------------------------------------------------------------------- snapshot
 
-    def expected_stones(self, score: Sequence[int]) -> list[int]:
-        """The stones each seat should keep for a score (piedras, amarracos and «dentro»)."""
-        return expected_stones(score, self.partida.rules.target, self.settings.piedras)
-
-    def _stones_check(self) -> list[dict[str, Any]]:
-        h = self._hand
-        if h.stones is None or not self.settings.check_stones:
-            return []
-        want = self.expected_stones(h.score)
-        out = []
-        for seat in range(4):
-            seen = h.stones.seats[seat]
-            if seen != want[seat]:
-                diff = seen - want[seat]
-                what = "amarracos" if seat not in self.settings.piedras else "piedras"
-                text = (f"Asiento {seat}: {'sobra' if diff > 0 else 'falta'}{'n' if abs(diff) > 1 else ''} "
-                        f"{abs(diff)} {what if abs(diff) > 1 else what[:-1]} (hay {seen}, "
-                        f"el tanteo dice {want[seat]})")
-                out.append({"seat": seat, "expected": want[seat], "seen": seen, "diff": diff, "text": text})
-        return out
-
-    def _snapshot(self) -> dict[str, Any]:
-        p, h, s = self.partida, self._hand, self.settings
-        phase = self._phase()
-        view = self._current()
-        bets = view.bets
-        betting = bets.betting
-        outcomes = {}
-        for lance, o in bets.outcomes().items():
-            outcomes[str(lance)] = {"how": str(o.how), "stake": o.stake, "deje": o.deje, "pair": o.pair, "bettor": o.bettor}
-        target = p.rules.target
-        answer = view.answer
-        tanteo: list[dict[str, Any]] = []
-        if answer is not None:
-            run = list(h.score)
-            for e in answer.tanteo:
-                run[e.pair] += e.stones
-                tanteo.append({**e.to_json(), "text": e.why, "score": list(run), "counted": True})
-            for e in answer.not_counted:
-                tanteo.append({**e.to_json(), "text": e.why, "score": None, "counted": False})
-        pairs_stones = []
-        for pair in (0, 1):
-            pts = p.score[pair]
-            dentro = is_dentro(pts, target)
-            pairs_stones.append({"amarracos": 0 if dentro else pts // 5,
-                                 "piedras": pts - (target - 5) if dentro else pts % 5, "dentro": dentro})
-        return _plain({
-            "seq": self.bus.last_seq if hasattr(self, "bus") else 0,
-            "table": s.table,
-            "phase": str(phase),
-            "rules": p.rules.to_json(),
-            "format": {"juegos": p.juegos, "vacas": p.vacas},
-            "partida": {"id": self.partida_id, "juegos": list(p.won_juegos), "vacas": list(p.won_vacas),
-                        "vaca_results": [list(v) for v in p.vaca_results], "over": p.over, "winner": p.winner},
-            "score": list(p.score),
-            "target": target,
-            "stones": pairs_stones,
-            "piedras": list(s.piedras),
-            "mano": h.mano,
-            "hand_no": p.hands + 1,
-            "bets": {
-                "lance": None if bets.lance is None else str(bets.lance),
-                "speaker": None if view.asked else bets.speaker,
-                "legal": [] if view.asked else list(bets.legal()),
-                "asked": [str(a) for a in view.asked],
-                "declared": {k: list(v) for k, v in h.declared.items()},
-                "words": {str(lance): ws for lance, ws in bets.words().items()},
-                "outcomes": outcomes,
-                "standing": None if betting is None or betting.bettor is None else
-                {"bettor": betting.bettor, "total": betting.total, "ordago": betting.ordago},
-                "over": bets.over,
-            },
-            "reading": self._reading.to_json() if self._reading is not None else None,
-            "cards": None if h.cards is None else [[str(c) for c in seat] for seat in h.cards],
-            "corrected": h.corrected,
-            "problems": view.problems,
-            "record": view.record.to_json() if view.record is not None else None,
-            "answer": answer.to_json() if answer is not None else None,
-            "tanteo": tanteo,
-            "won_at": answer.won_at.to_json() if answer is not None and answer.won_at is not None else None,
-            "not_counted": [e.to_json() for e in answer.not_counted] if answer is not None else [],
-            "confirm_by": self._confirm_by(answer, view.record) if answer is not None and view.record else [],
-            "stones_check": self._stones_check(),
-            "faults": [f.to_json() for f in self._faults.values()],
-            "pending_entries": len(self._pending),
-            "learning": dict(self._learning) if self._learning is not None else None,
-            "deck": self.deck,
-            "hands": p.hands,
-            "last_hand": self._confirmed[-1].answer.to_json() if self._confirmed else None,
-        })
-
-
-def _plain(state: dict[str, Any]) -> dict[str, Any]:
-    """The state as plain JSON values (the engine's typed values, such as lances, become their spelling)."""
-    return json.loads(json.dumps(state, ensure_ascii=False))  # type: ignore[no-any-return]
-
-
-# ------------------------------------------------------------------------------------------ stones
-
-
-def is_dentro(points: int, target: int) -> bool:
-    """Whether a pair is «dentro» (the engine's definition: ``table.vocabulary.score_names``)."""
-    from table.vocabulary import ESTAMOS_DENTRO, score_names
-
-    return ESTAMOS_DENTRO in score_names(points, target)
-
-
-def expected_stones(score: Sequence[int], target: int, piedras: tuple[int, int] = (0, 1)) -> list[int]:
-    """The stones each seat keeps for a score: a pair's piedras seat holds ``points % 5``, its
-    partner ``points // 5`` amarracos; «dentro», the amarracos go back to the pool and the
-    piedras say how far inside the pair is.
-
-    >>> expected_stones([12, 37], 40)
-    [2, 2, 2, 0]
-    """
-    out = [0, 0, 0, 0]
-    for pair, points in enumerate(score):
-        p_seat = piedras[pair]
-        a_seat = p_seat ^ 2
-        if is_dentro(points, target):
-            out[p_seat] = points - (target - 5)
-        else:
-            out[a_seat], out[p_seat] = divmod(points, 5)
-    return out
+def _brief(body: dict[str, Any]) -> dict[str, Any]:
+    """What names an entry in a refusal (its record and answer left out)."""
+    return {k: v for k, v in body.items() if k in ("seat", "word", "n", "lance", "outcome", "says", "index", "card")}
 
 
 def learn_deck(name: str, frames: list[Image], mat: Mat | None = None) -> Any:
@@ -1001,16 +568,18 @@ def learn_deck(name: str, frames: list[Image], mat: Mat | None = None) -> Any:
         learnt.use_deck(name)
         return deck.classifier()
     except InvalidInput as exc:
-        raise CommandRefused(str(exc)) from None
+        if exc.code.startswith(("learn_", "deck_")):
+            raise CommandRefused(exc.code, **exc.params) from None
+        raise CommandRefused("learn_failed", why=str(exc)) from None
 
 
 def check_learning_frame(frame: Image, k: int, mat: Mat | None = None) -> dict[str, Any]:
-    """A learning photo checked as it is taken: ``{"code": "ok", "args": {"frame": k}}``, or the code
+    """A learning photo checked as it is taken: ``{"code": "ok", "args": {"photo": k + 1}}``, or the code
     and arguments of what is wrong with it (:class:`vision.learnt.LayoutRefused`), for the display."""
     from vision import learnt
 
     try:
         learnt.check_frame(frame, k, mat)
     except learnt.LayoutRefused as exc:
-        return exc.to_json()
-    return {"code": "ok", "args": {"frame": k}}
+        return Message.of(exc).to_json()
+    return {"code": "ok", "args": {"photo": k + 1}}

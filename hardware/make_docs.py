@@ -14,7 +14,7 @@ import re
 import sys
 from pathlib import Path
 
-from hardware import camera_geometry, wiring
+from hardware import cables, camera_geometry, wiring
 
 HERE = Path(__file__).resolve().parent
 
@@ -23,6 +23,7 @@ def blocks() -> dict[str, str]:
     return {
         "camera-check": camera_geometry.markdown_table(camera_geometry.check_all()),
         "wiring": wiring.markdown_table(),
+        "cables": cables.markdown_table(),
     }
 
 

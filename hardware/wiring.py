@@ -22,6 +22,8 @@ POWER_5V_PINS = (2, 4)
 POWER_3V3_PINS = (1, 17)
 GND_BUS_PIN = 9
 """The one GND wire to the button box: every part's other side joins it there."""
+BUZZER_5V_PIN = 2
+"""The 5 V buzzer's supply: switched on its low side by the NPN on GPIO25."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +61,8 @@ def wires(pins: PanelPins | None = None) -> list[Wire]:
              HEADER_PIN[p.buzzer], "emitter (or the piezo's −) to " + bus, "#1e63b4"),
         Wire("GND bus", "one wire to the button box", None, GND_BUS_PIN,
              "every button, LED cathode and the buzzer driver's emitter", "#222222"),
+        Wire("5 V for the buzzer", "the header's 5 V to the buzzer's + (its NPN switches the −)", None,
+             BUZZER_5V_PIN, "buzzer + and the 1N4148's cathode", "#b71c1c"),
     ]
 
 
@@ -129,6 +133,47 @@ def _symbol(kind: str, x: float, y: float, colour: str) -> list[str]:
             _line(x + 62, y, x + 90, y)]
 
 
+def _buzzer_driver(x: float, y: float, colour: str, bus_x: float, supply: tuple[float, float]) -> list[str]:
+    """GPIO -> 1 kΩ -> the NPN's base (10 kΩ from the base to GND keeps it off while the Pi
+    boots); emitter to the GND bus; collector -> the buzzer's −; the buzzer's + on 5 V, with a
+    1N4148 across it (cathode on 5 V) for the coil's kick. Drawn at (x, y) and below it."""
+    base, tx = x + 36, x + 52
+    sx, sy = supply
+    out = [_line(x, y, x + 4, y),
+           f'<rect x="{x + 4:g}" y="{y - 5:g}" width="22" height="10" fill="#fff" stroke="#333" stroke-width="2"/>',
+           f'<text x="{x + 15:g}" y="{y - 9:g}" font-size="9" text-anchor="middle">1 kΩ</text>',
+           _line(x + 26, y, tx - 8, y),
+           f'<circle cx="{base:g}" cy="{y:g}" r="2.5" fill="#333"/>',
+           # 10 kΩ from the base up to a GND tap on the bus
+           _line(base, y, base, y - 12),
+           f'<rect x="{base - 5:g}" y="{y - 38:g}" width="10" height="26" fill="#fff" stroke="#333" stroke-width="2"/>',
+           f'<text x="{base - 9:g}" y="{y - 22:g}" font-size="9" text-anchor="end">10 kΩ</text>',
+           _line(base, y - 38, base, y - 46), _line(base, y - 46, bus_x, y - 46, "#222"),
+           f'<circle cx="{bus_x:g}" cy="{y - 46:g}" r="3.5" fill="#222"/>',
+           # the NPN: base bar, emitter up-right to the bus, collector down-right to the buzzer
+           f'<circle cx="{tx + 8:g}" cy="{y:g}" r="14" fill="#fff" stroke="{colour}" stroke-width="2"/>',
+           _line(tx, y - 9, tx, y + 9, "#333", 3),
+           _line(tx, y - 4, tx + 14, y - 12), _line(tx + 14, y - 12, x + 90, y),
+           _line(tx, y + 4, tx + 14, y + 12), _line(tx + 14, y + 12, tx + 14, y + 22),
+           f'<text x="{tx + 26:g}" y="{y - 16:g}" font-size="9">BC337 (NPN)</text>',
+           # the buzzer, and the diode across it
+           f'<circle cx="{tx + 14:g}" cy="{y + 36:g}" r="13" fill="{colour}" stroke="#333" stroke-width="2"/>',
+           f'<text x="{tx + 14:g}" y="{y + 40:g}" font-size="10" fill="#fff" text-anchor="middle">BZ</text>',
+           f'<text x="{tx - 2:g}" y="{y + 30:g}" font-size="9" text-anchor="end">−</text>',
+           f'<text x="{tx - 2:g}" y="{y + 50:g}" font-size="9" text-anchor="end">+ 5 V</text>',
+           _line(tx + 14, y + 18, tx + 36, y + 18), _line(tx + 36, y + 18, tx + 36, y + 26),
+           f'<polygon points="{tx + 29:g},{y + 26:g} {tx + 43:g},{y + 26:g} {tx + 36:g},{y + 38:g}" '
+           'fill="#fff" stroke="#333" stroke-width="1.5"/>',
+           _line(tx + 29, y + 38, tx + 43, y + 38), _line(tx + 36, y + 38, tx + 36, y + 56),
+           f'<text x="{tx + 46:g}" y="{y + 35:g}" font-size="9">1N4148</text>',
+           _line(tx + 14, y + 49, tx + 14, y + 56), _line(tx + 14, y + 56, tx + 36, y + 56),
+           f'<polyline points="{sx:g},{sy:g} {sx:g},{sy + 11:g} {tx + 14:g},{sy + 11:g} {tx + 14:g},{y + 56:g}" '
+           f'fill="none" stroke="#b71c1c" stroke-width="3" data-what="5 V for the buzzer" '
+           f'data-pin="{BUZZER_5V_PIN}"/>',
+           f'<text x="{tx + 20:g}" y="{sy + 6:g}" font-size="10" fill="#b71c1c">5V · pin {BUZZER_5V_PIN}</text>']
+    return out
+
+
 def svg_document(pins: PanelPins | None = None) -> str:
     """hardware/wiring.svg: the 40-pin header, each part on its GPIO, and the GND bus.
 
@@ -176,7 +221,11 @@ def svg_document(pins: PanelPins | None = None) -> str:
         out.append(f'<text x="{part_x - 8:g}" y="{y - 7:g}" font-size="11" fill="{w.colour}" '
                    f'text-anchor="end">{w.gpio} · pin {w.pin}</text>')
         kind = "button" if "button" in w.what else "led" if "LED" in w.what else "buzzer"
-        out.extend(_symbol(kind, part_x, y, w.colour))
+        if kind == "buzzer":
+            supply = _pin_xy(BUZZER_5V_PIN)
+            out.extend(_buzzer_driver(part_x, y, w.colour, bus_x, supply))
+        else:
+            out.extend(_symbol(kind, part_x, y, w.colour))
         out.append(_line(part_x + 90, y, bus_x, y, "#222"))
         out.append(f'<circle cx="{bus_x:g}" cy="{y:g}" r="3.5" fill="#222"/>')
         out.append(f'<text x="{bus_x + 14:g}" y="{y + 4:g}" font-size="12">{_esc(w.what)}</text>')
@@ -188,9 +237,9 @@ def svg_document(pins: PanelPins | None = None) -> str:
                f'data-pin="{GND_BUS_PIN}"/>')
     out.append(f'<text x="{gx + 8:g}" y="{low - 6:g}" font-size="11">GND bus · pin {GND_BUS_PIN} '
                "(one wire to the button box)</text>")
-    out.append(f'<text x="20" y="{height - 26:g}" font-size="10" fill="#555">Buzzer: a 5 V buzzer '
-               "sounds from pin 2 (5V) through an NPN switched by GPIO25, a diode across it "
-               "(drawing in hardware/README.md, section 2).</text>")
+    out.append(f'<text x="20" y="{height - 26:g}" font-size="10" fill="#555">Buzzer: 5 V buzzer on pin 2, '
+               "its − switched to GND by a BC337 (base from GPIO25 through 1 kΩ, 10 kΩ to GND), "
+               "a 1N4148 across it (cathode on 5 V).</text>")
     out.append(f'<text x="20" y="{height - 12:g}" font-size="10" fill="#555">Touch Display 2 only: '
                "its red lead to a 5V pin (2 or 4), black to a GND pin (6). Nothing else uses the header.</text>")
     out.append("</svg>")

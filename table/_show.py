@@ -8,12 +8,20 @@ quoted as a short, printable piece of themselves.
 ('"12x"', '[1, "\\\\ud800"]', '"aaaaaa...')
 >>> show(10 ** 5000)
 '<an integer of 5001 digits>'
+
+Characters a reader cannot see (a zero-width space, a line or paragraph separator, a
+control character, a non-breaking space) are written as their escape, so that
+``unknown word "envido\\u200b"`` says what is wrong:
+
+>>> show("envido\\u200b"), show("a\\u2028b\\x85")
+('"envido\\\\u200b"', '"a\\\\u2028b\\\\u0085"')
 """
 
 from __future__ import annotations
 
 import json
 import math
+import unicodedata
 
 _MAX_DEPTH = 20
 
@@ -26,7 +34,17 @@ def show(value: object, limit: int = 40) -> str:
     # a lone surrogate cannot be written out as UTF-8: keep it as its escape
     text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     text = text.replace("\n", "\\n").replace("\r", "\\r")
+    if not text.isprintable():
+        text = "".join(_visible(c) for c in text)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _visible(c: str) -> str:
+    """A character as itself, or as its escape when a reader would not see it."""
+    if c.isprintable() and unicodedata.category(c) != "Cf":
+        return c
+    n = ord(c)
+    return f"\\u{n:04x}" if n <= 0xFFFF else f"\\U{n:08x}"
 
 
 def _size(pieces: list[str]) -> int:

@@ -55,6 +55,9 @@ class LanceResult:
     """Rule 19 annulled what was played in it (envites, deje, an órdago)."""
     penalty: bool = False
     """Rule 19 gave it to the other pair with a penalty deje (``how`` says ``no querido``)."""
+    lost_by: tuple[int, ...] = ()
+    """The pairs that lost it by a false «sí» (``penalties: "lance"``): it went to the
+    other pair with its envites, or to nobody when both pairs said one."""
 
     def to_json(self) -> dict[str, Any]:
         return {"winner": self.winner, "how": self.how, "stones": self.stones}
@@ -94,7 +97,7 @@ class Answer:
     ordago: str | None = None
     """The lance where an órdago was accepted, if any."""
     rulings: tuple[str, ...] = ()
-    """Rule-19 rulings applied (``penalties: "mundial"``), in Spanish."""
+    """The rulings on false declarations applied (``penalties``), in Spanish."""
 
     @property
     def won_at(self) -> Event | None:

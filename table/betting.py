@@ -172,6 +172,21 @@ class Betting:
             return (QUIERO, NO_QUIERO) if self.ordago else (QUIERO, NO_QUIERO, ENVIDO, ORDAGO)
         return ()
 
+    @property
+    def deje(self) -> int | None:
+        """What «no quiero» to the bet standing would give the bettor's pair now: 1 for a
+        first envite, else what stood before the last raise (None while nothing is bet).
+
+        >>> b = Betting("grande", 0).say(0, "envido", 2)
+        >>> b.deje
+        1
+        >>> b.say(1, "envido", 3).deje, b.total
+        (2, 5)
+        """
+        if self._phase != _ANSWER:
+            return None
+        return 1 if self.bets == 1 else self._before
+
     def out(self, seat: int) -> bool:
         """Whether ``seat`` said «no quiero» and is out of the lance."""
         return seat in self._out
@@ -223,33 +238,39 @@ class Betting:
                 self._bet(seat, word, n)
                 self.words.append(Word(seat, word if word.__class__ is BetWord else BetWord(word), n))
                 return self
-        raise IllegalBet(self._why_not(seat, word, n))
+        raise self._why_not(seat, word, n)
 
-    def _why_not(self, seat: int, word: str, n: int | None) -> str:
-        """Why ``word`` may not be said now (the state is left unchanged)."""
+    def _why_not(self, seat: int, word: str, n: int | None) -> IllegalBet:
+        """Why ``word`` may not be said now (the state is left unchanged): the error, with
+        its code and params for the edges to word."""
+        def no(code: str, message: str, **params: object) -> IllegalBet:
+            return IllegalBet(message, code=code, params={"lance": str(self.lance), "seat": seat, **params})
+
         if self._phase == _DONE:
-            return f"the lance is already decided ({self._ended()}): no more words"
+            return no("lance_decided", f"the lance is already decided ({self._ended()}): no more words")
         if seat not in self.seats:
             if self.lance in _JUGADA:
-                return f"seat {seat} may not speak in {self.lance}: it has not declared {self.lance}"
-            return f"seat {show(seat)} is not a seat (0-3)"
+                return no("seat_without_jugada",
+                          f"seat {seat} may not speak in {self.lance}: it has not declared {self.lance}")
+            return no("no_such_seat", f"seat {show(seat)} is not a seat (0-3)")
         if seat in self._out:
-            return f"seat {seat} said no quiero and is out of the lance"
+            return no("seat_out", f"seat {seat} said no quiero and is out of the lance")
         if seat != self.speaker:
-            return f"it is seat {self.speaker}'s turn, not seat {seat}'s"
+            return no("not_turn", f"it is seat {self.speaker}'s turn, not seat {seat}'s", speaker=self.speaker)
         if word not in WORDS:
-            return _unknown(word)
+            return no("unknown_word", _unknown(word), word=str(word))
         if word == ENVIDO and (type(n) is not int or not MIN_ENVIDO <= n <= MAX_ENVIDO):
-            return (f"envido takes a whole number from {MIN_ENVIDO} to {MAX_ENVIDO}, "
-                    f"not {show(n)}")
+            return no("envido_number", f"envido takes a whole number from {MIN_ENVIDO} to {MAX_ENVIDO}, "
+                      f"not {show(n)}", least=MIN_ENVIDO, most=MAX_ENVIDO)
         if word != ENVIDO and n is not None:
-            return f"only envido takes a number, not {show(word)}"
+            return no("number_only_envido", f"only envido takes a number, not {show(word)}", word=str(word))
         if self._phase == _OPEN:
-            return f"nobody has bet yet: seat {seat} may say paso, envido or ordago, not {word}"
+            return no("nobody_bet", f"nobody has bet yet: seat {seat} may say paso, envido or ordago, not {word}",
+                      word=str(word))
         if word == PASO:
-            return (f"paso is not an answer to the {self._bet_name()}: seat {seat} "
-                    f"may say quiero, no quiero, envido n or ordago")
-        return "nothing can be raised over an órdago: quiero or no quiero"
+            return no("paso_no_answer", f"paso is not an answer to the {self._bet_name()}: seat {seat} "
+                      f"may say quiero, no quiero, envido n or ordago", ordago=self.ordago, total=self.total)
+        return no("over_ordago", "nothing can be raised over an órdago: quiero or no quiero")
 
     def _no_quiero(self, seat: int) -> None:
         self._out = self._out | {seat}  # out of the lance
@@ -376,7 +397,7 @@ class HandBets:
     def say(self, seat: int, word: str, n: int | None = None) -> HandBets:
         b = self.betting
         if b is None:
-            raise IllegalBet("the hand's betting is over")
+            raise IllegalBet("the hand's betting is over", code="bets_over")
         b.say(seat, word, n)
         self._skip()
         return self

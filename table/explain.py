@@ -2,15 +2,16 @@
 
 Spanish text lines, as a juez de mesa would say them aloud, in the players' own
 words (the rule texts of ``docs/sources.md``): raises said as raises («el 0 envida
-dos, el 1 envida tres más»), «¡órdago a la grande!», ties that «gana la mano», «punto y miedo»,
-each event with the score after it, «estamos dentro», where the juego was won
-(«muerte dulce» when exactly), by how much, and what was not counted because of
-it; the stones between hands in amarracos and piedras.
+dos, el 1 envida tres más»), «¡órdago a la grande!», every tie with its seats and
+who wins it («gana la mano», «gana el más cercano a la mano»), a robbed lance,
+«punto y miedo», «tran-tran», each event with the score after it (the dejes «en el
+acto»), «estamos dentro», where the juego was won, by how much, and what was not
+counted because of it, and why; the stones between hands as they lie on the felt.
 """
 
 from __future__ import annotations
 
-from table.answer import Answer, LanceResult
+from table.answer import DEJE, Answer, Event, LanceResult
 from table.betting import ENVIDO, NO_QUIERO, ORDAGO, PASO, QUIERO, Word
 from table.cards import BY_TEXT, RANK_NAMES
 from table.jugadas import SeatJugadas, strength
@@ -20,11 +21,12 @@ from table.record import HandRecord
 from table.tanteo import score as score_hand
 from table.vocabulary import (
     ESTAMOS_DENTRO,
-    MUERTE_DULCE,
     PUNTO_Y_MIEDO,
+    TRAN_TRAN,
     answer_names,
     envite_name,
     hand_names,
+    robbed_lances,
     score_names,
 )
 
@@ -41,8 +43,6 @@ def _words(rec: HandRecord, lance: Lance, words: tuple[Word, ...]) -> str:
     """The words of a lance as they are said: «el 0 envida, el 1 envida tres más, ...»."""
     out = []
     total = 0
-    need = max(rec.rules.target - rec.score[0], rec.rules.target - rec.score[1])
-    worth_juego = False
     for w in words:
         if w.word == PASO:
             out.append(f"el {w.seat} pasa")
@@ -57,9 +57,6 @@ def _words(rec: HandRecord, lance: Lance, words: tuple[Word, ...]) -> str:
             name = envite_name(n)
             if name is not None:
                 said += f" ({name})"
-            if total >= need and not worth_juego:
-                worth_juego = True
-                said += " (lo que sea: el envite ya vale el juego)"
             out.append(said)
         elif w.word == QUIERO:
             out.append(f"el {w.seat} quiere")
@@ -70,11 +67,29 @@ def _words(rec: HandRecord, lance: Lance, words: tuple[Word, ...]) -> str:
     return ", ".join(out)
 
 
+_PLURAL = {"as": "ases", "cuatro": "cuatros", "cinco": "cincos", "seis": "seises",
+           "siete": "sietes", "sota": "sotas", "caballo": "caballos", "rey": "reyes",
+           "dos": "doses", "tres": "treses"}
+_HOW_MANY = {2: "dos", 3: "tres", 4: "cuatro"}
+
+
 def _cards(rec: HandRecord, seat: int, lance: Lance) -> str:
+    """A seat's four cards in the lance's order, as they count: with 8 reyes a tres is a
+    rey and a dos an as («dos reyes, cuatro y as»)."""
+    reyes = rec.rules.reyes
     ranks = sorted((BY_TEXT[c].rank for c in rec.cards[seat]),
-                   key=lambda r: strength(r, rec.rules.reyes), reverse=lance == Lance.GRANDE)
-    names = [RANK_NAMES[r] for r in ranks]
-    return ", ".join(names[:-1]) + " y " + names[-1]
+                   key=lambda r: strength(r, reyes), reverse=lance == Lance.GRANDE)
+    names: list[str] = []
+    counts: list[int] = []
+    for r in ranks:
+        name = RANK_NAMES[12 if (reyes == 8 and r == 3) else 1 if (reyes == 8 and r == 2) else r]
+        if names and names[-1] == name:
+            counts[-1] += 1
+        else:
+            names.append(name)
+            counts.append(1)
+    said = [n if k == 1 else f"{_HOW_MANY[k]} {_PLURAL[n]}" for n, k in zip(names, counts, strict=True)]
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " y " + said[-1]
 
 
 def _jugada(rec: HandRecord, lance: Lance, seat: int) -> str:
@@ -93,30 +108,58 @@ def _jugada(rec: HandRecord, lance: Lance, seat: int) -> str:
     return f"{stones(sj.sum)} de punto".replace("una de", "uno de")
 
 
-def _tie(rec: HandRecord, lance: Lance, seat: int) -> int | None:
-    """A seat of the other pair whose jugada equals the winner's: the tie went to mano."""
+def _tie(rec: HandRecord, lance: Lance, seat: int) -> str:
+    """A lance won on a tie, said with its seats: «; empata con el asiento 3, y gana la mano»,
+    «; empatan los asientos 1, 2 y 3: gana el más cercano a la mano» (the texts: «gana el
+    jugador mano o el más cercano al mano»). Empty when no seat of the other pair ties."""
     seats = rec.jugadas.seats
     key = seats[seat].key(lance)
-    if key == 0 and lance not in (Lance.GRANDE, Lance.CHICA):
-        return None
-    for other in rec.jugadas.order:
-        if other & 1 != seat & 1 and seats[other].key(lance) == key:
-            return other
-    return None
+    tied = [s for s in rec.jugadas.order if seats[s].key(lance) == key]
+    if not any(s & 1 != seat & 1 for s in tied):
+        return ""
+    if seat == rec.mano:
+        others = [s for s in tied if s != seat]
+        who = _seats(others)
+        return f"; empata con {who}, y gana la mano"
+    return f"; empatan {_seats(tied)}: gana el más cercano a la mano"
+
+
+def _seats(seats: list[int]) -> str:
+    if len(seats) == 1:
+        return f"el asiento {seats[0]}"
+    return "los asientos " + ", ".join(str(s) for s in seats[:-1]) + f" y {seats[-1]}"
 
 
 def _score(points: list[int] | tuple[int, int]) -> str:
     return f"{points[0]} a {points[1]}"
 
 
-def _stones_of(points: list[int] | tuple[int, int]) -> str:
-    """«la pareja 0, dos amarracos y tres piedras; la pareja 1, nada»."""
-    return "; ".join(f"la pareja {p}, {amarracos(points[p])}" for p in (0, 1))
+def _stones_of(points: list[int] | tuple[int, int], target: int) -> str:
+    """«la pareja 0, dos amarracos y tres piedras; la pareja 1, dentro y una piedra».
+
+    At «estamos dentro» the amarracos go back to the centre and the pair keeps its piedras
+    («los devuelve al centro diciendo "estamos dentro"»); at one stone from the target both
+    partners usually put every stone back («a falta de un tanto … devuelvan todas sus
+    piedras al centro de la mesa»): the general rules."""
+    out = []
+    for p in (0, 1):
+        n = points[p]
+        if ESTAMOS_DENTRO in score_names(n, target):
+            left = n - (target - 5)
+            felt = "dentro, a falta de una" if n == target - 1 else f"dentro y {amarracos(left)}"
+        else:
+            felt = amarracos(n)
+        out.append(f"la pareja {p}, {felt}")
+    return "; ".join(out)
 
 
 def _result(rec: HandRecord, lance: Lance, res: LanceResult) -> str:
     """How a lance ended, in words."""
     e = _ENDING[lance]
+    if res.lost_by:  # what was bet; who takes it is said after (a false «sí» lost it)
+        return {"paso": "En paso.", "querido": f"Querid{e} a {stones(res.stake)}.",
+                "no querido": f"No querid{e}.", "ordago": "Órdago querido: se enseñan las cartas.",
+                }.get(res.how, "No se jugó: solo una pareja lo cantó.")
     if res.annulled and res.penalty:
         return (f"Se anula lo jugado (regla 19): {_pair(res.winner or 0)} se apunta "
                 f"el deje por la equivocación.")
@@ -136,8 +179,105 @@ def _result(rec: HandRecord, lance: Lance, res: LanceResult) -> str:
     if res.how == "ordago":
         return "Órdago querido: se enseñan las cartas."
     if res.how == "not bet":
-        return "No se juega: solo una pareja lo tiene."
+        return f"No se juega: solo una pareja {_ARTICLE[e]} tiene."
     return f"Nadie tiene {lance}."
+
+
+_ARTICLE = {"a": "la", "os": "los", "o": "lo"}
+_ORDER = {Lance.GRANDE: 0, Lance.CHICA: 1, Lance.PARES: 2, Lance.JUEGO: 3, Lance.PUNTO: 3}
+
+
+def _event(ev: Event) -> str:
+    """«Tres de duples (pares)», «Dos de envite a grande» (the lance said once)."""
+    return capitalised(ev.why) + ("" if ev.lance in ev.why else f" ({ev.lance})")
+
+
+def _lances(rec: HandRecord, a: Answer) -> list[str]:
+    """How each lance went: its words, how it ended, who wins it and with what."""
+    lines = []
+    robbed = robbed_lances(rec, a)
+    for name, res in a.lances.items():
+        lance = Lance(name)
+        words = rec.bets.get(lance, ())
+        heading = lance.heading
+        if lance == Lance.PUNTO and rec.fourth == Lance.JUEGO:  # declared juego, nobody has it
+            words = rec.bets.get(Lance.JUEGO, ())
+            heading = "Punto (se cantó juego, pero nadie lo tiene)"
+        said = _words(rec, lance, words)
+        line = f"  {heading}: " + (capitalised(said) + ". " if said else "")
+        line += _result(rec, lance, res)
+        e = _ENDING[lance]
+        if res.lost_by and res.winner is not None:
+            p = res.lost_by[0]
+            line += (f" {_WINS[lance]} la pareja {res.winner}: la pareja {p} "
+                     f"{_ARTICLE[e]} pierde por la equivocación.")
+        elif res.lost_by:
+            line += " No es de nadie: las dos parejas se equivocaron."
+        elif res.seat is not None:
+            line += (f" {_WINS[lance]} el asiento {res.seat} (pareja {res.seat & 1}) con "
+                     f"{_jugada(rec, lance, res.seat)}{_tie(rec, lance, res.seat)}.")
+        if lance in robbed and res.winner is not None:
+            line += (f" La pareja {res.winner} roba {lance.the}: las cartas eran de la "
+                     f"pareja {1 - res.winner}.")
+        lines.append(line)
+    if TRAN_TRAN in answer_names(a):
+        lines.append("  Tran-tran: un lance tras otro en paso.")
+    lines.extend(f"  {capitalised(r)}." for r in a.rulings)
+    return lines
+
+
+def _tanteo(a: Answer, target: int) -> list[str]:
+    """The events that counted, in order, each with the score after it."""
+    dejes = any(ev.kind == DEJE for ev in (*a.tanteo, *a.not_counted))
+    lines = ["El tanteo, por su orden" + (
+        ": los dejes en el acto, cuando se rehúsa el envite («los dejes se irán contando en el "
+        "acto, a medida que se produzcan»); lo demás al final de la mano, lance por lance:"
+        if dejes else ":")]
+    points = list(a.start)
+    if not a.tanteo:
+        lines.append("  No hay nada que contar.")
+    won = a.won_at
+    for ev in a.tanteo:
+        before = points[ev.pair]
+        points[ev.pair] += ev.stones
+        when = ", en el acto" if ev.kind == DEJE else ""
+        line = f"  {_event(ev)}, para la pareja {ev.pair}{when}: "
+        if ev is won:
+            line += f"llega a {points[ev.pair]}."
+        else:
+            line += f"van {_score(points)}."
+            if (ESTAMOS_DENTRO in score_names(points[ev.pair], target)
+                    and ESTAMOS_DENTRO not in score_names(before, target)):
+                line += f" «Estamos dentro», dice la pareja {ev.pair}."
+        lines.append(line)
+    return lines
+
+
+def _not_counted(a: Answer) -> list[str]:
+    """What was not counted, and why: the juego won before it, or the órdago."""
+    if not a.not_counted:
+        return []
+    won = a.won_at
+    if a.ordago is not None:
+        lines = [f"No se cuenta, porque el órdago {Lance(a.ordago).a} acabó la mano: solo cuentan "
+                 f"los dejes, que se cuentan en el acto:"]
+    elif won is not None:
+        lines = [f"No se cuenta, porque la pareja {won.pair} ya había ganado el juego con "
+                 f"«{won.why}» ({won.lance}), y lo que se cuenta después ya no vale:"]
+    else:
+        lines = ["No se cuenta:"]
+    lines += [f"  {_event(ev)}, de la pareja {ev.pair}." for ev in a.not_counted]
+    if won is not None and won.kind == DEJE:
+        before = sorted({ev.lance for ev in a.not_counted
+                         if _ORDER[Lance(ev.lance)] < _ORDER[Lance(won.lance)]},
+                        key=lambda name: _ORDER[Lance(name)])
+        if before:
+            earlier = " y ".join(Lance(n).the for n in before)
+            lines.append(f"  {capitalised(earlier)} va{'n' if len(before) > 1 else ''} antes que "
+                         f"{Lance(won.lance).the}, pero el deje {Lance(won.lance).of} se contó en el "
+                         f"acto, durante los envites, y {earlier} se cuenta{'n' if len(before) > 1 else ''}"
+                         f" al final de la mano.")
+    return lines
 
 
 def explain(rec: HandRecord, answer: Answer | None = None) -> list[str]:
@@ -152,55 +292,20 @@ def explain(rec: HandRecord, answer: Answer | None = None) -> list[str]:
     for m in a.mistakes:
         lines.append(f"Equivocación: el asiento {m.seat} {m.why}.")
     lines.append("Los lances:")
-    for name, res in a.lances.items():
-        lance = Lance(name)
-        said = _words(rec, lance, rec.bets.get(lance, ()))
-        line = f"  {lance.heading}: " + (capitalised(said) + ". " if said else "")
-        line += _result(rec, lance, res)
-        if res.seat is not None:
-            line += (f" {_WINS[lance]} el asiento {res.seat} (pareja {res.seat & 1}) con "
-                     f"{_jugada(rec, lance, res.seat)}")
-            tie = _tie(rec, lance, res.seat)
-            line += f"; empata el asiento {tie}, y gana la mano." if tie is not None else "."
-        lines.append(line)
-    lines.extend(f"  {capitalised(r)}." for r in a.rulings)
-    lines.append("El tanteo, por su orden:")
-    points = list(a.start)
-    if not a.tanteo:
-        lines.append("  No hay nada que contar.")
+    lines += _lances(rec, a)
+    lines += _tanteo(a, target)
     won = a.won_at
-    for ev in a.tanteo:
-        before = points[ev.pair]
-        points[ev.pair] += ev.stones
-        line = f"  {capitalised(ev.why)} ({ev.lance}), para la pareja {ev.pair}: "
-        if ev is won:
-            line += f"llega a {points[ev.pair]}."
-        else:
-            line += f"van {_score(points)}."
-            if (ESTAMOS_DENTRO in score_names(points[ev.pair], target)
-                    and ESTAMOS_DENTRO not in score_names(before, target)):
-                line += f" «Estamos dentro», dice la pareja {ev.pair}."
-        lines.append(line)
-    names = answer_names(a)
     if won is not None:
-        if MUERTE_DULCE in names:
-            lines.append(f"La pareja {won.pair} llega a {target} justas con «{won.why}» y gana "
-                         f"el juego: {MUERTE_DULCE}.")
-        else:
-            lines.append(f"La pareja {won.pair} llega a {points[won.pair]} con «{won.why}» "
-                         f"y gana el juego.")
+        lines.append(f"La pareja {won.pair} llega a {a.score[won.pair]} con «{won.why}» "
+                     f"y gana el juego.")
     elif a.ordago is not None and a.winner is not None:
-        pre = " (ya lo había ganado por un deje)" if a.tanteo and points[a.winner] >= target else ""
+        pre = " (ya lo había ganado por un deje)" if a.tanteo and a.score[a.winner] >= target else ""
         lines.append(f"El órdago {Lance(a.ordago).a} {_WINS[a.ordago].lower()} la pareja "
                      f"{a.winner}: gana el juego{pre}.")
     elif a.ordago is not None:
         lines.append(f"El órdago {Lance(a.ordago).a} no {_WINS[a.ordago].split()[0].lower()} "
                      f"gana nadie: nadie tiene la jugada.")
-    if a.not_counted:
-        why = "el juego ya estaba ganado" if a.ordago is None else "el órdago acabó la mano"
-        lines.append(f"No se cuenta, porque {why}:")
-        for ev in a.not_counted:
-            lines.append(f"  {capitalised(ev.why)} ({ev.lance}), de la pareja {ev.pair}.")
+    lines += _not_counted(a)
     lines.append(closing(a))
     return lines
 
@@ -209,7 +314,7 @@ def closing(a: Answer) -> str:
     """The hand's last word: where the stones stand, or who won the juego and by how much."""
     w = a.winner
     if w is None:
-        return (f"Quedan {_score(a.score)} ({_stones_of(a.score)}); nadie gana el juego "
+        return (f"Quedan {_score(a.score)} ({_stones_of(a.score, a.target)}); nadie gana el juego "
                 f"en esta mano.")
     if a.ordago is not None and a.score[w] < a.target:
         return f"Juego para {_pair(w)}, por el órdago (iban {_score(a.score)})."

@@ -103,7 +103,7 @@ mano (3 for mano, 0 for postre: so the highest of four is the winner, a tie to t
 seat nearer mano); whether it holds pares and juego; then the class of its pares
 bonus (0 none, par, medias, duples) and of its juego bonus (0 none, juego, treinta
 y una, treinta y una real)."""
-_SEATS: dict[tuple[int, bool], tuple[dict[int, Seat], ...]] = {}
+_SEATS: dict[tuple[int, object], tuple[dict[int, Seat], ...]] = {}
 """For each (reyes, real): for each place from mano (0 mano .. 3 postre), every four
 ranks' :data:`Seat` by their code."""
 _JUEGO_BONUS = ((0, ""), (2, "juego"), (3, "treinta y una"), (3, "treinta y una real"))
@@ -114,30 +114,30 @@ _PAIR_AT = tuple(tuple(((mano + 3 - t) & 3) & 1 for t in range(4)) for mano in r
 
 
 def _seats(rules: Rules) -> tuple[dict[int, Seat], ...]:
-    """Every four ranks' :data:`Seat` under ``rules``, by place and code (built once:
-    the jugadas of one ``reyes`` are worked out once, ``real`` changes three of them)."""
-    plain = _PLAIN.get(rules.reyes)
-    if plain is None:
-        plain = _PLAIN[rules.reyes] = {}
-        share = {rank: 8 ** RANKS.index(rank) for rank in RANKS}
-        for (r0, r1, r2, r3), sj in table_for(Rules(rules.reyes)).items():
-            juego = 0 if not sj.juego else 1 if sj.sum != 31 else 2
-            plain[share[r0] + share[r1] + share[r2] + share[r3]] = (
-                sj.grande << 2, sj.chica << 2, sj.pares << 2, sj.juego << 2, sj.punto << 2,
-                sj.pares_kind > 0, sj.juego > 0, sj.pares_kind, juego, sj.real)
-    if rules.real:  # the 31 real beats every other 31
-        plain = {c: k if not k[9] else (*k[:3], REAL_RANK << 2, *k[4:8], 3, True)
-                 for c, k in plain.items()}
+    """Every four ranks' :data:`Seat` under ``rules``, by place and code (built once for each
+    ``reyes`` and ``real``)."""
+    share = {rank: 8 ** RANKS.index(rank) for rank in RANKS}
+    plain: dict[int, tuple[int, ...]] = {}
+    for (r0, r1, r2, r3), sj in table_for(Rules(rules.reyes, rules.real)).items():
+        juego = 0 if not sj.juego else 1 if sj.sum != 31 else 3 if sj.juego == REAL_RANK else 2
+        plain[share[r0] + share[r1] + share[r2] + share[r3]] = (
+            sj.grande << 2, sj.chica << 2, sj.pares << 2, sj.juego << 2, sj.punto << 2,
+            sj.pares_kind > 0, sj.juego > 0, sj.pares_kind, juego)
     found: tuple[dict[int, Seat], ...] = tuple(
         {c: (g | t, ch | t, p | t, j | t, pt | t, hp, hj, pk, jk)
-         for c, (g, ch, p, j, pt, hp, hj, pk, jk, _) in plain.items()} for t in (3, 2, 1, 0))
+         for c, (g, ch, p, j, pt, hp, hj, pk, jk) in plain.items()} for t in (3, 2, 1, 0))
     _SEATS[(rules.reyes, rules.real)] = found
     return found
 
 
-_PLAIN: dict[int, dict[int, tuple[int, ...]]] = {}
-"""For each ``reyes``, without the 31 real: every four ranks' keys and bonus classes
-(see :data:`Seat`), not yet placed, then whether they are a 31 real."""
+CHECKED = frozenset((reyes, real, target, penalties, False)
+                    for reyes in (8, 4) for real in (False, True, "rey") for target in (40, 30, 20)
+                    for penalties in ("lance", "mundial", "none"))
+"""The rule sets (``reyes``, ``real``, ``target``, ``penalties``, ``deje``) the fast path
+was checked on against the reference (``tests/test_fast.py``); any other — mus con deje,
+a rule added later — takes the reference path, so a rule is never ignored here. The
+penalties do not change a record without ``declared`` (no mistake), the only kind taken
+here."""
 
 
 _RULES: dict[bytes, Rules] = {}
@@ -167,6 +167,8 @@ def _line(obj: dict[str, Any], text: bytes | str) -> bytes | None:
         rules = _RULES.get(said)  # type: ignore[assignment]
         if rules is None:
             rules = Rules.from_json(given)
+            if (rules.reyes, rules.real, rules.target, rules.penalties, rules.deje) not in CHECKED:
+                return None
             if len(_RULES) < 64:
                 _RULES[said] = rules
     else:

@@ -19,7 +19,7 @@ from table.betting import ENVIDO, NO_QUIERO, ORDAGO, PASO, QUIERO, HandBets
 from table.cards import BY_TEXT
 from table.jugadas import Jugadas
 from table.record import FORMAT
-from table.rules import PENALTIES, REYES, TARGETS, Rules
+from table.rules import PENALTIES, REALS, REYES, TARGETS, Rules
 
 _CARDS = tuple(BY_TEXT)
 _WEIGHTS = {PASO: 6, ENVIDO: 3, ORDAGO: 0.3, QUIERO: 4, NO_QUIERO: 4}
@@ -27,7 +27,8 @@ _AMOUNTS = (2, 2, 2, 3, 4, 5, 10)
 
 
 def random_rules(rng: random.Random) -> Rules:
-    return Rules(rng.choice(REYES), rng.random() < 0.5, rng.choice(TARGETS), rng.choice(PENALTIES))
+    """Any rule set (mus con deje aside: the fast path leaves it to the reference)."""
+    return Rules(rng.choice(REYES), rng.choice(REALS), rng.choice(TARGETS), rng.choice(PENALTIES))
 
 
 def random_record(rng: random.Random, rules: Rules | None = None, *, lies: float = 0.0,

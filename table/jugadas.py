@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement
 
 from table.cards import RANKS
-from table.rules import DEFAULT, Rules
+from table.rules import DEFAULT, Real, Rules
 
 LANCES = ("grande", "chica", "pares", "juego", "punto")
 
@@ -56,7 +56,8 @@ class SeatJugadas:
     juego: int
     """0 without juego, else its place in 33 < 34 < ... < 37 < 40 < 32 < 31 (< 31 real)."""
     real: bool
-    """The 31 real (three 7s and a 10, 11 or 12), whether or not the rules make it valid."""
+    """The 31 real (three 7s and a 10, 11 or 12; with ``real: "rey"`` a 12 only; a 3 never),
+    whether or not the rules make it valid."""
     punto: int
     """The sum when it is 30 or less (no juego), else 0."""
 
@@ -98,7 +99,7 @@ def _value(rank: int, reyes: int) -> int:
     return rank
 
 
-def _compute(ranks: tuple[int, ...], reyes: int, real_valid: bool) -> SeatJugadas:
+def _compute(ranks: tuple[int, ...], reyes: int, real: Real) -> SeatJugadas:
     st = _strengths(reyes)
     s = sorted((st[r] for r in ranks), reverse=True)
     grande = ((s[0] * 11 + s[1]) * 11 + s[2]) * 11 + s[3]
@@ -124,10 +125,10 @@ def _compute(ranks: tuple[int, ...], reyes: int, real_valid: bool) -> SeatJugada
         name = f"par de {_PLURAL[shown[hi]]}"
     pares = (kind * 11 + hi) * 11 + lo if kind else 0
     total = sum(_value(r, reyes) for r in ranks)
-    is_real = sorted(ranks)[:3] == [7, 7, 7] and max(ranks) >= 10
+    is_real = sorted(ranks)[:3] == [7, 7, 7] and max(ranks) >= (12 if real == "rey" else 10)
     juego = 0
     if total >= 31:
-        juego = REAL_RANK if (is_real and real_valid) else _JUEGO_RANK[total]
+        juego = REAL_RANK if (is_real and real) else _JUEGO_RANK[total]
     return SeatJugadas(
         ranks=tuple(sorted(ranks, reverse=True)), grande=grande, chica=chica, pares=pares,
         pares_kind=kind, pares_name=name, sum=total, juego=juego, real=is_real,
@@ -136,7 +137,7 @@ def _compute(ranks: tuple[int, ...], reyes: int, real_valid: bool) -> SeatJugada
 
 
 _STRENGTHS = {reyes: _strengths(reyes) for reyes in (8, 4)}
-_TABLES: dict[tuple[int, bool], dict[tuple[int, ...], SeatJugadas]] = {}
+_TABLES: dict[tuple[int, Real], dict[tuple[int, ...], SeatJugadas]] = {}
 
 
 def table_for(rules: Rules) -> dict[tuple[int, ...], SeatJugadas]:

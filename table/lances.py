@@ -55,6 +55,16 @@ class Lance(enum.StrEnum):
         return _A[self]
 
     @property
+    def the(self) -> str:
+        """«la grande», «los pares», «el juego»: the lance named in a sentence."""
+        return _THE[self]
+
+    @property
+    def of(self) -> str:
+        """«de la grande», «de los pares», «del juego»."""
+        return "del " + self.value if _THE[self].startswith("el ") else "de " + _THE[self]
+
+    @property
     def heading(self) -> str:
         """«Grande», «Pares»... (the lance as a heading)."""
         return self.value.capitalize()
@@ -62,6 +72,9 @@ class Lance(enum.StrEnum):
 
 _A = {Lance.GRANDE: "a la grande", Lance.CHICA: "a la chica", Lance.PARES: "a pares",
       Lance.JUEGO: "al juego", Lance.PUNTO: "al punto"}
+
+_THE = {Lance.GRANDE: "la grande", Lance.CHICA: "la chica", Lance.PARES: "los pares",
+        Lance.JUEGO: "el juego", Lance.PUNTO: "el punto"}
 
 LANCES: tuple[Lance, ...] = tuple(Lance)
 """In the order they are played (juego or punto, never both)."""

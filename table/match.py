@@ -160,7 +160,10 @@ def follow(lines: str | bytes | Iterable[str | bytes], juegos: int = JUEGOS, vac
                                  f"pair {partida.winner}): no hand may follow")
         ended = number
         try:
-            rec = HandRecord.from_json(loads(line))
+            obj = loads(line)
+            if partida is not None:
+                _mano_first(partida, obj)
+            rec = HandRecord.from_json(obj)
             if partida is None:
                 if rec.score != (0, 0):
                     raise InvalidPartida(f"a partida starts at [0, 0], not {list(rec.score)}")
@@ -178,7 +181,15 @@ def follow(lines: str | bytes | Iterable[str | bytes], juegos: int = JUEGOS, vac
                               (partida.score[0], partida.score[1]), standing,
                               (partida.won_vacas[0], partida.won_vacas[1]))
     if partida is None:
-        raise InvalidPartida("the partida has no hands")
+        raise InvalidPartida("the partida is empty: it has no hands")
+
+
+def _mano_first(partida: Partida, obj: Any) -> None:
+    """A hand whose mano is not the seat after the last one is refused for that, before its
+    words are checked: they follow the wrong mano, and «a bet out of turn» would hide why."""
+    mano = obj.get("mano") if isinstance(obj, dict) else None
+    if type(mano) is int and 0 <= mano <= 3 and mano != partida.mano and not partida.over:
+        raise InvalidPartida(f"mano should be seat {partida.mano}, not {mano}")
 
 
 def replay(lines: str | bytes | Iterable[str | bytes], juegos: int = JUEGOS, vacas: int = VACAS,

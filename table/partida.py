@@ -12,7 +12,7 @@ full narration (:func:`table.explain.explain`), and the same as JSON.
 ...     ["12o", "3c", "1e", "4b"], ["11o", "11c", "7e", "7b"],
 ...     ["5o", "6c", "2b", "10e"], ["10o", "10c", "1o", "12b"]]}
 >>> partida, played = replay([json.dumps(hand)], juegos=1)
->>> hand_line(played[0])
+>>> hand_line(played[0], juegos=1)
 'Mano 1 (línea 1), mano el asiento 0: juego para la pareja 0 (asientos 0 y 2), por el órdago (iban 0 a 0). Juegos: 1 a 0: partida para la pareja 0.'
 >>> result(partida, played)
 'La pareja 0 gana la partida, 1 juego a 0, en 1 mano.'
@@ -24,7 +24,9 @@ from typing import Any
 
 from table.explain import closing, explain
 from table.match import JUEGO, PARTIDA, VACA, Partida, Played
+from table.numerals import capitalised
 from table.rules import Rules
+from table.vocabulary import ZAMORA, ZAPATERIA, juegos_names
 
 
 def _plural(n: int, one: str, many: str) -> str:
@@ -34,14 +36,18 @@ def _plural(n: int, one: str, many: str) -> str:
 def heading(rules: Rules, juegos: int, vacas: int, mano: int) -> str:
     """What the partida is played to: «Partida a 3 juegos, a 40 piedras, ...»."""
     vaca = "" if vacas == 1 else f" por vaca, {vacas} vacas"
-    real = ", 31 real" if rules.real else ""
-    penalties = ", reglamento mundial (regla 19)" if rules.penalties == "mundial" else ""
+    real = {False: "", True: ", 31 real con cualquier figura", "rey": ", 31 real con rey"}[rules.real]
+    penalties = {"lance": "", "mundial": ", equivocaciones por la regla 19 del reglamento mundial",
+                 "none": ", equivocaciones sin castigo"}[rules.penalties]
+    deje = ", mus con deje" if rules.deje else ""
     return (f"Partida a {_plural(juegos, 'juego', 'juegos')}{vaca}, a {rules.target} piedras, "
-            f"{rules.reyes} reyes{real}{penalties}; primera mano el asiento {mano}.")
+            f"{rules.reyes} reyes{real}{penalties}{deje}; primera mano el asiento {mano}.")
 
 
-def hand_line(step: Played) -> str:
-    """One hand in a line: the score after it, or the juego (vaca, partida) it won."""
+def hand_line(step: Played, juegos: int) -> str:
+    """One hand in a line: the score after it, or the juego (vaca, partida) it won, with the
+    players' words for a 2-0 («dos a cero, y Zamora de portero») and a vaca won to nil
+    («zapatería»); ``juegos``: the juegos that win a vaca."""
     head = f"Mano {step.hand} (línea {step.line}), mano el asiento {step.record.mano}: "
     a = step.answer
     if a.winner is None:
@@ -53,6 +59,11 @@ def hand_line(step: Played) -> str:
         text += f": vaca para la pareja {won[VACA]}. Vacas: {step.vacas[0]} a {step.vacas[1]}"
     if PARTIDA in won:
         text += f": partida para la pareja {won[PARTIDA]}"
+    names = juegos_names(step.juegos, juegos, step.juegos if VACA in won else None)
+    if ZAPATERIA in names:
+        text += f". ¡Zapatería! La pareja {1 - won[VACA]} no ha ganado un solo juego"
+    elif ZAMORA in names:
+        text += f". «{capitalised(ZAMORA)}»"
     return text + "."
 
 
@@ -90,14 +101,14 @@ def narrate(partida: Partida, played: list[Played], *, full: bool = False,
     if hand is not None:
         step = played[hand - 1]
         return [f"Mano {step.hand} (línea {step.line}):", *explain(step.record, step.answer),
-                hand_line(step)]
+                hand_line(step, partida.juegos)]
     first = played[0].record
     lines = [heading(partida.rules, partida.juegos, partida.vacas, first.mano)]
     for step in played:
         if full:
             lines += ["", f"Mano {step.hand} (línea {step.line}):",
                       *explain(step.record, step.answer)]
-        lines.append(hand_line(step))
+        lines.append(hand_line(step, partida.juegos))
     if full:
         lines.append("")
     lines.append(result(partida, played))

@@ -378,6 +378,9 @@ def loads(text: str | bytes) -> Any:
             text = text.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise InvalidRecord(f"bad JSON: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    if not text.strip():
+        raise InvalidRecord("empty: there is no record" if not text
+                            else "empty: only blank space, no record")
     try:
         return json.loads(text, parse_constant=_no_constants, object_pairs_hook=_pairs)
     except json.JSONDecodeError as exc:

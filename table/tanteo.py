@@ -8,10 +8,13 @@ The first pair to reach the target wins the juego at that event and nothing
 after it counts. An accepted órdago ends the hand: the pair that wins that lance
 wins the juego (unless a deje already won it).
 
-With ``penalties: "none"`` the lances are bet as declared and won by the cards
-(a seat never wins, nor earns the bonus of, a jugada it does not hold). With
-``"mundial"``, rule 19 of the World Championship rules rewrites the pares and
-juego lances when a declaration was false (see ``docs/decisions-engine.md``).
+A false declaration («pares sí», «juego sí» without them) is judged by
+``rules.penalties``: ``"lance"`` (the default: the beginners' treatise and the lances
+text: the offending pair loses the lance and its envites, whatever the partner holds;
+a hidden jugada does not count; when nobody holds juego the last lance is punto),
+``"mundial"`` (rule 19 of the World Championship rules, case by case) or ``"none"``
+(no penalty: the cards decide, as records written before ``"lance"`` were scored).
+See ``docs/decisions-engine.md``.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from table.jugadas import PARES_BONUS, PARES_KINDS, Jugadas
 from table.lances import How, Lance
 from table.numerals import stones as say
 from table.record import HandRecord, parse
-from table.rules import Rules
+from table.rules import LANCE, MUNDIAL, Rules
 
 NONE = How.NONE
 
@@ -52,7 +55,8 @@ NONE = How.NONE
 class _Plan:
     """One lance's result and its events (the deje during the bets, the rest at the end)."""
 
-    __slots__ = ("lance", "winner", "how", "seat", "deje", "end", "stake", "annulled", "penalty")
+    __slots__ = ("lance", "winner", "how", "seat", "deje", "end", "stake", "annulled", "penalty",
+                 "lost_by")
 
     def __init__(self, lance: Lance, winner: int | None, how: str, seat: int | None,
                  deje: Event | None, end: list[Event], stake: int = 0) -> None:
@@ -62,12 +66,15 @@ class _Plan:
         """Rule 19 annulled what was played in the lance (its envites, deje or órdago)."""
         self.penalty = False
         """Rule 19 gave the lance to the other pair with a penalty deje."""
+        self.lost_by: tuple[int, ...] = ()
+        """The pairs that lost the lance by a false «sí» (``penalties: "lance"``)."""
 
     def result(self) -> LanceResult:
         stones = 0 if self.how == ORDAGO_QUERIDO else (
             (self.deje.stones if self.deje else 0) + sum(e.stones for e in self.end))
         return LanceResult(self.lance, self.winner, self.how, stones, self.seat, self.stake,
-                           self.deje.stones if self.deje else 0, self.annulled, self.penalty)
+                           self.deje.stones if self.deje else 0, self.annulled, self.penalty,
+                           self.lost_by)
 
 
 def _annul(plan: _Plan) -> _Plan:
@@ -109,7 +116,7 @@ def _plan(lance: Lance, o: Outcome, holders: Iterable[int] | None, j: Jugadas,
     if how == NO_QUERIDO:
         assert o.pair is not None
         pair, seat = o.pair, None
-        deje = Event(lance, pair, o.deje, f"{say(o.deje)} porque no", DEJE)
+        deje = _deje(lance, o, rules)
         if lance == Lance.PUNTO:
             end = [Event(lance, pair, 1, "una de punto", PUNTO_STONE)]
         elif lance in (Lance.PARES, Lance.JUEGO):
@@ -130,6 +137,17 @@ def _plan(lance: Lance, o: Outcome, holders: Iterable[int] | None, j: Jugadas,
     else:  # pares or juego, en paso or not bet: the bonus
         end = _bonus(lance, pair, held or (), j, rules)
     return _Plan(lance, pair, how, seat, deje, end, o.stake if how == QUERIDO else 0)
+
+
+def _deje(lance: Lance, o: Outcome, rules: Rules) -> Event:
+    """The deje of a refused envite, counted in the act; with mus con deje (``rules.deje``)
+    a refused raise in pares, juego or punto adds a stone («añadir una piedra adicional ...
+    cuando, tras aumentar una apuesta, la pareja contraria no la acepta»)."""
+    assert o.pair is not None
+    why = f"{say(o.deje)} porque no"
+    if rules.deje and o.deje >= 2 and not lance.everyone:  # a first envite's deje is 1
+        return Event(lance, o.pair, o.deje + 1, why + " y una de deje", DEJE)
+    return Event(lance, o.pair, o.deje, why, DEJE)
 
 
 def _penalty(lance: Lance, pair: int, holders: Iterable[int], j: Jugadas, rules: Rules,
@@ -249,6 +267,70 @@ def _mundial_juego(lance: Lance, o: Outcome, decl: tuple[bool, ...], has: tuple[
     return _penalty(Lance.JUEGO, q, true, j, rules, "una de deje por juego no cantado")
 
 
+def _them(lance: Lance) -> str:
+    return "tenerlos" if lance == Lance.PARES else "tenerlo"
+
+
+def _lance_rule(lance: Lance, said: Lance, o: Outcome, decl: tuple[bool, ...],
+                has: tuple[bool, ...], j: Jugadas, rules: Rules, rulings: list[str]) -> _Plan:
+    """``penalties: "lance"``, the beginners' treatise and the lances text: «si alguno de los
+    jugadores declara tener pares o juego sin tenerlos, la pareja perderá ese lance y los
+    envites que en él pudiera haber realizado, aunque las cartas del compañero sean mejores»;
+    a seat that hides its jugada «perderá la ocasión de jugar estos lances».
+
+    ``said`` is the lance the declarations were about (pares or juego), ``lance`` the one
+    played (juego, or punto when nobody declared juego); ``has`` what the cards hold."""
+    true = [s for s in range(4) if decl[s] and has[s]]
+    false = [s for s in range(4) if decl[s] and not has[s]]
+    for s in range(4):
+        if has[s] and not decl[s]:
+            rulings.append(f"el asiento {s} no cantó {said} teniéndo{'los' if said == Lance.PARES else 'lo'}"
+                           f": no cuenta{'n' if said == Lance.PARES else ''} («sólo los juegan "
+                           f"los que los tienen»)")
+    if lance == Lance.PUNTO:  # nobody said «juego sí»: punto among the seats without juego
+        return _plan(lance, o, [s for s in range(4) if not has[s]], j, rules)
+    if not false:
+        return _plan(lance, o, true, j, rules)
+    scored: Lance = lance
+    if lance == Lance.JUEGO and not any(has):
+        scored = Lance.PUNTO  # «si ninguno de los cuatro jugadores tiene juego, se apuesta al punto»
+        rulings.append("nadie tiene juego: se cuenta el punto, como si se hubiera jugado")
+    liars = sorted({s & 1 for s in false})
+    for p in liars:
+        seats = [str(s) for s in false if s & 1 == p]
+        who = (f"el asiento {seats[0]} cantó" if len(seats) == 1
+               else f"los asientos {' y '.join(seats)} cantaron")
+        rulings.append(f"{who} {said} sin {_them(said)}: la pareja {p} pierde "
+                       f"el lance y sus envites, aunque las cartas del compañero sean mejores"
+                       + ("" if len(liars) == 2 else f"; lo gana la pareja {1 - p}"))
+    if len(liars) == 2:
+        rulings.append(f"las dos parejas cantaron {said} sin {_them(said)}: el lance no es de nadie")
+        plan = _Plan(scored, None, o.how, None, None, [])
+        plan.lost_by = (0, 1)
+        return plan
+    p = liars[0]
+    q = 1 - p
+    deje: Event | None = None
+    end: list[Event] = []
+    if o.how == NO_QUERIDO:
+        if o.pair == q:  # the others' envite was refused: theirs in the act, as always
+            deje = _deje(scored, o, rules)
+        else:  # the offending pair's envite, refused: its deje goes to the others
+            d = _deje(scored, o, rules)
+            end.append(Event(scored, q, d.stones, f"{d.why}, por {said} mal cantado"
+                             + ("s" if said == Lance.PARES else ""), PENALTY))
+    elif o.how == QUERIDO:
+        end.append(Event(scored, q, o.stake, f"{say(o.stake)} de envite a {scored}", ENVITE))
+    if o.how != ORDAGO_QUERIDO:
+        if scored == Lance.PUNTO:
+            end.append(Event(scored, q, 1, "una de punto", PUNTO_STONE))
+        else:
+            end += _bonus(scored, q, true, j, rules)
+    plan = _Plan(scored, q, o.how, None, deje, end, o.stake if o.how == QUERIDO else 0)
+    plan.lost_by = (p,)
+    return plan
+
+
 def score(rec: HandRecord) -> Answer:
     """Score one checked hand record."""
     j = rec.jugadas
@@ -257,7 +339,8 @@ def score(rec: HandRecord) -> Answer:
     # «¿pares?» is asked after chica, «¿juego?» after pares: not after an órdago that ended the hand
     asked = (ordago is None or ordago in _AFTER_CHICA, ordago is None or ordago in _AFTER_PARES)
     mistakes = _mistakes(rec, asked) if rec.declared_given != (False, False) else ()
-    mundial = rules.penalties == "mundial" and bool(mistakes)
+    mundial = rules.penalties == MUNDIAL and bool(mistakes)
+    texts = rules.penalties == LANCE and bool(mistakes)
     rulings: list[str] = []
     plans: list[_Plan] = []
     for lance, o in rec.outcomes.items():
@@ -270,6 +353,10 @@ def score(rec: HandRecord) -> Answer:
                 plan = _mundial_pares(o, rec.declared[0], has_pares, j, rules, rulings)
             else:
                 plan = _mundial_juego(lance, o, rec.declared[1], has_juego, j, rules, rulings)
+        elif texts:
+            i = 0 if lance == Lance.PARES else 1
+            plan = _lance_rule(lance, Lance.PARES if i == 0 else Lance.JUEGO, o, rec.declared[i],
+                               rec.holds()[i], j, rules, rulings)
         else:
             plan = _plan(lance, o, _holders(lance, j), j, rules)
         if o.how == ORDAGO_QUERIDO and plan.annulled:

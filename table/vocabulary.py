@@ -35,14 +35,12 @@ GANDUL = "gandul"
 """19 stones («gandul y mano no puede perder»)."""
 ESTAMOS_FUERA = "estamos fuera"
 """The juego is won."""
-MUERTE_DULCE = "muerte dulce"
-"""The juego won with exactly the stones that were missing."""
 PUNTO_Y_MIEDO = "punto y miedo"
 """A punto envite refused: una porque no and una de punto."""
 TRAN_TRAN = "tran-tran"
 """Every lance that was played went en paso."""
 ZAPATERIA = "zapatería"
-"""A vaca won without the other pair winning a juego."""
+"""A vaca (of three juegos or more) won without the other pair winning a juego."""
 ZAMORA = "dos a cero, y Zamora de portero"
 """Two juegos to none in a vaca of three."""
 
@@ -83,8 +81,6 @@ def answer_names(answer: Answer) -> list[str]:
     names = []
     if answer.winner is not None:
         names.append(ESTAMOS_FUERA)
-        if answer.won_at is not None and answer.score[answer.winner] == answer.target:
-            names.append(MUERTE_DULCE)
     punto = answer.lances.get("punto")
     if punto is not None and punto.how == "no querido" and punto.deje:
         names.append(PUNTO_Y_MIEDO)
@@ -94,29 +90,47 @@ def answer_names(answer: Answer) -> list[str]:
     return names
 
 
-def robbed(rec: HandRecord, answer: Answer) -> list[str]:
-    """«Robar»: lances won by a refused envite that the cards gave to the other pair
-    (``["robar la chica"]``)."""
+def robbed_lances(rec: HandRecord, answer: Answer) -> list[str]:
+    """The lances won by a refused envite that the cards gave to the other pair: «lo cual se
+    llama "robar", en este caso "robar la chica"» (the beginners' treatise)."""
     out = []
     j = rec.jugadas
     for lance, r in answer.lances.items():
-        if r.how != "no querido" or r.winner is None:
+        if r.how != "no querido" or r.winner is None or r.penalty or r.lost_by:
             continue
         seat = j.best(lance)
         if seat is not None and seat & 1 != r.winner:
-            article = {"grande": "la", "chica": "la", "pares": "los"}.get(lance, "el")
-            out.append(f"robar {article} {lance}")
+            out.append(lance)
     return out
+
+
+def robbed(rec: HandRecord, answer: Answer) -> list[str]:
+    """«Robar»: lances won by a refused envite that the cards gave to the other pair
+    (``["robar la chica"]``)."""
+    article = {"grande": "la", "chica": "la", "pares": "los"}
+    return [f"robar {article.get(lance, 'el')} {lance}" for lance in robbed_lances(rec, answer)]
 
 
 def match_names(partida: Partida) -> list[str]:
     """Names for where the partida stands."""
-    names = []
-    if partida.vaca_results and 0 in partida.vaca_results[-1] and sum(partida.won_juegos) == 0:
-        names.append(ZAPATERIA)
-    if partida.juegos == 3 and sorted(partida.won_juegos) == [0, 2]:
-        names.append(ZAMORA)
-    return names
+    return juegos_names(partida.won_juegos, partida.juegos,
+                        partida.vaca_results[-1] if partida.vaca_results and sum(partida.won_juegos) == 0
+                        else None)
+
+
+def juegos_names(standing: Iterable[int], juegos: int,
+                 vaca: tuple[int, int] | None = None) -> list[str]:
+    """Names for the juegos won in a vaca to ``juegos``: ``standing`` in the vaca being
+    played, ``vaca`` the juegos of the vaca just won (if one was).
+
+    Zapatería: «cuando una pareja gana los tres juegos seguidos … los contrarios que no han
+    ganado un solo juego» (a vaca of three or more won with the other pair at none);
+    «dos a cero, y Zamora de portero»: 2-0 with one juego to go (a vaca of three)."""
+    if vaca is not None:
+        return [ZAPATERIA] if juegos >= 3 and 0 in vaca else []
+    if juegos == 3 and sorted(standing) == [0, 2]:
+        return [ZAMORA]
+    return []
 
 
 def envite_name(n: int) -> str | None:

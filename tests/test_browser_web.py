@@ -123,6 +123,7 @@ def counted(page: Page) -> None:
 
 def shot(page: Page, name: str, transparent: bool = False, scrolls: bool = False) -> None:
     """Save a screenshot to look at, after checking that nothing on it is cut off."""
+    page.wait_for_function("() => { const f = document.getElementById('flash'); return !f || f.hidden; }")
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     bad = cut_off(page, scrolls)
     page.screenshot(path=str(ARTIFACTS / name), omit_background=transparent, full_page=scrolls)
@@ -133,17 +134,19 @@ def test_a_whole_hand_on_the_display(served: Served, browser: Any) -> None:
     page = browser.new_page(viewport={"width": 800, "height": 480})
     page.set_default_timeout(TIMEOUT)
     page.goto(served.url + "/")
-    expect(page.locator(".speaker")).to_contain_text("asiento 0")
+    expect(page.locator(".speaker")).to_contain_text("asiento 1")
     shot(page, "display-800x480-bets.png")
 
-    # the envido's number: 5 in one tap, any other with − and +
-    page.click('button[data-step="5"]')
-    expect(page.locator('button[data-word="envido"]')).to_have_text("Envido 5")
-    page.click('button[data-step="5"]')
+    # the envido's number: «Envido» is 2; more with + and back with −, never below 2
+    envido = page.locator('button[data-word="envido"] .wl')
+    expect(envido).to_have_text("Envido")
     page.click('button[data-step="+"]')
-    expect(page.locator('button[data-word="envido"]')).to_have_text("Envido 3")
+    page.click('button[data-step="+"]')
+    expect(envido).to_have_text("Envido 4")
     page.click('button[data-step="-"]')
-    expect(page.locator('button[data-word="envido"]')).to_have_text("Envido 2")
+    page.click('button[data-step="-"]')
+    expect(envido).to_have_text("Envido")
+    expect(page.locator('button[data-step="-"]')).to_be_disabled()
 
     # a control without the PIN asks for it; a wrong PIN is refused in words and changes nothing
     page.click('button[data-word="envido"]')
@@ -156,15 +159,16 @@ def test_a_whole_hand_on_the_display(served: Served, browser: Any) -> None:
     for d in PIN:
         page.click(f'.pinkey[data-key="{d}"]')
     page.click('.pinkey[data-key="OK"]')
-    expect(page.locator(".speaker")).to_contain_text("Responde el asiento 1")  # the envido went in
+    expect(page.locator(".speaker")).to_contain_text("Responde el asiento 2")  # the envido went in
 
     page.click('button[data-word="no quiero"]')
-    expect(page.locator(".speaker")).to_contain_text("asiento 3")
+    expect(page.locator(".speaker")).to_contain_text("asiento 4")
     page.click("#btn-unsay")  # the last word taken back, then said again
-    expect(page.locator(".speaker")).to_contain_text("Responde el asiento 1")
+    expect(page.locator(".speaker")).to_contain_text("Responde el asiento 2")
     assert served.loop.snapshot()["bets"]["words"]["grande"] == [[0, "envido", 2]]
+    page.wait_for_function("window.tapAge() > 1000")  # the same word again: not a double tap
     page.click('button[data-word="no quiero"]')
-    expect(page.locator(".speaker")).to_contain_text("asiento 3")
+    expect(page.locator(".speaker")).to_contain_text("asiento 4")
     page.click('button[data-word="quiero"]')
     expect(page.locator(".speaker")).to_contain_text("Chica")
     page.click("button.q-paso")  # chica: en paso in one tap
@@ -176,19 +180,19 @@ def test_a_whole_hand_on_the_display(served: Served, browser: Any) -> None:
     frame = served.table.grab()
     assert frame is not None
     served.loop.show_frame(frame.image)
-    page.click("#btn-read")
+    page.locator("#btn-read-now, #btn-read").first.click()
     expect(page.locator("#main")).to_have_attribute("data-phase", "scored")
     expect(page.locator(".tev").last).to_contain_text("van 3 a 9")
     counted(page)  # the tanteo is counted step by step
     shot(page, "display-800x480-tanteo.png")
 
     # correct a card: the 4 de bastos of seat 0 was «misread» as 5 de bastos, then put right
-    card = page.locator('.cardbtn[data-seat="0"]').filter(has_text="4")
+    card = page.locator('.cardbtn[data-seat="0"]').filter(has=page.locator('[data-card="4b"]'))
     card.click()
     page.click('.pick[data-card="5b"]')
-    expect(page.locator('.cardbtn[data-seat="0"]').filter(has_text="5")).to_have_count(1)
+    expect(page.locator('.cardbtn[data-seat="0"] [data-card="5b"]')).to_have_count(1)
     assert "5b" in served.loop.snapshot()["cards"][0]
-    page.locator('.cardbtn[data-seat="0"]').filter(has_text="5").click()
+    page.locator('.cardbtn[data-seat="0"]').filter(has=page.locator('[data-card="5b"]')).click()
     shot(page, "display-800x480-picker.png")
     page.click('.pick[data-card="4b"]')
     expect(page.locator(".tev").last).to_contain_text("van 3 a 9")
@@ -199,7 +203,7 @@ def test_a_whole_hand_on_the_display(served: Served, browser: Any) -> None:
     expect(page.locator("#main")).to_have_attribute("data-phase", "playing")
     expect(page.locator('.points[data-pair="0"]')).to_have_text("3")
     expect(page.locator('.points[data-pair="1"]')).to_have_text("9")
-    expect(page.locator(".speaker")).to_contain_text("asiento 1")  # mano moved on
+    expect(page.locator(".speaker")).to_contain_text("asiento 2")  # mano moved on
     served.table.set_score([3, 9])  # the players move the stones
 
     # a fault is said plainly, with what to do, and goes away by itself
@@ -214,12 +218,12 @@ def test_a_whole_hand_on_the_display(served: Served, browser: Any) -> None:
 
     # hand 2: an órdago accepted ends the hand; the pair that wins grande wins the juego at once
     page.click('button[data-word="ordago"]')
-    expect(page.locator(".speaker")).to_contain_text("Responde el asiento 2")
+    expect(page.locator(".speaker")).to_contain_text("Responde el asiento 3")
     page.click('button[data-word="quiero"]')
     served.table.show([[Card.parse(c) for c in s] for s in HAND2])
-    page.click("#btn-read")
+    page.locator("#btn-read-now, #btn-read").first.click()
     expect(page.locator("#main")).to_have_attribute("data-phase", "scored")
-    expect(page.locator("#winbanner")).to_contain_text("JUEGO PARA LA PAREJA 1")
+    expect(page.locator("#winbanner")).to_contain_text("JUEGO PARA LOS ASIENTOS 2 Y 4")
     counted(page)
     shot(page, "display-800x480-ordago-won.png")
     page.click('.confirm-btn >> nth=0')
@@ -232,6 +236,7 @@ def test_a_whole_hand_on_the_display(served: Served, browser: Any) -> None:
     expect(page.locator(".learnmat .card")).to_have_count(16)
     expect(page.locator(".learnmat .seatcards.seat0")).to_contain_text("1")
     shot(page, "display-800x480-learning.png")
+    page.wait_for_function("window.tapAge() > 1000")
     page.click("#btn-capture")
     expect(page.locator("#main")).to_have_attribute("data-phase", "learning")
     expect(page.locator(".learnstep")).to_contain_text("Foto 2 de 3")
@@ -246,7 +251,7 @@ def test_a_whole_hand_on_the_display(served: Served, browser: Any) -> None:
     served.command({"kind": "say", "seat": 2, "word": "envido", "n": 40})
     served.command({"kind": "say", "seat": 3, "word": "quiero"})
     served.table.show([[Card.parse(c) for c in s] for s in HAND3])  # the stones still say 3 to 9
-    page.click("#btn-read")
+    page.locator("#btn-read-now, #btn-read").first.click()
     expect(page.locator("#main")).to_have_attribute("data-phase", "impossible")
     expect(page.locator("#problems")).to_contain_text("Qué hacer")
     expect(page.locator("#faults")).to_contain_text("moved las piedras")  # the score is 0 to 0
@@ -258,7 +263,7 @@ def test_a_whole_hand_on_the_display(served: Served, browser: Any) -> None:
     page.locator('.cardbtn[data-seat="2"]').filter(has_text="?").click()
     page.click('.pick[data-card="12o"]')
     expect(page.locator("#main")).to_have_attribute("data-phase", "scored")
-    expect(page.locator("#winbanner")).to_contain_text("JUEGO PARA LA PAREJA 0")
+    expect(page.locator("#winbanner")).to_contain_text("JUEGO PARA LOS ASIENTOS 1 Y 3")
     expect(page.locator(".tev.wins")).to_contain_text("van 40 a 0")
     expect(page.locator(".notcounted li").first).to_be_visible()
     snap = served.loop.snapshot()
@@ -343,7 +348,7 @@ def test_the_spectator_page_follows_live_and_resumes_after_a_drop(served: Served
     expect(page.locator("#cards")).to_contain_text("Esperando")
     assert page.evaluate("window.notReloaded") is True
     page.click("#hands li a >> nth=0")
-    expect(page.locator(".explain li").first).to_contain_text("Mano el asiento 0")
+    expect(page.locator(".explain li").first).to_contain_text("Mano el asiento")
     expect(page.locator(".explain")).to_contain_text("El tanteo, por su orden")
     shot(page, "replay.png", scrolls=True)
 
@@ -375,16 +380,32 @@ def test_the_partida_won_and_a_new_one(served: Served, browser: Any) -> None:
     page = browser.new_page(viewport={"width": 800, "height": 480})
     page.set_default_timeout(TIMEOUT)
     page.goto(served.url + "/")
-    expect(page.locator(".over .winbanner")).to_contain_text("Partida para la pareja 1")
+    expect(page.locator(".over .winbanner")).to_contain_text("Partida para los asientos 2 y 4")
     shot(page, "display-800x480-partida-won.png")
     expect(page.locator(".over")).to_contain_text("Vacas: 0 a 1")
-    page.click("#btn-new-partida")  # «Nueva partida»: the PIN first
+    page.click("#btn-new-partida")  # «Nueva partida»: the PIN first, then a second step
     for d in PIN:
         page.click(f'.pinkey[data-key="{d}"]')
     page.click('.pinkey[data-key="OK"]')
+    expect(page.locator("#surebox")).to_contain_text("queda en el diario")
+    # the players' names, on the on-screen keyboard, and the house rules agreed: juego a 30
+    for seat, name in ((0, "JON"), (2, "ANE")):
+        page.click(f'.npname[data-seat="{seat}"]')
+        for ch in name:
+            page.click(f'.kbkey[data-key="{ch}"]')
+        page.click('.kbkey[data-key="ok"]')
+    page.click('.nprow[data-rule="target"] .npopt[data-value="30"]')
+    expect(page.locator('.npname[data-seat="0"]')).to_have_text("Jon (asiento 1)")
+    shot(page, "display-800x480-new-partida.png")
+    page.click("#btn-sure")
     expect(page.locator("#main")).to_have_attribute("data-phase", "playing")
     expect(page.locator('.points[data-pair="1"]')).to_have_text("0")
-    assert served.loop.snapshot()["partida"]["juegos"] == [0, 0]
+    snap = served.loop.snapshot()
+    assert snap["partida"]["juegos"] == [0, 0]
+    assert snap["names"] == ["Jon", "", "Ane", ""] and snap["rules"]["target"] == 30
+    expect(page.locator(".pair0 .pairname")).to_have_text("Jon y Ane")  # a pair by its players
+    expect(page.locator(".speaker")).to_contain_text("Habla Jon (asiento 1)")
+    shot(page, "display-800x480-names.png")
     page.close()
 
 

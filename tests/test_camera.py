@@ -276,3 +276,100 @@ def test_flicker_free_exposures_are_whole_periods() -> None:
     assert flicker_free(14_000, 2.0) == (10_000, 2.8)
     assert flicker_free(16_000, 2.0) == (20_000, 1.6)
     assert flicker_free(12_000, 1.0, 8_333.3) == (8_333, 1.44)
+
+
+class FakeLensCamera(FakePicamera2):
+    """A Camera Module 3: a lens it moves (sharpest at 0.8 dioptres, the mat 1.25 m below; its
+    own autofocus lands at 0.7), and a room whose light the test changes (``room``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.camera_controls = {**self.camera_controls, "AfMode": (0, 2, 0), "LensPosition": (0.0, 15.0, 1.0)}
+        self.lens = 1.0
+        self.room = 1.0
+        self.gain = 1.0
+        self.auto = True
+        self.cycles = 0
+
+    def set_controls(self, controls: dict[str, Any]) -> None:
+        super().set_controls(controls)
+        self.lens = float(controls.get("LensPosition", self.lens))
+        if controls.get("AeEnable") is True:
+            self.auto = True
+        if controls.get("AeEnable") is False:
+            self.auto = False
+
+    def autofocus_cycle(self) -> bool:
+        self.cycles += 1
+        self.lens = 0.7
+        return True
+
+    def wait(self, job: str, timeout: float | None = None) -> Any:
+        if job == "metadata":
+            self.frames += 1
+            if self.auto:
+                self.gain = 1.0 / self.room  # the automatic exposure makes up for the room
+            return {"ExposureTime": 20_000, "AnalogueGain": self.gain, "ColourGains": (1.9, 1.6),
+                    "AeLocked": True, "LensPosition": self.lens}
+        if job == "main":
+            return super().wait(job, timeout)
+        w, h = self.config["lores"]["size"]
+        squares = (np.indices((h, w)).sum(axis=0) // 16 % 2 * 160 + 40).astype(np.float32)
+        blur = 0.5 + 8 * abs(self.lens - 0.8)
+        y = cv2.GaussianBlur(squares, (0, 0), blur) * min(self.room * self.gain, 2.0)
+        yuv = np.full((h * 3 // 2, w), 128, np.uint8)
+        yuv[:h] = np.clip(y, 0, 255).astype(np.uint8)
+        return yuv
+
+
+@pytest.fixture
+def lens_camera(monkeypatch: pytest.MonkeyPatch) -> type[FakeLensCamera]:
+    module = types.ModuleType("picamera2")
+    module.Picamera2 = FakeLensCamera  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    FakePicamera2.made = []
+    return FakeLensCamera
+
+
+def test_the_configured_focus_is_set_and_kept(lens_camera: type[FakeLensCamera]) -> None:
+    cam = PiCamera(still_size=(2304, 1296), lens_position=0.8)
+    fake = FakePicamera2.made[0]
+    assert {"AfMode": 0, "LensPosition": 0.8} in fake.controls  # manual: it never hunts mid-hand
+    assert cam.lens_position == 0.8 and fake.cycles == 0  # type: ignore[attr-defined]
+
+
+def test_without_a_configured_focus_it_focuses_once_at_start_and_keeps_it(lens_camera: type[FakeLensCamera]) -> None:
+    cam = PiCamera(still_size=(2304, 1296))
+    fake = FakePicamera2.made[0]
+    assert fake.cycles == 1  # type: ignore[attr-defined]
+    assert fake.controls[-2] == {"AfMode": 0, "LensPosition": 0.7} and cam.lens_position == 0.7
+
+
+def test_the_focus_sweep_finds_the_sharpest_position(lens_camera: type[FakeLensCamera]) -> None:
+    cam = PiCamera(still_size=(2304, 1296), lens_position=2.0)
+    assert cam.focus() == pytest.approx(0.8)
+    fake = FakePicamera2.made[0]
+    assert fake.lens == pytest.approx(0.8) and fake.controls[-1] == {"AfMode": 0, "LensPosition": 0.8}  # type: ignore[attr-defined]
+
+
+def test_a_camera_without_a_moving_lens_is_left_alone(picamera2: type[FakePicamera2]) -> None:
+    cam = PiCamera(still_size=(2304, 1296), lens_position=0.8)
+    assert cam.lens_position is None and not any("LensPosition" in c for c in picamera2.made[0].controls)
+    with pytest.raises(CameraError, match="no lens to focus"):
+        cam.focus()
+
+
+def test_the_light_is_measured_again_when_the_room_changes(lens_camera: type[FakeLensCamera]) -> None:
+    cam = PiCamera(still_size=(2304, 1296), lens_position=0.8)
+    fake = FakePicamera2.made[0]
+    first = cam.grab()
+    assert first is not None and cam.light_drift(first.image) == 0.0  # the reference
+    fake.room = 0.5  # the club's lights dimmed: the locked exposure leaves the felt darker
+    dim = cam.grab()
+    assert dim is not None and 0.4 < cam.light_drift(dim.image) < 0.7  # about half as bright
+    locked = cam.relight()
+    assert locked["AeEnable"] is False and locked["AnalogueGain"] == pytest.approx(2.0)
+    again = cam.grab()
+    assert again is not None and cam.light_drift(again.image) == 0.0
+    back = cam.grab()
+    assert back is not None and cam.light_drift(back.image) < 0.05

@@ -72,6 +72,54 @@ def test_replay_explain_and_one_hand(tmp_path: Path, capsys: pytest.CaptureFixtu
                                        f"has {len(records)} hands\n")
 
 
+def test_one_hands_ruling_in_words_or_as_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path, records = partida_file(tmp_path)
+    assert main(["replay", str(path), "--hand", "3", "--explain"]) == 0
+    words = capsys.readouterr().out.splitlines()
+    assert words[0] == "Mano 3 (línea 3):" and "El tanteo, por su orden:" in "\n".join(words)
+    assert main(["replay", str(path), "--hand", "3"]) == 0
+    assert capsys.readouterr().out.splitlines() == words
+    assert main(["replay", str(path), "--json", "--hand", "3"]) == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    one = json.loads(line)
+    assert one["hand"] == 3 and one["line"] == 3 and one["mano"] == records[2]["mano"]
+    assert main(["replay", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[2]) == one
+
+
+@pytest.mark.parametrize(("argv", "err"), [
+    (["--hand", "0"], "mus-table replay: argument --hand: must be 1 or more, not 0\n"),
+    (["--juegos", "0"], "mus-table replay: argument --juegos: must be between 1 and 1000, not 0\n"),
+    (["--juegos", "abc"], "mus-table replay: argument --juegos: not a whole number: 'abc'\n"),
+    (["--juegos", "abc\u200b"], "mus-table replay: argument --juegos: not a whole number: 'abc\\u200b'\n"),
+    (["--json", "--explain"], "mus-table replay: argument --explain: not allowed with argument --json\n"),
+])
+def test_a_bad_option_is_refused_in_one_line(tmp_path: Path, argv: list[str], err: str) -> None:
+    path, _ = partida_file(tmp_path, juegos=1)
+    done = subprocess.run([sys.executable, "-m", "firmware.cli", "replay", str(path), *argv],
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", err)
+
+
+def test_an_empty_partida_is_called_empty(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "p.jsonl"
+    path.write_text("")
+    assert main(["replay", str(path)]) == 2
+    assert capsys.readouterr().err == "mus-table replay: the partida is empty: it has no hands\n"
+
+
+def test_a_skipped_mano_is_named_though_its_words_follow_it(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    path, records = partida_file(tmp_path)
+    bad = [dict(r) for r in records]
+    rec = bad[2]   # mano moved one seat on, its words left as they were said
+    bad[2] = {**rec, "mano": (int(rec["mano"]) + 1) % 4}  # type: ignore[call-overload]
+    path.write_text("".join(json.dumps(r) + "\n" for r in bad))
+    assert main(["replay", str(path)]) == 2
+    assert capsys.readouterr().err == (f"mus-table replay: line 3: mano should be seat {rec['mano']}, "
+                                       f"not {bad[2]['mano']}\n")
+
+
 def test_a_hand_that_does_not_follow_is_refused_in_one_line(tmp_path: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     path, records = partida_file(tmp_path)

@@ -44,7 +44,7 @@ def test_score_stdin(capsys: Any, monkeypatch: Any) -> None:
 
 @pytest.mark.parametrize(("data", "message"), [
     (b"{", "bad JSON"),
-    (b"", "bad JSON"),
+    (b"", "empty: there is no record"),
     (b"\xff", "not UTF-8"),
     (json.dumps({**SPEC_RECORD, "mano": 7}).encode(), "mano must be a seat 0-3, not 7"),
     (json.dumps({**SPEC_RECORD, "bets": {"grande": [[1, "paso"]]}}).encode(),
@@ -71,6 +71,17 @@ def test_jsonl_goes_on_after_a_bad_line(capsys: Any, monkeypatch: Any) -> None:
     assert lines[0]["score"] == [3, 9] and lines[3]["score"] == [3, 9]
     assert lines[1] == {"error": lines[1]["error"]} and lines[1]["error"].startswith("line 2: bad JSON")
     assert lines[2]["error"].startswith("line 4: score: pair 0 has 40")
+
+
+def test_jsonl_an_invisible_or_line_breaking_character_is_escaped(capsys: Any, monkeypatch: Any) -> None:
+    # U+0085 and U+2028 end a line for many readers: a message quoting one stays one line
+    bad = json.dumps({**SPEC_RECORD, "bets": "\x85\u2028\u200b"}, ensure_ascii=False)
+    data = "\n".join([bad, json.dumps(SPEC_RECORD)])
+    code, out, _ = run(["score", "--jsonl", "-"], capsys, monkeypatch, data.encode())
+    lines = out.splitlines()
+    assert code == 2 and len(lines) == 2
+    assert json.loads(lines[0])["error"] == ('line 1: bets must be an object of lances, not '
+                                             '"\\u0085\\u2028\\u200b"')
 
 
 def test_jsonl_all_good_exits_0(capsys: Any, monkeypatch: Any) -> None:

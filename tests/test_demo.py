@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -59,6 +60,37 @@ def test_demo_command_narrates_without_the_web(capsys: pytest.CaptureFixture[str
     assert main(["journal", "list", str(journal)]) == 0
     assert '"hands": 1' in capsys.readouterr().out
     assert main(["demo", "--no-web", "--hands", "0"]) == 2
+
+
+def demo_partida(capsys: pytest.CaptureFixture[str], tmp_path: Path, seed: int, *more: str) -> str:
+    """``mus-table demo --no-web --hands 200 --journal J``: it plays the partida to its end, and the
+    journal's export is a partida ``mus-table replay`` takes, to the same winner. What it printed."""
+    journal = tmp_path / f"demo-{seed}.sqlite"
+    assert main(["demo", "--no-web", "--hands", "200", "--seed", str(seed), "--journal", str(journal), *more]) == 0
+    out = capsys.readouterr().out
+    hands = out.count("— Mano ")
+    assert "¡Partida para la pareja " in out and f"{hands} manos" in out, out[-500:]
+    assert main(["journal", "export", str(journal)]) == 0
+    exported = tmp_path / f"demo-{seed}.jsonl"
+    exported.write_text(capsys.readouterr().out)
+    assert main(["replay", str(exported), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out.splitlines()[-1])["summary"]
+    assert summary["over"] and summary["hands"] == hands
+    assert f"¡Partida para la pareja {summary['winner']}!" in out
+    return out
+
+
+def test_the_demo_plays_a_whole_partida_to_its_end(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Seed 1 died at hand 3 (the players said a word while the table still asked «¿juego?»);
+    here the camera's reader reads every hand."""
+    demo_partida(capsys, tmp_path, 1)
+
+
+def test_the_demo_plays_whole_partidas_for_any_seed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Ten seeds, each a whole partida; the reader reads the cards laid (``--reader truth``) to
+    keep it short: what is checked is the players, the loop and the journal, not the camera."""
+    for seed in range(2, 12):
+        demo_partida(capsys, tmp_path, seed, "--reader", "truth")
 
 
 def test_the_demo_partida_follows_the_rules_given() -> None:

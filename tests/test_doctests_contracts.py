@@ -38,7 +38,8 @@ def _blocks(name: str, lang: str = "json") -> list[Any]:
     return out
 
 
-RECORD, DECLARED, ANSWER, RAISE_BETS, ORDAGO_ANSWER, DEJE_ANSWER, MISTAKES, REAL_ANSWER = _blocks("hand-record.md")
+(RECORD, DECLARED, ANSWER, RAISE_BETS, ORDAGO_ANSWER, DEJE_ANSWER, HIDDEN_ANSWER, REAL_ANSWER,
+ FALSE_PARES, FALSE_PARES_ANSWER) = _blocks("hand-record.md")
 
 
 def _score(tmp_path: Path, capsys: pytest.CaptureFixture[str], record: dict[str, Any]) -> Any:
@@ -70,7 +71,14 @@ def test_a_deje_that_wins_the_juego(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 
 def test_a_hidden_juego_is_listed_in_mistakes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert _score(tmp_path, capsys, _with(**DECLARED)) == {**ANSWER, **MISTAKES}
+    assert _score(tmp_path, capsys, _with(**DECLARED)) == HIDDEN_ANSWER
+    free = _with(**DECLARED)
+    free["rules"] = {**free["rules"], "penalties": "none"}
+    assert _score(tmp_path, capsys, free) == {**ANSWER, "mistakes": HIDDEN_ANSWER["mistakes"]}
+
+
+def test_a_false_pares_si(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert _score(tmp_path, capsys, FALSE_PARES) == FALSE_PARES_ANSWER
 
 
 def test_the_31_real(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -78,6 +86,8 @@ def test_the_31_real(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
              ["4o", "5c", "6e", "2b"], ["4c", "5o", "6c", "1c"]]
     record = _with(rules={"real": True}, cards=cards, bets={})
     assert _score(tmp_path, capsys, record) == REAL_ANSWER
+    rey = _score(tmp_path, capsys, _with(rules={"real": "rey"}, cards=cards, bets={}))
+    assert rey["lances"]["juego"] == {"winner": 0, "how": "paso", "stones": 3}
 
 
 def test_the_errors_shown_are_the_errors_given(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -101,8 +101,34 @@ def test_mutated_records_never_get_an_answer_the_reference_would_not_give(
     same(json.dumps(rec))
 
 
-rules_st = st.builds(Rules, st.sampled_from((8, 4)), st.booleans(), st.sampled_from((40, 30)),
-                     st.sampled_from(("none", "mundial")))
+rules_st = st.builds(Rules, st.sampled_from((8, 4)), st.sampled_from((False, True, "rey")),
+                     st.sampled_from((40, 30, 20)), st.sampled_from(("lance", "mundial", "none")))
+
+
+def test_the_fast_path_knows_exactly_the_rule_sets_checked_here() -> None:
+    """Every rule set drawn by ``rules_st`` is in ``CHECKED`` and nothing else: a rule added
+    to ``Rules`` (a new key or value) is refused by the fast path until checked here."""
+    import table.fast as fast
+    from table.rules import KEYS, PENALTIES, REALS, REYES, TARGETS
+
+    drawn = {(r, real, t, p, False) for r in (8, 4) for real in (False, True, "rey")
+             for t in (40, 30, 20) for p in ("lance", "mundial", "none")}
+    assert fast.CHECKED == drawn
+    assert KEYS == ("reyes", "real", "target", "penalties", "deje")
+    assert (REYES, REALS, TARGETS, set(PENALTIES)) == (
+        (8, 4), (False, True, "rey"), (40, 30, 20), {"lance", "mundial", "none"})
+
+
+def test_a_rule_set_not_checked_takes_the_reference_path() -> None:
+    rec = copy.deepcopy(SPEC_RECORD)
+    rec["rules"] = {"deje": True}
+    rec["bets"]["pares"] = [[0, "paso"], [1, "envido", 2], [0, "envido", 2], [1, "no quiero"],
+                            [3, "no quiero"]]
+    text = json.dumps(rec)
+    assert answer_line(text.encode()) is None   # mus con deje: the reference scores it
+    assert reference(text)["tanteo"][0]["why"] == "dos porque no y una de deje"  # in the act
+    rec["rules"] = {"deje": False}
+    assert answer_line(json.dumps(rec).encode()) is not None
 
 
 @settings(max_examples=150, deadline=None)
@@ -118,17 +144,20 @@ def test_every_rule_set_answers_the_same(seed: int, rules: Rules, ordago: float,
     same(text)
 
 
-@pytest.mark.parametrize("real", [False, True])
+@pytest.mark.parametrize("real", [False, True, "rey"])
 @pytest.mark.parametrize("reyes", [8, 4])
+@pytest.mark.parametrize("figure", ["12b", "10b"])
 @pytest.mark.parametrize("juego", [[], [[0, "envido", 2], [1, "quiero"]], [[0, "paso"], [1, "paso"], [2, "paso"]]])
-def test_the_31_real_answers_the_same(real: bool, reyes: int, juego: list[list[Any]]) -> None:
-    rec = record("7o 7c 7e 12b | 11b 12o 12c 1e | 10o 10c 1o 12e | 2o 3c 4e 5b",
+def test_the_31_real_answers_the_same(real: object, reyes: int, figure: str,
+                                      juego: list[list[Any]]) -> None:
+    rec = record(f"7o 7c 7e {figure} | 11b 12o 12c 1e | 10o 10c 1o 12e | 2o 3c 4e 5b",
                  {"juego": juego}, rules={"reyes": reyes, "real": real})
     text = json.dumps(rec)
     assert answer_line(text.encode()) is not None
     same(text)
     line = answer_line(text.encode())
-    assert line is not None and (b"treinta y una real" in line) == real  # its bonus, however bet
+    real_here = real is True or (real == "rey" and figure == "12b")
+    assert line is not None and (b"treinta y una real" in line) == real_here  # however bet
 
 
 word_st = st.one_of(
@@ -202,6 +231,13 @@ def test_the_caches_start_afresh_when_full_and_answer_the_same(monkeypatch: Any)
     import table.fast as fast
 
     monkeypatch.setattr(fast, "_CACHE_SIZE", 5)  # every table fills and is emptied many times
+    # fresh tables, so that the outcomes met by the tests before are met again here
+    start = [(fast._H_PASO, 0, 0, None), (fast._H_NOT_BET, 0, 0, None)]
+    monkeypatch.setattr(fast, "_OUTCOMES", list(start))
+    monkeypatch.setattr(fast, "_OUTCOME_ID", {o: k for k, o in enumerate(start)})
+    monkeypatch.setattr(fast, "_DEJE_PAIR", [-1, -1])
+    monkeypatch.setattr(fast, "_CACHE", tuple(tuple({} for _ in range(16)) for _ in range(4)))
+    monkeypatch.setattr(fast, "_PLAYED", ({}, {}, {}, {}, {}))
     rng = random.Random(13)
     for _ in range(300):
         text = json.dumps(random_record(rng, ordago=2.0))

@@ -54,10 +54,14 @@ STUBS = {
                 for t in python pip; do
                     printf '#!/bin/bash\\necho "venv-%s $*" >> "$STUB_LOG"\\n' "$t" > "$d/bin/$t"
                     printf 'case "$*" in *sys.version_info*) echo "%s";; esac\\n' "$FAKE_PY" >> "$d/bin/$t"
-                    printf 'if [ "$1" = - ]; then cat > /dev/null; echo frame > "$2"; fi\\n' >> "$d/bin/$t"
                     chmod +x "$d/bin/$t"
                 done
-                printf '#!/bin/sh\\n' > "$d/bin/mus-table"; chmod +x "$d/bin/mus-table" ;;
+                # pip wheel (a checkout): a wheel in --wheel-dir
+                printf 'if [ "$1" = wheel ]; then touch "$5/mus_table-0.1.0-py3-none-any.whl"; fi\\n' >> "$d/bin/pip"
+                # mus-table check: the self-check; FAKE_CHECK_RC=1 makes it fail (a bad update)
+                printf '#!/bin/bash\\necho "venv-mus-table $*" >> "$STUB_LOG"\\n' > "$d/bin/mus-table"
+                printf 'if [ "$1" = check ]; then echo frame > "$7"; fi\\nexit "${FAKE_CHECK_RC:-0}"\\n' >> "$d/bin/mus-table"
+                chmod +x "$d/bin/mus-table" ;;
             *) exit 3 ;;
         esac"""),
 }
@@ -103,6 +107,13 @@ def install(tmp: Path, *args: str, codename: str = "bookworm", numpy: str = "1.2
     return Run(done.returncode, done.stdout + done.stderr, calls, root)
 
 
+def current(root: Path) -> Path:
+    """The version the service runs: /opt/mus-table/current, resolved."""
+    link = root / "opt/mus-table/current"
+    assert link.is_symlink(), "no current version"
+    return link.resolve()
+
+
 def called(run: Run, prefix: str) -> list[str]:
     return [c for c in run.calls if c.startswith(prefix)]
 
@@ -114,12 +125,17 @@ def test_a_bookworm_install_lays_out_the_appliance(tmp_path: Path) -> None:
     (apt,) = called(run, "apt-get install")
     assert {"python3-picamera2", "python3-numpy", "python3-lgpio", "rpicam-apps", "avahi-daemon",
             "chromium-browser"} <= set(apt.split())
-    # The venv sees apt's picamera2 and numpy; pip is pinned to that numpy.
-    assert "python3 -m venv --system-site-packages " + str(root / "opt/mus-table/venv") in run.calls
-    constraints = (root / "opt/mus-table/constraints.txt").read_text().splitlines()
+    # The version's own venv sees apt's picamera2 and numpy; pip is pinned to that numpy and to
+    # the lock file; the wheel was built from a clean copy of the checkout, never the checkout.
+    version = current(root)
+    assert "python3 -m venv --system-site-packages " + str(version / "venv") in run.calls
+    constraints = (version / "constraints.txt").read_text().splitlines()
     assert "numpy==1.24.2" in constraints and "opencv-python-headless<4.12" in constraints
+    assert "opencv-python-headless==4.11.0.86" in constraints and "flask==3.1.3" in constraints
+    (wheel,) = called(run, "venv-pip wheel")
+    assert str(REPO) not in wheel
     (pip,) = called(run, "venv-pip install")
-    assert f"--constraint {root}/opt/mus-table/constraints.txt {REPO}" in pip
+    assert f"--constraint {version}/constraints.txt " in pip and pip.endswith("mus_table-0.1.0-py3-none-any.whl")
     # Configuration: the journal on the data directory, a PIN other than the example's.
     config = (root / "etc/mus-table/table.toml").read_text()
     assert 'journal = "/var/lib/mus-table/journal.sqlite"' in config
@@ -144,16 +160,21 @@ def test_a_bookworm_install_lays_out_the_appliance(tmp_path: Path) -> None:
     assert 'subject.user == "mus-table"' in clock_rules.read_text()
     # The display: the desktop user's labwc autostart starts the kiosk.
     autostart = (root / "home/pi/.config/labwc/autostart").read_text()
-    assert "/opt/mus-table/kiosk.sh &" in autostart
-    assert os.access(root / "opt/mus-table/kiosk.sh", os.X_OK)
+    assert "/opt/mus-table/current/kiosk.sh &" in autostart
+    assert os.access(root / "opt/mus-table/current/kiosk.sh", os.X_OK)
     # The name, the access point, the RTC battery.
     assert (root / "etc/hostname").read_text() == "mus-table\n"
     assert "_http._tcp" in (root / "etc/avahi/services/mus-table.service").read_text()
     (ap,) = called(run, "nmcli connection add")
     assert "ssid mus-table-wifi" in ap and "802-11-wireless.mode ap" in ap and "ipv4.method shared" in ap
     assert "dtparam=rtc_bbat_vchg=3000000" in (root / "boot/firmware/config.txt").read_text()
-    # The self-check: picamera2 imported in the venv, a first frame written, the page asked.
+    watchdog = (root / "etc/systemd/system.conf.d/mus-table-watchdog.conf").read_text()
+    assert "RuntimeWatchdogSec=15" in watchdog  # the Pi's hardware watchdog, petted by systemd
+    # The self-check: picamera2 imported in the venv, `mus-table check` (configuration, journal,
+    # a first frame), the page asked.
     assert any("from picamera2 import Picamera2" in c for c in called(run, "venv-python -c"))
+    (check,) = called(run, "venv-mus-table check")
+    assert f"--config {root}/etc/mus-table/table.toml --settings {root}/var/lib/mus-table/settings.toml" in check
     assert (root / "var/lib/mus-table/first-frame.jpg").read_text() == "frame\n"
     assert called(run, "curl")
     assert "self-check passed" in run.out
@@ -162,9 +183,9 @@ def test_a_bookworm_install_lays_out_the_appliance(tmp_path: Path) -> None:
 def test_trixie_pins_its_own_numpy_2_and_installs_chromium(tmp_path: Path) -> None:
     run = install(tmp_path, "--no-check", codename="trixie", numpy="2.2.4", py="3.13")
     assert run.rc == 0, run.out
-    constraints = (run.root / "opt/mus-table/constraints.txt").read_text().splitlines()
+    constraints = (current(run.root) / "constraints.txt").read_text().splitlines()
     assert "numpy==2.2.4" in constraints
-    assert not any(c.startswith("opencv") for c in constraints)
+    assert [c for c in constraints if c.startswith("opencv")] == ["opencv-python-headless==4.12.0.88"]
     (apt,) = called(run, "apt-get install")
     assert "chromium" in apt.split() and "chromium-browser" not in apt.split()
     assert not called(run, "venv-python -c")
@@ -182,9 +203,9 @@ def test_running_it_again_updates_in_place_and_keeps_config_and_journal(tmp_path
     assert again.rc == 0, again.out
     assert config.read_text().endswith("# edited by the club\n")
     assert journal.read_bytes() == b"SQLite format 3\x00 hands"
-    assert not called(again, "python3 -m venv")  # the same venv, upgraded
-    (pip,) = called(again, "venv-pip install")
-    assert "--upgrade" in pip
+    assert not called(again, "python3 -m venv")  # the same version: its venv is kept as it is
+    assert not called(again, "venv-pip install")
+    assert "already installed" in again.out
     assert not called(again, "useradd")
     assert "configuration kept" in again.out
 
@@ -193,11 +214,12 @@ def test_a_venv_of_another_python_is_rebuilt(tmp_path: Path) -> None:
     first = install(tmp_path, "--no-check", py="3.11")
     assert first.rc == 0, first.out
     (tmp_path / "calls.log").unlink()
+    (first.root / "etc/os-release").write_text("ID=debian\nVERSION_CODENAME=trixie\n")
     after_upgrade = install(tmp_path, "--no-check", codename="trixie", numpy="2.2.4", py="3.13",
                             root=first.root)
     assert after_upgrade.rc == 0, after_upgrade.out
-    assert "made by Python 3.11, the system has 3.13" in after_upgrade.out
-    assert called(after_upgrade, "python3 -m venv")
+    assert called(after_upgrade, "python3 -m venv")  # the same release, a new venv for Python 3.13
+    assert (current(first.root) / ".complete").read_text() == "3.13\n"
 
 
 @pytest.mark.parametrize("codename, arch, why", [
@@ -217,23 +239,55 @@ def test_a_short_hotspot_passphrase_is_refused(tmp_path: Path) -> None:
     assert run.calls == []
 
 
-@pytest.mark.skipif(shutil.which("systemd-analyze") is None,
-                    reason="systemd-analyze not installed (Debian package systemd)")
-def test_the_unit_verifies(tmp_path: Path) -> None:
-    """systemd-analyze verify: known sections and keys, an executable ExecStart (here the
-    fake root's, the only change to the unit), a target that exists."""
-    exe = tmp_path / "opt/mus-table/venv/bin/mus-table"
-    exe.parent.mkdir(parents=True)
-    exe.write_text("#!/bin/sh\n")
-    exe.chmod(0o755)
+needs_systemd = pytest.mark.skipif(shutil.which("systemd-analyze") is None,
+                                   reason="systemd-analyze not installed (Debian package systemd)")
+UNITS = ("mus-table.service", "mus-table-admin.service", "mus-table-admin.path", "mus-table-firstboot.service")
+
+
+def _units_in(tmp: Path) -> Path:
+    """The three units with their programs moved into ``tmp`` (the only change): systemd-analyze
+    checks that what they run exists and is executable."""
+    for exe in ("opt/mus-table/current/venv/bin/mus-table", "opt/mus-table/current/install.sh"):
+        path = tmp / exe
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("#!/bin/sh\n")
+        path.chmod(0o755)
+    for name in UNITS:
+        text = (REPO / "hardware/pi" / name).read_text()
+        (tmp / name).write_text(text.replace("/opt/mus-table/", f"{tmp}/opt/mus-table/"))
+    return tmp
+
+
+@needs_systemd
+def test_the_units_verify(tmp_path: Path) -> None:
+    """systemd-analyze verify: known sections and keys, executables that exist, targets that exist."""
     text = UNIT.read_text()
-    assert "ExecStart=/opt/mus-table/venv/bin/mus-table run --config /etc/mus-table/table.toml" in text
-    unit = tmp_path / "mus-table.service"
-    unit.write_text(text.replace("ExecStart=/opt/", f"ExecStart={tmp_path}/opt/"))
-    done = subprocess.run(["systemd-analyze", "verify", "--man=no", str(unit)],
+    assert ("ExecStart=/opt/mus-table/current/venv/bin/mus-table run --config /etc/mus-table/table.toml "
+            "--settings /var/lib/mus-table/settings.toml") in text
+    d = _units_in(tmp_path)
+    done = subprocess.run(["systemd-analyze", "verify", "--man=no", *(str(d / n) for n in UNITS)],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "Unknown" not in done.stderr and "ignoring" not in done.stderr, done.stderr
+
+
+@needs_systemd
+def test_the_table_service_is_sandboxed_to_ok(tmp_path: Path) -> None:
+    """systemd-analyze security rates the table's service «OK» or better (it was 8.7 «EXPOSED»)."""
+    d = _units_in(tmp_path)
+    done = subprocess.run(["systemd-analyze", "security", "--offline=yes", "--no-pager", str(d / "mus-table.service")],
+                          capture_output=True, text=True, timeout=60)
+    match = re.search(r"Overall exposure level for mus-table.service: ([0-9.]+) (\w+)", done.stdout)
+    assert match, done.stdout[-500:] + done.stderr
+    assert float(match.group(1)) <= 3.9 and match.group(2) in ("OK", "SAFE"), match.group(0)
+
+
+def test_the_service_has_a_watchdog_and_does_not_wait_for_the_network() -> None:
+    keys = dict(line.split("=", 1) for line in UNIT.read_text().splitlines()
+                if "=" in line and not line.startswith("#"))
+    assert keys["Type"] == "notify" and int(keys["WatchdogSec"]) > 0
+    assert "network-online" not in UNIT.read_text().replace("# No wait for network-online", "")
+    assert keys["ProtectSystem"] == "strict" and keys["CapabilityBoundingSet"] == ""
 
 
 def test_the_unit_restarts_on_failure_in_a_writable_working_directory() -> None:
@@ -257,8 +311,10 @@ def _kiosk(tmp: Path, browsers: tuple[str, ...]) -> tuple[subprocess.CompletedPr
     for name in ("curl", *browsers):
         (stubs / name).write_text(f'#!/bin/sh\necho "{name} $*" >> "{log}"\n')
         (stubs / name).chmod(0o755)
-    done = subprocess.run(["/bin/sh", str(KIOSK)], env={"PATH": str(stubs)},
-                          capture_output=True, text=True, timeout=30)
+    for tool in ("rm", "mkdir", "sleep"):  # only these beside the stubs: no real chromium on the PATH
+        (stubs / tool).symlink_to(shutil.which(tool) or f"/bin/{tool}")
+    done = subprocess.run(["/bin/sh", str(KIOSK)], capture_output=True, text=True, timeout=30,
+                          env={"PATH": str(stubs), "MUS_TABLE_KIOSK_RUNS": "1", "XDG_RUNTIME_DIR": str(tmp)})
     return done, log.read_text() if log.exists() else ""
 
 
@@ -282,10 +338,36 @@ def test_the_kiosk_opens_the_page_only_once_the_server_answers(tmp_path: Path) -
     for stub in stubs.iterdir():
         stub.chmod(0o755)
     done = subprocess.run(["/bin/sh", str(KIOSK)], capture_output=True, text=True, timeout=30,
-                          env={"PATH": f"{stubs}:/usr/bin:/bin", "MUS_TABLE_POLL_S": "0"})
+                          env={"PATH": f"{stubs}:/usr/bin:/bin", "MUS_TABLE_POLL_S": "0",
+                               "MUS_TABLE_KIOSK_RUNS": "1", "XDG_RUNTIME_DIR": str(tmp_path)})
     assert done.returncode == 0, done.stderr
     calls = log.read_text().splitlines()
     assert calls[:4] == ["curl"] * 4 and calls[4].startswith("chromium --kiosk") and len(calls) == 5
+
+
+def test_the_kiosk_starts_chromium_again_with_a_fresh_profile_and_no_zoom_or_translate(tmp_path: Path) -> None:
+    """Chromium exits (a crash, a kill): it is started again, each time on an empty profile, so a
+    pulled plug never leaves a «restore pages?» prompt; pinch-zoom and translation are off."""
+    stubs = tmp_path / "stubs"
+    stubs.mkdir()
+    log = tmp_path / "kiosk.log"
+    (stubs / "curl").write_text("#!/bin/sh\nexit 0\n")
+    # The browser leaves a file in its profile, and says whether the profile was empty at start.
+    (stubs / "chromium").write_text(
+        f'#!/bin/sh\nfor a; do case "$a" in --user-data-dir=*) d="${{a#*=}}";; esac; done\n'
+        f'echo "start empty=$(ls -A "$d" | wc -l) $*" >> "{log}"\ntouch "$d/Crashpad"\nexit 1\n')
+    for stub in stubs.iterdir():
+        stub.chmod(0o755)
+    done = subprocess.run(["/bin/sh", str(KIOSK)], capture_output=True, text=True, timeout=30,
+                          env={"PATH": f"{stubs}:/usr/bin:/bin", "MUS_TABLE_KIOSK_RUNS": "3",
+                               "MUS_TABLE_RESTART_S": "0", "XDG_RUNTIME_DIR": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    starts = log.read_text().splitlines()
+    assert len(starts) == 3 and all(s.startswith("start empty=0 --kiosk ") for s in starts)
+    flags = starts[0].split()
+    assert {"--disable-pinch", "--disable-features=Translate,TranslateUI", "--overscroll-history-navigation=0",
+            "--disable-session-crashed-bubble", "--no-first-run"} <= set(flags)
+    assert done.stderr.count("starting it again") == 3
 
 
 def test_the_kiosk_says_so_when_there_is_no_browser(tmp_path: Path) -> None:
@@ -336,27 +418,37 @@ class Picamera2:
 
 
 def test_the_self_checks_first_frame_goes_through_the_tables_camera_source(tmp_path: Path) -> None:
-    """The Python the self-check runs for «a first frame» (taken out of install.sh as it is):
-    the configured source, opened as the service opens it, writes a full-resolution still."""
+    """`mus-table check`, as install.sh runs it: the configuration with the display's settings,
+    the journal opened, and the configured source, opened as the service opens it, writes a
+    full-resolution still; a journal that is not one fails the check (an update goes back)."""
     import sys
 
     import cv2
 
-    text = SCRIPT.read_text()
-    start = text.index("<<'EOF' || ok=0\n", text.index("check 3/4")) + len("<<'EOF' || ok=0\n")
-    code = text[start:text.index("\nEOF\n", start)]
+    from firmware.journal import Journal
+
     (tmp_path / "picamera2").mkdir()
     (tmp_path / "picamera2" / "__init__.py").write_text(FAKE_PICAMERA2)
+    journal = tmp_path / "journal.sqlite"
+    Journal(journal).close()
     config = tmp_path / "table.toml"
-    config.write_text('[table]\njournal = "/nonexistent/journal.sqlite"\n')  # the example's camera: picamera2
+    config.write_text(f'[table]\njournal = "{journal}"\n')  # the example's camera: picamera2
+    settings = tmp_path / "settings.toml"
+    settings.write_text('[table]\nname = "mesa-del-fondo"\n[camera]\nmains_hz = 60\n')
     frame = tmp_path / "first-frame.jpg"
-    done = subprocess.run([sys.executable, "-", str(frame), str(config)], input=code, capture_output=True,
-                          text=True, timeout=120, env={**os.environ, "PYTHONPATH": f"{tmp_path}:{REPO}"})
+    env = {**os.environ, "PYTHONPATH": f"{tmp_path}:{REPO}"}
+    argv = [sys.executable, "-m", "firmware.cli", "check", "--config", str(config), "--settings", str(settings)]
+    done = subprocess.run([*argv, "--frame", str(frame)], capture_output=True, text=True, timeout=120, env=env)
     assert done.returncode == 0, done.stderr
+    assert "table 'mesa-del-fondo', camera picamera2, mains 60 Hz" in done.stdout
+    assert "journal: " + str(journal) + " opened, 0 partidas, 0 hands" in done.stdout
     assert "watching 768x432, still 4608x2592, mean level 120" in done.stdout  # the sensor's whole array
     assert "'AeEnable': False" in done.stdout  # exposure and white balance were locked
     image = cv2.imread(str(frame))
     assert image is not None and image.shape == (2592, 4608, 3)
+    journal.write_bytes(b"not a journal at all" * 100)
+    bad = subprocess.run(argv, capture_output=True, text=True, timeout=120, env=env)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "not a table journal" in bad.stderr
 
 
 def test_the_debian_trial_parses_and_refuses_to_run_unprivileged(tmp_path: Path) -> None:
@@ -371,3 +463,146 @@ def test_the_debian_trial_parses_and_refuses_to_run_unprivileged(tmp_path: Path)
     done = subprocess.run(["bash", str(trial)], capture_output=True, text=True, timeout=30,
                           env={**os.environ, "PATH": f"{stubs}:{os.environ['PATH']}"})
     assert done.returncode == 1 and done.stderr.count("\n") == 1 and "as root" in done.stderr
+
+
+# --- releases, updates and the way back -------------------------------------------------------
+
+
+def fake_release(tmp: Path, rid: str, *, damage: bool = False) -> Path:
+    """A release archive as hardware/release.py lays it out, with a dummy wheel (the venvs are
+    stubs here; tests/test_release.py installs a real one)."""
+    import tarfile
+
+    from hardware.release import sha256sums
+
+    top = tmp / f"build-{rid}" / "mus-table-0.1.0"
+    (top / "dist").mkdir(parents=True)
+    (top / "dist/mus_table-0.1.0-py3-none-any.whl").write_text(f"wheel of {rid}\n")
+    shutil.copytree(REPO / "hardware/pi", top / "hardware/pi")
+    shutil.copy(REPO / "hardware/README.md", top / "hardware/README.md")
+    (top / "firmware").mkdir()
+    shutil.copy(REPO / "firmware/table.example.toml", top / "firmware/table.example.toml")
+    (top / "RELEASE").write_text(f"version=0.1.0\nid={rid}\n")
+    (top / "SHA256SUMS").write_text(sha256sums(top))
+    if damage:
+        (top / "dist/mus_table-0.1.0-py3-none-any.whl").write_text("changed on the way\n")
+    archive = tmp / f"mus-table-{rid}.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        tar.add(top, arcname=top.name)
+    return archive
+
+
+def versions(root: Path) -> tuple[str, str, list[str]]:
+    base = root / "opt/mus-table"
+    prev = base / "previous"
+    return (current(root).name, prev.resolve().name if prev.is_symlink() else "",
+            sorted(p.name for p in (base / "versions").iterdir()))
+
+
+def test_an_update_that_fails_its_self_check_goes_back_by_itself(tmp_path: Path, monkeypatch) -> None:
+    first = install(tmp_path, "--from", str(fake_release(tmp_path, "0.1.0-aaaaaaa")))
+    assert first.rc == 0, first.out
+    assert versions(first.root) == ("0.1.0-aaaaaaa", "", ["0.1.0-aaaaaaa"])
+    # The release's wheel was installed with the lock as constraints, from the unpacked archive.
+    (pip,) = called(first, "venv-pip install")
+    assert pip.endswith("/mus-table-0.1.0/dist/mus_table-0.1.0-py3-none-any.whl")
+    config = first.root / "etc/mus-table/table.toml"
+    config.write_text(config.read_text() + "\n# the club's\n")
+
+    monkeypatch.setenv("FAKE_CHECK_RC", "1")  # the new version's self-check fails
+    bad = install(tmp_path, "--from", str(fake_release(tmp_path, "0.1.0-bbbbbbb")), root=first.root)
+    assert bad.rc != 0
+    assert "update to 0.1.0-bbbbbbb failed its self-check; the table runs 0.1.0-aaaaaaa again" in bad.out
+    assert versions(first.root) == ("0.1.0-aaaaaaa", "0.1.0-bbbbbbb", ["0.1.0-aaaaaaa", "0.1.0-bbbbbbb"])
+
+    monkeypatch.setenv("FAKE_CHECK_RC", "0")
+    good = install(tmp_path, "--from", str(tmp_path), root=first.root)  # a folder: the newest archive in it
+    assert good.rc == 0, good.out
+    assert versions(first.root) == ("0.1.0-bbbbbbb", "0.1.0-aaaaaaa", ["0.1.0-aaaaaaa", "0.1.0-bbbbbbb"])
+    back = install(tmp_path, "--rollback", root=first.root)
+    assert back.rc == 0 and "back to version 0.1.0-aaaaaaa" in back.out
+    assert versions(first.root) == ("0.1.0-aaaaaaa", "0.1.0-bbbbbbb", ["0.1.0-aaaaaaa", "0.1.0-bbbbbbb"])
+    third = install(tmp_path, "--from", str(fake_release(tmp_path, "0.2.0-ccccccc")), root=first.root)
+    assert third.rc == 0, third.out
+    # Two versions kept: the current and the one before; the configuration never touched.
+    assert versions(first.root) == ("0.2.0-ccccccc", "0.1.0-aaaaaaa", ["0.1.0-aaaaaaa", "0.2.0-ccccccc"])
+    assert config.read_text().endswith("# the club's\n")
+
+
+def test_a_damaged_release_is_refused_before_anything_changes(tmp_path: Path) -> None:
+    run = install(tmp_path, "--from", str(fake_release(tmp_path, "0.1.0-aaaaaaa", damage=True)))
+    assert run.rc != 0 and "damaged (its checksums do not match)" in run.out
+    assert not called(run, "apt-get") and not (run.root / "opt").exists()
+
+
+def test_the_displays_requests_update_from_a_stick_and_set_the_wifi(tmp_path: Path) -> None:
+    first = install(tmp_path, "--from", str(fake_release(tmp_path, "0.1.0-aaaaaaa")))
+    assert first.rc == 0, first.out
+    requests = first.root / "var/lib/mus-table/requests"
+    stick = first.root / "media/pi/STICK"
+    stick.mkdir(parents=True)
+    shutil.copy(fake_release(tmp_path / "b", "0.1.0-bbbbbbb"), stick)
+    (requests / "update.request").write_text("source=usb\n")
+    (tmp_path / "calls.log").unlink()
+    done = install(tmp_path, "--requests", str(requests), root=first.root)
+    assert done.rc == 0, done.out
+    import json
+
+    status = json.loads((requests / "status.json").read_text())
+    assert status["state"] == "done" and status["current"] == "0.1.0-bbbbbbb"
+    assert status["previous"] == "0.1.0-aaaaaaa" and not (requests / "update.request").exists()
+    assert not called(done, "apt-get")  # an update from the display installs the program only
+
+    (requests / "network.request").write_text("country=ES\nhotspot=mus-table\npsk=una clave larga\n")
+    (tmp_path / "calls.log").unlink()
+    net = install(tmp_path, "--requests", str(requests), root=first.root)
+    assert net.rc == 0, net.out
+    assert "raspi-config nonint do_wifi_country ES" in net.calls
+    (ap,) = called(net, "nmcli connection add")
+    assert "ssid mus-table" in ap and "wifi-sec.psk una clave larga" in ap
+    assert json.loads((requests / "status.json").read_text())["state"] == "done"
+
+    (requests / "network.request").write_text("country=spain\n")  # refused: not a country code
+    (tmp_path / "calls.log").unlink()
+    refused = install(tmp_path, "--requests", str(requests), root=first.root)
+    assert json.loads((requests / "status.json").read_text())["state"] == "failed"
+    assert not called(refused, "raspi-config") and not called(refused, "nmcli connection add")
+
+
+@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck not installed (Debian package shellcheck)")
+def test_the_scripts_pass_shellcheck() -> None:
+    pi = REPO / "hardware/pi"
+    scripts = [*(str(pi / n) for n in ("install.sh", "try-on-debian.sh", "make-release.sh")),
+               *(str(p) for p in (pi / "image").rglob("*.sh"))]
+    done = subprocess.run(["shellcheck", "-s", "bash", *scripts], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout
+    done = subprocess.run(["shellcheck", "-s", "sh", str(pi / "kiosk.sh")], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout
+
+
+def test_an_image_build_installs_the_program_and_leaves_the_pin_to_the_first_boot(tmp_path: Path) -> None:
+    """install.sh --image (pi-gen's chroot, hardware/pi/image): the program and the services, no
+    configuration (each flashed table makes its own PIN at its first boot), no check, no restart."""
+    run = install(tmp_path, "--image", "--from", str(fake_release(tmp_path, "0.1.0-aaaaaaa")))
+    assert run.rc == 0, run.out
+    assert current(run.root).name == "0.1.0-aaaaaaa"
+    assert not (run.root / "etc/mus-table/table.toml").exists()
+    assert not called(run, "venv-mus-table check") and not called(run, "curl")
+    assert not [c for c in called(run, "systemctl") if "restart" in c or "daemon-re" in c]
+    first = install(tmp_path, "--first-boot", root=run.root)
+    assert first.rc == 0, first.out
+    assert re.search(r'^pin = "\d+"$', (run.root / "etc/mus-table/table.toml").read_text(), re.M)
+    assert called(first, "venv-mus-table check") and "self-check passed" in first.out
+
+
+def test_the_image_recipe_is_a_pi_gen_stage_that_bakes_the_release() -> None:
+    image = REPO / "hardware/pi/image"
+    config = (image / "config").read_text()
+    assert "stage-mus-table" in re.search(r'^STAGE_LIST="([^"]+)"', config, re.M).group(1)  # type: ignore[union-attr]
+    assert re.search(r"^RELEASE=bookworm$", config, re.M) and re.search(r"^ARCH=arm64$", config, re.M)
+    run = (image / "stage-mus-table/00-release/00-run.sh").read_text()
+    assert "install.sh --image" in run and "on_chroot" in run
+    assert (image / "stage-mus-table/EXPORT_IMAGE").is_file()
+    for script in ("build-image.sh", "stage-mus-table/prerun.sh", "stage-mus-table/00-release/00-run.sh"):
+        assert os.access(image / script, os.X_OK), script
+        assert subprocess.run(["bash", "-n", str(image / script)], timeout=30).returncode == 0

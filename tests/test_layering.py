@@ -4,7 +4,9 @@
 only ``table``; ``models`` (training and measuring the card model) ``table``
 and ``vision``; ``hardware`` (what is built and printed) only the project's
 errors and ``vision``'s geometry and constants; ``web`` ``table``, ``vision``
-and ``firmware``; ``firmware`` everything. So the Pi's reader never drags in the
+and ``firmware``; ``hub`` (the tournament hub) only ``table``: it follows the
+tables through the broker's documented topics, never through the loop's code;
+``firmware`` everything. So the Pi's reader never drags in the
 training code, and the game can be used without OpenCV.
 
 Every import counts, also one inside a function: a lazy import is still a
@@ -19,7 +21,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("table", "vision", "models", "firmware", "web", "hardware")
+PACKAGES = ("table", "vision", "models", "firmware", "web", "hardware", "hub")
 
 ALLOWED: dict[str, tuple[str, ...]] = {
     "table": (),
@@ -27,7 +29,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "models": ("table", "vision"),
     "hardware": ("table.errors", "vision.mat", "vision.cardcrop"),
     "web": ("table", "vision", "firmware"),
-    "firmware": ("table", "vision", "models", "hardware", "web"),
+    "firmware": ("table", "vision", "models", "hardware", "web", "hub"),
+    "hub": ("table",),
 }
 """What each package may import of the project besides itself: packages or single modules."""
 

@@ -30,6 +30,8 @@ GOOD = [
     {"kind": "confirm", "seat": None},
     {"kind": "undo_hand"},
     {"kind": "new_partida"},
+    {"kind": "new_partida", "rules": {"reyes": 4, "real": "rey", "target": 20, "penalties": "mundial",
+                                      "deje": True}},
     {"kind": "learn_frame", "k": 2},
     {"kind": "learn_deck", "name": "heraclio"},
     {"kind": "learn_cancel"},
@@ -64,6 +66,8 @@ def test_typed_values() -> None:
     ({"kind": "correct", "seat": 1, "index": 9, "card": "1o"}, "index"),
     ({"kind": "learn_frame", "k": 3}, "0, 1 o 2"),
     ({"kind": "learn_deck", "name": ""}, "nombre"),
+    ({"kind": "new_partida", "rules": {"target": 35}}, "reglas no válidas: rules.target must be 40, 30 or 20"),
+    ({"kind": "new_partida", "rules": {"reales": True}}, "unknown rule"),
 ])
 def test_bad_bodies_are_refused_in_one_line(body: Any, why: str) -> None:
     with pytest.raises(CommandRefused, match=why) as info:

@@ -27,12 +27,12 @@ def test_a_deck_learnt_at_the_table_is_its_deck_until_changed_and_after_a_restar
     loop.attach_camera(lambda: next(stills))
     # each photo is checked as it is taken: a wrong one says why in codes, and is not kept
     learning = loop.submit(LearnFrame(0))["learning"]
-    assert learning["checks"]["0"] == {"code": "order", "args": {"frame": 0, "seat": 0, "position": 0,
-                                                                 "seen": "7c", "expected": "1o"}}
+    assert learning["checks"]["0"] == {"code": "learn_wrong_card", "args": {"photo": 1, "seat": 0, "place": 1,
+                                                                            "seen": "7c", "want": "1o"}}
     assert learning["done"] == []
     for k in range(3):
         learning = loop.submit(LearnFrame(k))["learning"]
-        assert learning["checks"][str(k)] == {"code": "ok", "args": {"frame": k}}
+        assert learning["checks"][str(k)] == {"code": "ok", "args": {"photo": k + 1}}
     assert learning["done"] == [0, 1, 2]
     state = loop.submit(LearnDeck("club"))
     assert state["deck"] == "club" and deck_in_use() == "club"
@@ -45,7 +45,7 @@ def test_a_deck_learnt_at_the_table_is_its_deck_until_changed_and_after_a_restar
         assert again.loop.deck == "club" and again.loop.snapshot()["deck"] == "club"
         assert isinstance(again.loop.reader.classifier, LearntClassifier)  # type: ignore[union-attr]
         # changed at the table: the card model alone, kept too
-        with pytest.raises(CommandRefused, match="«otro»"):
+        with pytest.raises(CommandRefused, match="«otro»"):  # none of that name
             again.loop.submit(UseDeck("otro"))
         assert again.loop.submit(parse_command({"kind": "use_deck", "name": None}))["deck"] is None
     finally:

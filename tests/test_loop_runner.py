@@ -225,3 +225,55 @@ def test_synthetic_hands_end_to_end_confirmed_from_the_mock_panel(factory: MockF
     again = TableLoop(reader=TableReader(), journal=Journal(path)).snapshot()
     assert again["bets"] == before["bets"] and again["score"] == before["score"] and again["hands"] == 2
     assert [h.record.to_json() for h in loop.hands()] == [r.to_json() for r, _ in Journal(path).hands(1)]
+
+
+class LightCamera(FakeCamera):
+    """A camera whose felt drifts (``drift``) and that counts the times its light was measured."""
+
+    def __init__(self, clock: Clock) -> None:
+        super().__init__(clock)
+        self.drift = 0.0
+        self.relit = 0
+
+    def light_drift(self, image: Any) -> float:
+        return self.drift
+
+    def relight(self) -> dict[str, Any]:
+        self.relit += 1
+        self.drift = 0.0
+        return {}
+
+
+def test_the_light_is_measured_again_between_hands_only_past_the_bound() -> None:
+    clock = Clock()
+    cam = LightCamera(clock)
+    loop = TableLoop(reader=FakeReader())
+    runner = TableRunner(loop, cam, watcher=Watcher(WatchSettings(zones=0)), clock=clock)
+    runner.relight_drift, runner.relight_every = 0.25, 5
+    cam.drift = 0.2  # within the bound: left alone
+    for _ in range(10):
+        runner.step()
+    assert cam.relit == 0
+    cam.drift = 0.4
+    for _ in range(10):
+        runner.step()
+    assert cam.relit == 1 and runner.relit == 1
+    runner.relight_drift = 0.0  # turned off
+    cam.drift = 0.9
+    for _ in range(10):
+        runner.step()
+    assert cam.relit == 1
+
+
+def test_camera_jobs_run_in_the_runners_thread_before_the_next_frame() -> None:
+    clock = Clock()
+    cam = LightCamera(clock)
+    runner = TableRunner(TableLoop(reader=FakeReader()), cam, watcher=Watcher(WatchSettings(zones=0)), clock=clock)
+    done = runner.on_camera(lambda source: source.relight())
+    assert not done.done()
+    runner.step()
+    assert done.result(timeout=0) == {} and cam.relit == 1
+    failing = runner.on_camera(lambda source: 1 / 0)
+    runner.step()
+    with pytest.raises(ZeroDivisionError):
+        failing.result(timeout=0)

@@ -1,12 +1,19 @@
-"""The table's events over a real MQTT broker (Mosquitto at 127.0.0.1:1883): live, retained, last will."""
+"""The table's events over a real MQTT broker (Mosquitto at 127.0.0.1:1883): live, retained, last will.
+
+The shared broker is a club's: it holds other tables' retained states (a
+``mus-table run`` left one, another test runs beside this one), so every test
+here has tables of its own names, looks only at its own topics, and runs with
+a foreign table's retained state and status on the broker (the fixture
+``crowded``). Every wait ends on an event — an acknowledged subscription, a
+connection, a message seen — with ``WAIT`` seconds only as the bound of a
+broken run.
+"""
 
 from __future__ import annotations
 
 import json
 import queue
-import shutil
 import socket
-import subprocess
 import threading
 import uuid
 from collections.abc import Iterator
@@ -19,8 +26,11 @@ import pytest
 from firmware.mqtt import MqttPublisher
 from firmware.table_commands import LanceOutcome, Say
 from firmware.table_loop import FaultKind, LoopSettings, TableLoop
+from tests._mosquitto import Mosquitto, needs_mosquitto
 
 HOST, PORT = "127.0.0.1", 1883
+WAIT = 30.0
+"""Seconds before a wait that should end on an event counts as failed (a bound, not a timing)."""
 
 
 def _broker() -> bool:
@@ -45,40 +55,73 @@ class Listener:
         self.client.subscribe(topic, qos=1)
         self.client.loop_start()
         # the broker sends what is published after it acknowledged the subscription, not before
-        assert subscribed.wait(5), f"the broker did not acknowledge the subscription to {topic}"
+        assert subscribed.wait(WAIT), f"the broker did not acknowledge the subscription to {topic}"
 
     def _message(self, client: Any, userdata: Any, msg: mqtt.MQTTMessage) -> None:
-        body = json.loads(msg.payload) if msg.payload.startswith(b"{") else msg.payload.decode()
+        try:  # what others publish may be anything: kept as it came when it is no JSON
+            body = json.loads(msg.payload) if msg.payload.startswith(b"{") else msg.payload.decode()
+        except ValueError:
+            body = msg.payload
         self.messages.put((msg.topic, msg.retain, body))
 
     def next(self, topic: str) -> tuple[bool, Any]:
+        """The next message on ``topic`` (others, such as other tables' states, are passed over)."""
         while True:
-            t, retain, body = self.messages.get(timeout=5)
+            t, retain, body = self.messages.get(timeout=WAIT)
             if t == topic:
                 return retain, body
 
     def close(self) -> None:
-        self.client.loop_stop()
         self.client.disconnect()
+        self.client.loop_stop()
+
+
+def _retain(messages: dict[str, bytes]) -> None:
+    """Publish retained messages and wait until the broker has each (an empty one clears a topic)."""
+    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    c.connect(HOST, PORT)
+    c.loop_start()
+    try:
+        for topic, payload in messages.items():
+            c.publish(topic, payload, qos=1, retain=True).wait_for_publish(WAIT)
+    finally:
+        c.disconnect()  # wakes the network thread, which then ends at once
+        c.loop_stop()
+
+
+def _forgotten(*tables: str) -> dict[str, bytes]:
+    return {f"mus-table/{name}/{topic}": b"" for name in tables for topic in ("state", "status")}
+
+
+def _forget(*tables: str) -> None:
+    """Leave no retained message of these tables behind."""
+    _retain(_forgotten(*tables))
+
+
+@pytest.fixture(autouse=True)
+def crowded() -> Iterator[str]:
+    """Another table on the broker, as a club's broker has: its retained state and status (and
+    a retained message that is no JSON), there before the test starts."""
+    name = f"foreign-{uuid.uuid4().hex[:8]}"
+    state = {"seq": 7, "kind": "state", "at": "2026-12-01T12:00:00+00:00",
+             "state": {"seq": 7, "table": name, "phase": "playing", "bets": {"lance": "juego"}}}
+    _retain({f"mus-table/{name}/state": json.dumps(state).encode(), f"mus-table/{name}/status": b"online",
+             f"mus-table/{name}-x/state": b"{not json"})
+    yield name
+    _retain({**_forgotten(name), f"mus-table/{name}-x/state": b""})
 
 
 @pytest.fixture
 def table() -> Iterator[str]:
     name = f"test-{uuid.uuid4().hex[:8]}"
     yield name
-    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)  # leave no retained message behind
-    c.connect(HOST, PORT)
-    c.loop_start()
-    for topic in ("state", "status"):
-        c.publish(f"mus-table/{name}/{topic}", b"", qos=1, retain=True).wait_for_publish(5)
-    c.loop_stop()
-    c.disconnect()
+    _forget(name)
 
 
 def test_events_go_out_live_and_the_state_is_retained(table: str) -> None:
     loop = TableLoop(LoopSettings(table=table))
     pub = MqttPublisher(loop.bus, table, HOST, PORT)
-    assert pub.connected.wait(5)
+    assert pub.connected.wait(WAIT)
     live = Listener(f"mus-table/{table}/#")
     try:
         loop.submit(LanceOutcome("grande", "en paso"))
@@ -118,7 +161,7 @@ def test_a_configured_broker_gets_the_table_built_from_the_configuration(table: 
     config = TableConfig(table=TableSection(name=table, journal=str(tmp_path / "j.sqlite")),
                          mqtt=MqttSection(host=HOST, port=PORT), panel=PanelSection(enabled=False))
     built = build_table(config, source=None, reader=None)
-    assert built.mqtt is not None and built.mqtt.connected.wait(5)
+    assert built.mqtt is not None and built.mqtt.connected.wait(WAIT)
     live = Listener(f"mus-table/{table}/events/#")
     try:
         built.loop.submit(Say(0, "paso"))
@@ -128,70 +171,51 @@ def test_a_configured_broker_gets_the_table_built_from_the_configuration(table: 
         built.stop()
 
 
-def test_one_subscription_follows_every_table(table: str) -> None:
+def test_one_subscription_follows_every_table(table: str, crowded: str) -> None:
+    """A club follows all its tables with one subscription; the broker also holds another
+    table's retained state (``crowded``), which this test is not about and passes over."""
     other = f"{table}-b"
+    ours = {table, other}
     loops = [TableLoop(LoopSettings(table=name)) for name in (table, other)]
     pubs = [MqttPublisher(loop.bus, name, HOST, PORT) for loop, name in zip(loops, (table, other), strict=True)]
     club = Listener("mus-table/+/state")
     try:
-        assert all(p.connected.wait(5) for p in pubs)
+        assert all(p.connected.wait(WAIT) for p in pubs)
         loops[1].submit(LanceOutcome("grande", "en paso"))
         seen: dict[str, Any] = {}
-        while set(seen) != {table, other} or seen[other]["bets"]["lance"] != "chica":
-            topic, _, body = club.messages.get(timeout=5)
-            seen[topic.split("/")[1]] = body["state"]
+        others: set[str] = set()
+        while set(seen) != ours or seen[other]["bets"]["lance"] != "chica":
+            topic, _, body = club.messages.get(timeout=WAIT)
+            name = topic.split("/")[1]
+            if name in ours:
+                seen[name] = body["state"]
+            else:
+                others.add(name)
         assert seen[table]["table"] == table and seen[table]["bets"]["lance"] == "grande"
+        while crowded not in others:  # the other table was there all along (retained): seen, and passed over
+            others.add(club.messages.get(timeout=WAIT)[0].split("/")[1])
     finally:
         club.close()
         for p in pubs:
             p.close()
-        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
-        c.connect(HOST, PORT)
-        c.loop_start()
-        for topic in ("state", "status"):
-            c.publish(f"mus-table/{other}/{topic}", b"", qos=1, retain=True).wait_for_publish(5)
-        c.loop_stop()
-        c.disconnect()
+        _forget(other)
 
 
-@pytest.mark.skipif(shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists(),
-                    reason="no mosquitto program to start a broker of the test's own")
+@needs_mosquitto
 def test_a_broker_that_goes_away_gets_the_state_when_it_is_back(table: str, tmp_path: Path) -> None:
     """A broker of the test's own, stopped and started again: the table goes on meanwhile,
     and the broker has the state of now, retained, once the table has reconnected."""
-    program = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        port = s.getsockname()[1]
-    conf = tmp_path / "mosquitto.conf"
-    conf.write_text(f"listener {port} {HOST}\nallow_anonymous true\npersistence false\n")
-
-    def start() -> subprocess.Popen[bytes]:
-        broker = subprocess.Popen([program, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        for _ in range(100):
-            try:
-                socket.create_connection((HOST, port), timeout=0.5).close()
-                return broker
-            except OSError:
-                if broker.poll() is not None:
-                    pytest.skip(f"mosquitto did not start: {broker.stderr.read() if broker.stderr else ''!r}")
-                try:
-                    broker.wait(timeout=0.1)
-                except subprocess.TimeoutExpired:
-                    pass
-        raise AssertionError("mosquitto did not listen")
-
-    broker = start()
+    broker = Mosquitto(tmp_path).start()
+    port = broker.port
     loop = TableLoop(LoopSettings(table=table))
     pub = MqttPublisher(loop.bus, table, HOST, port)
     listeners: list[Listener] = []
     try:
-        assert pub.connected.wait(5)
-        broker.terminate()  # at once: the first state may still be unacknowledged
-        broker.wait(timeout=10)
+        assert pub.connected.wait(WAIT)
+        broker.stop()  # at once: the first state may still be unacknowledged
         loop.submit(LanceOutcome("grande", "en paso"))  # the table goes on without its broker
         loop.submit(LanceOutcome("chica", "querido", 3, 1))
-        broker = start()
+        broker.start()
         watching = Listener(f"mus-table/{table}/state", port=port)  # there before the table is back
         listeners.append(watching)
         assert pub.connected.wait(60)
@@ -209,5 +233,4 @@ def test_a_broker_that_goes_away_gets_the_state_when_it_is_back(table: str, tmp_
         for listener in listeners:
             listener.close()
         pub.close()
-        broker.terminate()
-        broker.wait(timeout=10)
+        broker.stop()

@@ -53,7 +53,8 @@ def test_the_spec_record_reads() -> None:
 @pytest.mark.parametrize(("text", "message"), [
     ("{", "bad JSON: Expecting property name"),
     ('{"mano": 0,}', "bad JSON"),
-    ("", "bad JSON: Expecting value at line 1 column 1"),
+    ("", "empty: there is no record"),
+    (" \n\t", "empty: only blank space, no record"),
     ('{"mano": NaN}', "bad JSON: NaN is not a JSON value"),
     ('{"mano": 0, "mano": 1}', 'bad JSON: key "mano" appears twice'),
     (b"\xff\xfe", "bad JSON: not UTF-8"),
@@ -108,6 +109,8 @@ def test_record_faults(changes: dict[str, Any], message: str) -> None:
      "bets.chica: incomplete: seat 3 has yet to answer", InvalidRecord),
     ({"grande": [[0, "envido", 2], [1, "quiero"], [2, "paso"]]}, "already decided", IllegalBet),
     ({"grande": [[0, "envida"]]}, 'unknown word "envida"', InvalidRecord),
+    ({"grande": [[0, "envido\u200b"]]}, 'unknown word "envido\\u200b"', InvalidRecord),  # seen
+    ({"grande": [[0, "paso\u2028"]]}, 'unknown word "paso\\u2028"', InvalidRecord),
     ({"grande": [[4, "paso"]]}, "the seat must be 0-3, not 4", InvalidRecord),
     ({"grande": [["0", "paso"]]}, 'the seat must be 0-3, not "0"', InvalidRecord),
     ({"grande": [[0, "paso", 2]]}, "only envido takes a number", InvalidRecord),

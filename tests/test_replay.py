@@ -118,8 +118,10 @@ def test_the_json_answers_and_the_summary() -> None:
     assert summary["format"] == {"juegos": 3, "vacas": 1} and summary["hands"] == 3
     assert result(partida, played) == "La pareja 0 gana la partida, 3 juegos a 0, en 3 manos."
     assert summary["result"] == result(partida, played)
-    assert hand_line(played[-1]).endswith("Juegos: 3 a 0: partida para la pareja 0.")
+    assert hand_line(played[-1], 3).endswith("Juegos: 3 a 0: partida para la pareja 0. ¡Zapatería! "
+                                          "La pareja 1 no ha ganado un solo juego.")
+    assert "Zamora" in hand_line(played[1], 3) and "Zamora" not in hand_line(played[1], juegos=4)
     partida, played = replay([json.dumps(ordago_hand(m)) for m in range(4)], juegos=2, vacas=2)
-    assert hand_line(played[1]).endswith("Juegos: 2 a 0: vaca para la pareja 0. Vacas: 1 a 0.")
-    assert hand_line(played[3]).endswith(
+    assert hand_line(played[1], 2).endswith("Juegos: 2 a 0: vaca para la pareja 0. Vacas: 1 a 0.")
+    assert hand_line(played[3], 2).endswith(
         "Juegos: 2 a 0: vaca para la pareja 0. Vacas: 2 a 0: partida para la pareja 0.")

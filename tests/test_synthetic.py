@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
-import numpy as np
+import json
+from pathlib import Path
+from typing import Any
 
-from firmware.synthetic import SyntheticTable, card_back
-from firmware.table_loop import expected_stones
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from firmware.cli import main
+from firmware.journal import Journal
+from firmware.synthetic import SyntheticPlayers, SyntheticTable, TruthReader, card_back
+from firmware.table_commands import Read
+from firmware.table_loop import LoopSettings, TableLoop, expected_stones
 from table.cards import DECK
 from vision.reading import TableReader
 
@@ -45,3 +55,95 @@ def test_frames_move_after_a_change_then_lie_still_and_never_repeat_exactly() ->
     assert not np.array_equal(images[-1], images[-2])  # but never two identical frames
     table.unplugged = True
     assert table.grab() is None and table.still() is None
+
+
+# ------------------------------------------------------------------ whole partidas, played by the players
+
+
+def play_partida(seed: int, journal: Path, *, juegos: int = 3, vacas: int = 1) -> tuple[TableLoop, SyntheticPlayers]:
+    """The synthetic players play one whole partida through the loop, with its journal; «leer» is
+    pressed once the cards are shown, and the reader reads what was laid (no picture drawn)."""
+    synthetic = SyntheticTable(seed)
+    loop = TableLoop(LoopSettings(juegos=juegos, vacas=vacas), reader=TruthReader(synthetic),
+                     journal=Journal(journal))
+    loop.attach_camera(lambda: BLANK)
+    players = SyntheticPlayers(loop, synthetic, seed, pause=lambda s: None)
+    for _ in range(1000):
+        if loop.snapshot()["phase"] == "over":
+            break
+        players.play_hand(lambda: loop.submit(Read()))
+    return loop, players
+
+
+BLANK = np.zeros((8, 8, 3), np.uint8)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32), vacas=st.sampled_from([1, 2]))
+def test_the_players_play_any_partida_to_its_end(seed: int, vacas: int, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """No refusal from the first word to «¡Partida para la pareja N!» (3 juegos, or 2 vacas of 3),
+    and the journal's export is a partida ``mus-table replay`` takes, to the same result."""
+    path = tmp_path / f"j-{seed}-{vacas}.sqlite"
+    loop, players = play_partida(seed, path, vacas=vacas)
+    state = loop.snapshot()
+    assert players.refused == []
+    assert state["partida"]["over"] and state["partida"]["winner"] in (0, 1)
+    assert max(state["partida"]["vacas"]) == vacas
+    hands = loop.hands()
+    assert len(hands) == state["hands"] >= 3 * vacas
+    exported = path.with_suffix(".jsonl")
+    exported.write_text("".join(json.dumps(r) + "\n" for r in Journal(path).export()))
+    capsys.readouterr()
+    assert main(["replay", str(exported), "--json", "--vacas", str(vacas)]) == 0
+    summary = json.loads(capsys.readouterr().out.splitlines()[-1])["summary"]
+    assert (summary["hands"], summary["winner"], summary["over"]) == (len(hands), state["partida"]["winner"], True)
+    assert summary["vacas"] == state["partida"]["vacas"]
+
+
+class Cut(Exception):
+    """The power goes (the players and the loop are dropped; the journal stays)."""
+
+
+def play_until_cut(path: Path, seed: int, cut_at: int, cut_after_read: bool) -> tuple[TableLoop, SyntheticPlayers]:
+    """The table started (again) on its journal; the players play until the power goes at their
+    ``cut_at``-th pause (after the deal, then after each word), or once «leer» has read."""
+    synthetic = SyntheticTable(seed)
+    loop = TableLoop(LoopSettings(juegos=1), reader=TruthReader(synthetic), journal=Journal(path))
+    loop.attach_camera(lambda: BLANK)
+    pauses = [0]
+
+    def pause(_: float) -> None:
+        pauses[0] += 1
+        if pauses[0] == cut_at:
+            raise Cut
+
+    def read() -> dict[str, Any]:
+        state = loop.submit(Read())
+        if cut_after_read:
+            raise Cut
+        return state
+
+    players = SyntheticPlayers(loop, synthetic, seed, pause=pause)
+    try:
+        while loop.snapshot()["phase"] != "over":
+            players.play_hand(read)
+    except Cut:
+        pass
+    return loop, players
+
+
+def test_players_started_again_take_up_the_hand_where_it_was(tmp_path: Path) -> None:
+    """A table resumed from its journal mid-hand (some words said, or the cards read and not
+    confirmed): new players go on with that hand, and the partida is the one played uncut."""
+    whole, _ = play_partida(11, tmp_path / "whole.sqlite", juegos=1)
+    path = tmp_path / "cut.sqlite"
+    restarts = 0
+    loop = TableLoop(LoopSettings(juegos=1), journal=Journal(path))
+    while loop.snapshot()["phase"] != "over" and restarts < 200:
+        loop, players = play_until_cut(path, 11, 1 + restarts % 5, restarts % 3 == 2)
+        assert players.refused == []
+        restarts += 1
+    assert restarts > len(whole.hands())  # cut more than once a hand
+    assert loop.snapshot()["phase"] == "over"
+    assert [h.record.to_json() for h in loop.hands()] == [h.record.to_json() for h in whole.hands()]

@@ -99,7 +99,7 @@ def test_a_hand_from_the_first_word_to_the_confirmed_score() -> None:
                                        "bets": {"grande": [[0, "envido", 2], [1, "no quiero"], [3, "quiero"]]}}))
     assert s["answer"] == want.to_json() and s["answer"]["score"] == [3, 9]
     assert s["confirm_by"] == [0, 2]  # the hand went against pair 0: pair 0 confirms
-    with pytest.raises(CommandRefused, match="otra pareja"):
+    with pytest.raises(CommandRefused, match="pareja contraria"):
         loop.submit(Confirm(1))
     s = loop.submit(Confirm(2))
     assert (s["phase"], s["score"], s["mano"], s["hand_no"], s["cards"]) == ("playing", [3, 9], 1, 2, None)
@@ -110,8 +110,9 @@ def test_a_hand_from_the_first_word_to_the_confirmed_score() -> None:
 def test_a_refused_word_changes_nothing() -> None:
     loop, _ = new_loop()
     before = loop.snapshot()
-    with pytest.raises(CommandRefused, match="turn"):
-        loop.submit(Say(2, "paso"))
+    with pytest.raises(CommandRefused, match="^en grande habla el asiento 1, no el asiento 3$") as refused:
+        loop.submit(Say(2, "paso"))  # said in Spanish, with its code for the edges
+    assert (refused.value.code, refused.value.params) == ("not_turn", {"lance": "grande", "seat": 2, "speaker": 0})
     with pytest.raises(CommandRefused):
         loop.submit(Unsay())
     with pytest.raises(CommandRefused, match="tanteada"):
@@ -162,8 +163,8 @@ def test_an_impossible_table_waits_for_a_fix_and_never_scores_a_guess() -> None:
     short[1][0] = "12o"  # the rey de oros seen at seats 0 and 1
     s = lay(loop, reader, short)
     assert s["phase"] == "impossible" and s["answer"] is None
-    assert any("12o" in p and "0 y 1" in p for p in s["problems"])
-    assert any("asiento 2" in p for p in s["problems"])
+    assert any("12o" in p and "1 y 2" in p for p in s["problems"])  # seats as people count them
+    assert any("asiento 3" in p for p in s["problems"])
     with pytest.raises(CommandRefused, match="no es posible"):
         loop.submit(Confirm(0))
     loop.submit(Correct(1, 0, Card.parse("11o")))
@@ -176,7 +177,7 @@ def test_a_reread_after_a_fix_on_the_felt() -> None:
     loop, reader = new_loop()
     reader.impossible = ("5 cards at seat 3",)
     s = lay(loop, reader, HAND)
-    assert s["phase"] == "impossible" and "El asiento 3 tiene 5 cartas" in s["problems"]  # said in Spanish
+    assert s["phase"] == "impossible" and "El asiento 4 tiene 5 cartas" in s["problems"]  # said in Spanish, 1-4
     reader.impossible = ()
     assert loop.read_now([FRAME])["phase"] != "impossible"
 
@@ -280,6 +281,23 @@ def test_a_partida_is_won_and_a_new_one_starts() -> None:
     assert loop.hands(1) and loop.hands() == []
 
 
+def test_a_new_partida_takes_the_house_rules_agreed_for_it(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "j.sqlite")
+    loop, reader = new_loop(journal=journal, rules=Rules(target=30))
+    house = Rules(reyes=4, real="rey", target=20, penalties="mundial", deje=True)
+    s = loop.submit(NewPartida(house))
+    assert s["rules"] == house.to_json() and s["partida"]["id"] == 2
+    starts = [body for _, _, kind, _, body in journal.entries() if kind == "new_partida"]
+    assert starts[-1]["rules"] == house.to_json()             # the journal carries them
+    rec = random_record(random.Random(4), house, mano=0, score=[0, 0])
+    play(loop, reader, rec)
+    confirm(loop)
+    assert loop.hands()[0].record.to_json()["rules"] == house.to_json()  # and every record
+    again = TableLoop(LoopSettings(rules=Rules(target=30)), reader=reader, journal=Journal(tmp_path / "j.sqlite"))
+    assert again.snapshot()["rules"] == house.to_json()        # a restart keeps them
+    assert loop.submit(NewPartida())["rules"] == Rules(target=30).to_json()  # else the table's own
+
+
 def test_the_stones_are_checked_seat_by_seat() -> None:
     loop, reader = new_loop()
     play(loop, reader, random_record(random.Random(3), Rules(), mano=0, score=[0, 0]))
@@ -290,7 +308,7 @@ def test_the_stones_are_checked_seat_by_seat() -> None:
     seen[0] = max(0, seen[0] - 1)
     s = lay(loop, reader, HAND, StoneCount(5, tuple(seen)))  # type: ignore[arg-type]
     checks = {c["seat"]: c for c in s["stones_check"]}
-    assert checks[3]["diff"] == 2 and "Asiento 3" in checks[3]["text"] and "sobran 2" in checks[3]["text"]
+    assert checks[3]["diff"] == 2 and "Asiento 4" in checks[3]["text"] and "sobran 2" in checks[3]["text"]
     if want[0]:
         assert checks[0]["diff"] == -1
     assert set(checks) <= {0, 3}
@@ -476,3 +494,57 @@ def test_juegos_and_vacas_end_the_partida_as_configured() -> None:
     assert s["phase"] == "over" and p["winner"] in (0, 1) and p["vacas"][p["winner"]] == 2
     assert all(max(v) == 2 for v in p["vaca_results"]) and len(p["vaca_results"]) == sum(p["vacas"])
     assert juegos_won == sum(sum(v) for v in p["vaca_results"])
+
+
+def test_after_an_accepted_ordago_the_pair_that_lost_it_confirms() -> None:
+    """An órdago leaves the stones as they were: who confirms is who lost the órdago, not who gained less."""
+    loop, reader = new_loop()
+    loop.submit(LanceOutcome("grande", "ordago", by=1))  # seat 1 calls órdago a la grande, pair 0 accepts
+    s = lay(loop, reader, HAND)
+    grande = s["answer"]["lances"]["grande"]
+    assert s["phase"] == "scored" and grande["how"] == "ordago" and s["answer"]["winner"] == grande["winner"]
+    lost = 1 - grande["winner"]
+    assert s["confirm_by"] == [lost, lost + 2]
+    for seat in (1 - lost, 3 - lost):
+        with pytest.raises(CommandRefused, match="pareja contraria"):
+            loop.submit(Confirm(seat))
+    s = loop.submit(Confirm(lost + 2))
+    assert s["partida"]["juegos"][1 - lost] == 1 and s["score"] == [0, 0]
+
+
+def test_a_double_tap_is_refused_not_said_by_the_next_player(tmp_path: Path) -> None:
+    """Two taps on «Paso» made on the same state: the second names what was already entered
+    and nothing is stored for the next player."""
+    journal = Journal(tmp_path / "j.sqlite")
+    loop, _ = new_loop(journal)
+    seen = loop.snapshot()["seq"]
+    s = loop.submit(Say(0, "paso"), seq=seen)
+    assert s["bets"]["speaker"] == 1
+    with pytest.raises(CommandRefused, match="^ya se anotó: Paso del asiento 1$") as refused:
+        loop.submit(Say(1, "paso"), seq=seen)  # the second tap, sent with the state it was made on
+    assert refused.value.code == "stale"
+    assert loop.snapshot() == s and [k for _, _, k, _, _ in journal.entries()] == ["new_partida", "say"]
+    s = loop.submit(Say(1, "paso"), seq=s["seq"])  # made on the state now: taken
+    assert s["bets"]["speaker"] == 2
+
+
+def test_events_that_change_no_entry_do_not_make_a_command_stale() -> None:
+    loop, _ = new_loop()
+    seen = loop.snapshot()["seq"]
+    loop.set_fault(FaultKind.CAMERA, "Cámara perdida", "mirad el cable")
+    assert loop.submit(Say(0, "paso"), seq=seen)["bets"]["speaker"] == 1
+
+
+def test_the_players_names_are_kept_with_their_partida(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    loop, _ = new_loop(Journal(path))
+    assert loop.snapshot()["names"] is None
+    s = loop.submit(parse_command({"kind": "new_partida", "names": ["  Jon ", "Ane", "", "Iñaki  Etxeberria"]}))
+    assert s["names"] == ["Jon", "Ane", "", "Iñaki Etxeberria"]  # spaces tidied, accents kept
+    again = TableLoop(LoopSettings(), reader=FakeReader(), journal=Journal(path))
+    assert again.snapshot()["names"] == s["names"]  # replayed from the journal
+    with pytest.raises(CommandRefused, match="cuatro, uno por asiento"):
+        parse_command({"kind": "new_partida", "names": ["Jon", "Ane"]})
+    with pytest.raises(CommandRefused, match="24 letras"):
+        parse_command({"kind": "new_partida", "names": ["J" * 25, "", "", ""]})
+    assert again.submit(parse_command({"kind": "new_partida"}))["names"] is None  # a partida's own

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from table.answer import Answer
 from table.generate import random_record
 from table.record import HandRecord
+from table.rules import Rules
 from table.tanteo import score
 
 CARDS = "12o 3c 1e 4b | 11o 11c 7e 7b | 5o 6c 2b 10e | 10o 10c 1o 12b"
@@ -211,31 +212,154 @@ def test_ordago_in_pares_won_by_the_cards() -> None:
     assert a.winner == 1 and list(a.lances) == ["grande", "chica", "pares"]
 
 
-# -- declarations ---------------------------------------------------------------------
+# -- declarations: the texts' rule (penalties "lance", the default) -------------------
 
-def test_false_pares_reported_and_the_cards_decide() -> None:
-    a = answer(CARDS, {"pares": [[0, "paso"], [1, "paso"], [2, "envido", 2], [3, "quiero"]]},
+NONE = {"penalties": "none"}
+
+ISSUE_FALSE_PARES: dict[str, Any] = {
+    "format": "mus-hand/1", "mano": 0, "score": [0, 0],
+    "cards": [["1o", "4o", "5o", "6o"], ["12o", "4c", "4e", "5c"], ["7o", "11e", "11o", "1c"],
+              ["6c", "7c", "10c", "11c"]],
+    "bets": {"pares": [[0, "envido", 2], [1, "quiero"]]},
+    "declared": {"pares": [True, True, True, False]}}
+"""Seat 0 says «pares sí» with none and envida; its partner's caballos are better than
+seat 1's cuatros."""
+ISSUE_FALSE_JUEGO: dict[str, Any] = {
+    "format": "mus-hand/1", "mano": 0, "score": [0, 0],
+    "cards": [["12o", "11o", "5o", "4o"], ["12c", "11c", "4c", "5c"], ["1o", "1c", "6o", "7o"],
+              ["10o", "6c", "7c", "2o"]],
+    "bets": {}, "declared": {"juego": [True, False, False, False]}}
+"""Seat 0 says «juego sí» with 29; nobody has juego."""
+
+
+def test_issue_false_pares_the_lance_and_its_envite_go_to_the_others() -> None:
+    # «la pareja perderá ese lance y los envites que en él pudiera haber realizado, aunque
+    # las cartas del compañero sean mejores que las de los contrarios»
+    a = score(HandRecord.from_json(ISSUE_FALSE_PARES))
+    assert a.lances["pares"].to_json() == {"winner": 1, "how": "querido", "stones": 3}
+    assert [(e.pair, e.why) for e in a.tanteo if e.lance == "pares"] == [
+        (1, "dos de envite a pares"), (1, "una de par")]
+    assert a.lances["pares"].lost_by == (0,) and a.score == (1, 6)
+    # with no penalty the partner's caballos would have won it for the liar's pair
+    free = score(HandRecord.from_json({**ISSUE_FALSE_PARES, "rules": NONE}))
+    assert free.lances["pares"].winner == 0
+
+
+def test_issue_false_juego_when_nobody_has_it_punto_is_counted() -> None:
+    # nobody has juego: «se apuesta al punto»; the pair that said «juego sí» loses it
+    a = score(HandRecord.from_json(ISSUE_FALSE_JUEGO))
+    assert "juego" not in a.lances
+    assert a.lances["punto"].to_json() == {"winner": 1, "how": "not bet", "stones": 1}
+    assert a.tanteo[-1].to_json() == {"lance": "punto", "pair": 1, "stones": 1,
+                                      "why": "una de punto"}
+    assert a.score == (3, 1)
+
+
+def test_false_pares_refused_envite_the_liars_deje_goes_to_the_others() -> None:
+    # seat 2 says «pares sí» without them and envida; pair 1 refuses: the envite is lost
+    a = answer(CARDS, {"pares": [[0, "paso"], [1, "paso"], [2, "envido", 2], [3, "no quiero"],
+                                 [1, "no quiero"]]},
                declared={"pares": [True, True, True, True]})
+    assert lance(a, "pares") == (1, "no querido", 5)       # the deje 1 + duples 3 + par 1
+    assert [(e.pair, e.why) for e in a.tanteo if e.lance == "pares"] == [
+        (1, "una porque no, por pares mal cantados"), (1, "tres de duples"),
+        (1, "una de par del compañero")]
+    assert not any(e.pair == 0 for e in a.tanteo if e.lance == "pares")
+
+
+def test_false_pares_the_others_deje_stays_theirs_in_the_act() -> None:
+    a = answer(CARDS, {"pares": [[0, "paso"], [1, "envido", 2], [2, "no quiero"],
+                                 [0, "no quiero"]]},
+               declared={"pares": [True, True, True, True]})
+    assert a.tanteo[0].to_json() == {"lance": "pares", "pair": 1, "stones": 1, "why": "una porque no"}
+    assert lance(a, "pares") == (1, "no querido", 5)
+
+
+def test_false_pares_en_paso_the_others_count_their_pares_only() -> None:
+    a = answer(CARDS, {"pares": [[0, "paso"], [1, "paso"], [2, "paso"], [3, "paso"]]},
+               declared={"pares": [True, True, True, True]})
+    assert lance(a, "pares") == (1, "paso", 4)
+
+
+def test_false_pares_ordago_goes_to_the_others() -> None:
+    # seat 0's par de reyes is better than... nothing: seat 2 lied, pair 0 loses the órdago
+    cards = "12o 12c 1e 4b | 5o 5c 7e 1b | 11o 6c 2b 10e | 10o 4c 1o 6b"
+    a = answer(cards, {"pares": [[0, "ordago"], [1, "quiero"]]},
+               declared={"pares": [True, True, True, False]})
+    assert a.ordago == "pares" and a.winner == 1 and lance(a, "pares") == (1, "ordago", 0)
+
+
+def test_false_declarations_in_both_pairs_the_lance_is_nobodys() -> None:
+    a = answer(CARDS, {"pares": [[0, "envido", 2], [1, "quiero"]]},
+               declared={"pares": [True, True, True, True], "juego": [False, True, True, True]})
+    assert lance(a, "pares") == (1, "querido", 6)           # only seat 2 lied about pares
+    juego = a.lances["juego"]                               # seat 2 (pair 0) lied about juego
+    assert (juego.winner, juego.lost_by) == (1, (0,))
+    both = answer(CARDS, {"pares": [[0, "envido", 2], [1, "quiero"]]},
+                  declared={"pares": [True, True, True, True], "juego": [True, True, False, True]})
+    # seat 0 (pair 0) lied about juego, nobody of pair 1 did: pair 1 takes it
+    assert both.lances["juego"].winner == 1
+    nobody = answer(PUNTOS, {"juego": [[0, "envido", 2], [1, "quiero"]]},
+                    declared={"juego": [True, True, False, False]})
+    assert "juego" not in nobody.lances and nobody.lances["punto"].lost_by == (0, 1)
+    assert nobody.lances["punto"].winner is None and not [e for e in nobody.tanteo if e.lance == "punto"]
+
+
+def test_a_hidden_jugada_does_not_count() -> None:
+    # seat 3 hides its 31: «perderá la ocasión de jugar estos lances»
+    a = answer(CARDS, declared={"juego": [False, True, False, False]})
+    assert [(m.seat, m.why) for m in a.mistakes] == [(3, "no cantó juego teniéndolo")]
+    assert lance(a, "juego") == (1, "not bet", 2)           # seat 1's 34 only
+    assert any("no cuenta" in r for r in a.rulings)
+
+
+def test_no_penalty_mode_the_cards_decide() -> None:
+    a = answer(CARDS, {"pares": [[0, "paso"], [1, "paso"], [2, "envido", 2], [3, "quiero"]]},
+               declared={"pares": [True, True, True, True]}, rules=NONE)
     assert a.to_json()["mistakes"] == [
         {"seat": 2, "lance": "pares", "declared": True, "why": "cantó pares sin tenerlos"}]
     assert lance(a, "pares") == (1, "querido", 6)
-
-
-def test_hidden_juego_reported_and_scored_on_the_cards() -> None:
-    a = answer(CARDS, declared={"juego": [False, True, False, False]})
-    assert [(m.seat, m.why) for m in a.mistakes] == [(3, "no cantó juego teniéndolo")]
+    a = answer(CARDS, declared={"juego": [False, True, False, False]}, rules=NONE)
     assert lance(a, "juego") == (1, "not bet", 5)
-
-
-def test_false_juego_when_nobody_has_it_plays_juego_but_wins_nothing() -> None:
-    a = answer(PUNTOS, declared={"juego": [True, False, False, False]})
+    a = answer(PUNTOS, declared={"juego": [True, False, False, False]}, rules=NONE)
     assert lance(a, "juego") == (None, "none", 0) and "punto" not in a.lances
-    assert a.mistakes[0].why == "cantó juego sin tenerlo"
 
 
 def test_no_mistakes_key_when_declarations_are_true() -> None:
     a = answer(CARDS, declared={"pares": [True, True, False, True], "juego": [False, True, False, True]})
     assert "mistakes" not in a.to_json()
+
+
+def test_mus_con_deje_a_refused_raise_in_pares_adds_a_stone() -> None:
+    bets = {"grande": [[0, "envido", 2], [1, "envido", 3], [2, "no quiero"], [0, "no quiero"]],
+            "pares": [[0, "paso"], [1, "envido", 2], [0, "envido", 2], [1, "no quiero"],
+                      [3, "no quiero"]]}
+    plain = answer(CARDS, {"pares": bets["pares"]})
+    assert plain.tanteo[0].to_json() == {"lance": "pares", "pair": 0, "stones": 2, "why": "dos porque no"}
+    a = answer(CARDS, bets, rules={"deje": True})
+    assert a.tanteo[0].why == "dos porque no"               # grande: never (only pares, juego, punto)
+    assert a.tanteo[1].to_json() == {"lance": "pares", "pair": 0, "stones": 3,
+                                     "why": "dos porque no y una de deje"}
+    first = answer(CARDS, {"pares": [[0, "paso"], [1, "envido", 2], [0, "no quiero"]]},
+                   rules={"deje": True})
+    assert first.tanteo[0].why == "una porque no"           # a first envite refused: no raise
+
+
+def test_the_31_real_with_a_rey_only_or_any_figure() -> None:
+    cards = "12o 11c 1e 10b | 7o 7c 7e 10o | 4o 5c 6e 2b | 4c 5o 6c 1c"
+    rey = "12o 11c 1e 10b | 7o 7c 7e 12c | 4o 5c 6e 2b | 4c 5o 6c 1c"
+    assert answer(cards, rules={"real": True}).lances["juego"].winner == 1
+    assert answer(cards, rules={"real": "rey"}).lances["juego"].winner == 0   # a sota is no rey
+    a = answer(rey, rules={"real": "rey"})
+    assert a.lances["juego"].winner == 1 and a.tanteo[-1].why == "tres de treinta y una real"
+    tres = "12o 11c 1e 10b | 7o 7c 7e 3c | 4o 5c 6e 2b | 4c 5o 6c 1c"
+    assert answer(tres, rules={"real": "rey"}).lances["juego"].winner == 0    # «no sirve el Tres»
+
+
+def test_a_juego_of_twenty() -> None:
+    a = answer(CARDS, points=(18, 0), rules={"target": 20})
+    assert a.winner == 0 and a.score == (20, 0) and a.won_at is not None
+    assert a.won_at.why == "una de chica en paso"
 
 
 MUNDIAL = {"penalties": "mundial"}
@@ -402,3 +526,28 @@ def test_the_tanteo_never_passes_the_target_by_more_than_the_last_event(seed: in
         assert all(p < target for p in a.score)
     if a.ordago is None and a.winner is None:
         assert a.not_counted == ()
+
+
+@settings(max_examples=300, deadline=None)
+@given(seeds, st.sampled_from([0.15, 0.4, 1.0]), st.sampled_from([0.3, 1.0, 4.0]), st.booleans())
+def test_under_the_texts_rule_a_pair_never_gains_by_its_own_false_declaration(
+        seed: int, lies: float, ordago: float, near: bool) -> None:
+    """«Pares sí» or «juego sí» without them: the pair takes nothing from that lance (no
+    deje, stake, bonus or punto, counted or not), never wins it, nor an órdago in it."""
+    rng = random.Random(seed)
+    rules = Rules(rng.choice((8, 4)), rng.choice((False, True, "rey")), rng.choice((40, 30, 20)))
+    points = [rng.randrange(rules.target - 4, rules.target), rng.randrange(rules.target)] if near else None
+    rec = random_record(rng, rules, lies=lies, ordago=ordago, score=points)
+    a = score(HandRecord.from_json(rec))
+    assert rules.penalties == "lance"
+    for m in a.mistakes:
+        if not m.declared:
+            continue
+        p = m.seat & 1
+        scored = "pares" if m.lance == "pares" else ("juego" if "juego" in a.lances else "punto")
+        result = a.lances[scored]
+        assert result.winner != p and p in result.lost_by
+        assert not [e for e in (*a.tanteo, *a.not_counted) if e.lance == scored and e.pair == p]
+        if a.ordago is not None and a.ordago in (m.lance, scored):
+            reached = a.tanteo and a.score[p] >= a.target
+            assert a.winner != p or reached

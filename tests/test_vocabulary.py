@@ -8,6 +8,7 @@ from table.vocabulary import (
     answer_names,
     envite_name,
     hand_names,
+    juegos_names,
     match_names,
     robbed,
     score_names,
@@ -33,11 +34,11 @@ def test_score_names() -> None:
     assert score_names(19) == ["gandul"] and score_names(40) == ["estamos fuera"]
 
 
-def test_muerte_dulce_is_exactly_the_stones_missing() -> None:
+def test_no_muerte_dulce_a_record_cannot_tell_it() -> None:
+    # the treatise's «muerte dulce» needs «pillando desprevenidos a los contrarios»: an exact
+    # finish alone is not it, and a record cannot say who was caught unawares
     exact = answer(CARDS, {"grande": [[0, "envido", 2], [1, "quiero"]]}, points=(38, 0))
-    assert exact.score == (40, 0) and "muerte dulce" in answer_names(exact)
-    over = answer(CARDS, {"grande": [[0, "envido", 3], [1, "quiero"]]}, points=(38, 0))
-    assert over.score == (41, 0) and answer_names(over) == ["estamos fuera"]
+    assert exact.score == (40, 0) and answer_names(exact) == ["estamos fuera"]
 
 
 def test_punto_y_miedo_and_tran_tran() -> None:
@@ -62,6 +63,12 @@ def test_zapateria_and_zamora() -> None:
     assert match_names(p) == ["zapatería"]
     p.vaca_results = [(3, 1)]
     assert match_names(p) == []
+    one = Partida(Rules(), juegos=1)
+    one.vaca_results = [(1, 0)]
+    assert match_names(one) == []          # «los tres juegos seguidos»: not a vaca of one juego
+    assert juegos_names((3, 0), 3, (3, 0)) == ["zapatería"]
+    assert juegos_names((0, 2), 3) == ["dos a cero, y Zamora de portero"]
+    assert juegos_names((0, 2), 4) == []
 
 
 def test_envite_names() -> None:

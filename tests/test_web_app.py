@@ -24,7 +24,7 @@ from table.cards import Card
 from table.lances import How, Lance
 from vision.reading import Reading
 from vision.stones import StoneCount
-from web.app import create_app
+from web.app import create_app, rule_choices
 from web.strings import ES, LANGUAGES
 
 HAND = [["12o", "3c", "1e", "4b"], ["11o", "11c", "7e", "7b"],
@@ -111,9 +111,15 @@ def test_every_text_the_pages_use_is_in_the_strings_table() -> None:
     used = _keys_used()
     assert {"title_display", "pin_wrong", "wins_juego", "not_counted", "stones_todo"} <= used
     prefixes = {k for k in used if k.endswith("_")}
-    assert prefixes == {"lance_", "phase_", "word_", "how_"}
+    assert prefixes == {"lance_", "phase_", "word_", "how_", "set_link_", "set_update_", "health_", "rule_"}
+    from firmware.health import THROTTLE_BITS
     dynamic = ({f"lance_{x}" for x in Lance} | {f"phase_{x}" for x in Phase}
-               | {f"word_{x}" for x in BetWord} | {f"how_{x}" for x in How})
+               | {f"word_{x}" for x in BetWord} | {f"how_{x}" for x in How}
+               | {f"set_link_{x}" for x in ("house_rules", "decks", "pin")}  # web/settings.py's _links
+               | {f"set_update_{x}" for x in ("running", "done", "failed")}  # install.sh's write_status
+               | {f"health_{x}" for x in THROTTLE_BITS.values()}
+               | {f"rule_{k}" for k, _ in rule_choices()}  # the new partida's house rules, each value
+               | {f"rule_{k}_{json.dumps(v).strip(chr(34))}" for k, vs in rule_choices() for v in vs})
     assert (used - prefixes) | dynamic <= set(ES)
 
 
@@ -201,7 +207,8 @@ def test_a_refused_word_says_why_and_changes_nothing(table: Any) -> None:
     c, token = unlocked_client(app)
     before = loop.snapshot()
     r = cmd(c, token, {"kind": "say", "seat": 2, "word": "paso"})
-    assert r.status_code == 409 and "turn" in r.json["error"]
+    assert r.status_code == 409 and r.json["error"] == "en grande habla el asiento 1, no el asiento 3"
+    assert (r.json["code"], r.json["args"]) == ("not_turn", {"lance": "grande", "seat": 2, "speaker": 0})
     r = cmd(c, token, {"kind": "fly"})
     assert r.status_code == 409
     assert loop.snapshot() == before

@@ -90,3 +90,16 @@ def test_the_parts_list_adds_up_to_its_total() -> None:
     total = re.search(r"\*\*Total\*\*.*\*\*≈ (\d+)\*\*", section)
     assert total is not None
     assert abs(sum(int(r[4]) for r in rows) - int(total.group(1))) <= 5
+
+
+def test_the_5v_buzzer_is_drawn_with_its_npn_driver_from_pin_2() -> None:
+    """The parts list buys a 5 V magnetic buzzer (~30 mA): the diagram must not put it on the
+    GPIO; it draws the driver (1 kΩ, BC337, 10 kΩ, 1N4148) and the buzzer's 5 V from pin 2."""
+    svg = (HARDWARE / "wiring.svg").read_text(encoding="utf-8")
+    for part in ("1 kΩ", "10 kΩ", "BC337", "1N4148", "BZ"):
+        assert part in svg, part
+    root = ET.fromstring(svg)
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    (five,) = [el for el in root.iterfind(".//s:polyline[@data-what]", ns) if el.attrib["data-what"] == "5 V for the buzzer"]
+    start = tuple(float(v) for v in five.attrib["points"].split()[0].split(","))
+    assert start == wiring._pin_xy(2) and 2 in wiring.POWER_5V_PINS

@@ -63,20 +63,10 @@ ORDINALS = ("first", "second", "third", "fourth")
 class LayoutRefused(InvalidInput):
     """A learning frame not laid out as ``docs/mat.md`` says; the message names the frame and the zone.
 
-    ``code`` and ``details`` say the same for a display to put in its own words:
-    ``no_mat`` (``frame``), ``count`` (``frame``, ``seat``, ``found``, ``expected``,
-    ``odd``: why something there is not a card, or None) and ``order`` (``frame``,
-    ``seat``, ``position`` 0-3, ``seen``, ``expected``: cards in notation).
+    Its code and params say the same for a display: ``learn_no_mat`` (``photo`` 1-3),
+    ``learn_count`` (``photo``, ``seat``, ``found``, ``want``, ``odd``: something there is
+    not a card) and ``learn_wrong_card`` (``photo``, ``seat``, ``place`` 1-4, ``seen``, ``want``).
     """
-
-    def __init__(self, message: str, code: str = "layout", **details: object) -> None:
-        super().__init__(message)
-        self.code = code
-        self.details = details
-
-    def to_json(self) -> dict[str, object]:
-        """The check's result as the table's state shows it: ``{"code": ..., "args": {...}}``."""
-        return {"code": self.code, "args": dict(self.details)}
 
 
 class DeckNotFound(MusTableError):
@@ -103,7 +93,8 @@ def check_name(name: str) -> str:
     'fournier-1878'
     """
     if not re.fullmatch(r"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,39}", name):
-        raise BadDeckName(f"deck name {name!r}: use 1-40 letters, digits, '-', '_' or '.'")
+        raise BadDeckName(f"deck name {name!r}: use 1-40 letters, digits, '-', '_' or '.'", code="deck_name_bad",
+                          params={"name": name})
     return name
 
 
@@ -194,7 +185,7 @@ def find_layout(frames: Sequence[Image], mat: Mat | None = None,
     Each frame is checked by :func:`check_frame`.
     """
     if len(frames) != FRAMES:
-        raise InvalidInput(f"a deck is learnt from {FRAMES} frames, not {len(frames)}")
+        raise InvalidInput(f"a deck is learnt from {FRAMES} frames, not {len(frames)}", code="learn_frames_missing")
     mat = mat or Mat()
     model = model or CardClassifier()
     return [c for k, frame in enumerate(frames) for c in check_frame(frame, k, mat, model)]
@@ -217,7 +208,8 @@ def check_frame(frame: Image, k: int, mat: Mat | None = None,
     reading = reader.read(frame)
     cal = reader.detail.calibration
     if cal is None or reading.stale:
-        raise LayoutRefused(f"frame {k}: the mat is not found (fewer than three markers seen)", "no_mat", frame=k)
+        raise LayoutRefused(f"frame {k}: the mat is not found (fewer than three markers seen)",
+                            code="learn_no_mat", params={"photo": k + 1})
     objects = reader.detail.objects
     preds = dict(zip((id(o) for o in objects), reader.detail.predictions, strict=True))
     found: list[LayoutCard] = []
@@ -228,17 +220,18 @@ def check_frame(frame: Image, k: int, mat: Mat | None = None,
         odd = [o for o in objects if o.seat == s and o.why is not None]
         if len(cards) != len(expected):
             what = f"{len(cards)} card{'s' * (len(cards) != 1)} found where {len(expected)} belong"
-            why = odd[0].why if odd and len(cards) < len(expected) else None
-            if why is not None:
-                what += f" (and something that is not a card: {why})"
-            raise LayoutRefused(f"frame {k}, zone {zone}: {what}", "count", frame=k, seat=s,
-                                found=len(cards), expected=len(expected), odd=why)
+            if odd and len(cards) < len(expected):
+                what += f" (and something that is not a card: {odd[0].why})"
+            raise LayoutRefused(f"frame {k}, zone {zone}: {what}", code="learn_count",
+                                params={"photo": k + 1, "seat": s, "found": len(cards), "want": len(expected),
+                                        "odd": bool(odd and len(cards) < len(expected))})
         for i, (o, card) in enumerate(zip(cards, expected, strict=True)):
             p = preds.get(id(o))
             if p is not None and p.sure(DEFAULT_THRESHOLD) and p.card != card:
                 raise LayoutRefused(f"frame {k}, zone {zone}: the {ORDINALS[i]} card is {p.card}, "
-                                    f"where the deck's order puts {card}", "order", frame=k, seat=s,
-                                    position=i, seen=str(p.card), expected=str(card))
+                                    f"where the deck's order puts {card}", code="learn_wrong_card",
+                                    params={"photo": k + 1, "seat": s, "place": i + 1, "seen": str(p.card),
+                                            "want": str(card)})
             found.append(LayoutCard(card, k, s, i, np.asarray(cal.to_image(o.quad), np.float32)))
     return found
 

@@ -25,12 +25,12 @@ from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request, session
 
-from table.errors import InvalidInput
+from table.errors import MusTableError, Refused
 from table.explain import explain
 from web.camera import BOUNDARY, Picture
 from web.security import UNLOCK_S, PinGuard, Refusal, new_token, same_origin, tokens_match
 from web.sse import Full, Hub, full_frame
-from web.strings import texts
+from web.strings import say, texts
 
 MAX_SPECTATORS = 500
 MAX_CAMERA_STREAMS = 8
@@ -60,6 +60,7 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
     camera = _Counter()
     kinds_json = json.dumps(_event_kinds())
     learn_json = json.dumps(_learning_layout())
+    rules_json = json.dumps(rule_choices())
 
     app = Flask(__name__)
     app.config.update(
@@ -137,11 +138,27 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
             return render_template("message.html", message=text), 404
         return jsonify(error=text, code="not_found"), 404
 
+    def _error_page(key: str, status: int) -> tuple[Response, int] | tuple[str, int]:
+        """An error in the words of web.strings: JSON under /api/, else a page."""
+        if request.path.startswith("/api/") or request.path.startswith("/download/"):
+            return jsonify(error=tr(key), code=key), status
+        return render_template("message.html", message=tr(key)), status
+
     @app.errorhandler(404)
     def _no_page(e: Exception) -> tuple[Response, int] | tuple[str, int]:
-        if request.path.startswith("/api/"):
-            return jsonify(error=tr("page_not_found"), code="not_found"), 404
-        return render_template("message.html", message=tr("page_not_found")), 404
+        return _error_page("page_not_found", 404)
+
+    @app.errorhandler(405)
+    def _not_allowed(e: Exception) -> tuple[Response, int] | tuple[str, int]:
+        return _error_page("method_not_allowed", 405)
+
+    @app.errorhandler(413)
+    def _too_large(e: Exception) -> tuple[Response, int] | tuple[str, int]:
+        return _error_page("too_large", 413)
+
+    @app.errorhandler(500)
+    def _server_error(e: Exception) -> tuple[Response, int] | tuple[str, int]:
+        return _error_page("server_error", 500)
 
     # -- pages -------------------------------------------------------------------------
 
@@ -150,7 +167,7 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
 
     @app.get("/")
     def display() -> str:
-        return render_template("display.html", unlocked=unlocked(), learn_json=learn_json,
+        return render_template("display.html", unlocked=unlocked(), learn_json=learn_json, rules_json=rules_json,
                                clock_wanted=clock_wanted())
 
     @app.get("/watch")
@@ -160,7 +177,9 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
 
     @app.get("/overlay")
     def overlay() -> str:
-        return render_template("overlay.html")
+        """``?layout=bar``: the score bar alone; anything else: the full overlay."""
+        layout = "bar" if request.args.get("layout") == "bar" else "full"
+        return render_template("overlay.html", layout=layout)
 
     @app.get("/hands/<int:n>")
     def replay(n: int) -> str:
@@ -270,6 +289,12 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
         session["until"] = time.time() + UNLOCK_S
         return jsonify(ok=True, csrf=csrf_token())
 
+    @app.get("/api/session")
+    def session_state() -> Response:
+        """Whether this browser's session is unlocked now (a display that outlived a restart of
+        the table asks, so that it never shows «Bloquear» on a locked session)."""
+        return jsonify(unlocked=unlocked(), csrf=csrf_token())
+
     @app.post("/api/lock")
     def lock() -> Response:
         session.pop("until", None)
@@ -283,10 +308,13 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
         body = request.get_json(silent=True)
         if not isinstance(body, dict):
             return jsonify(error="JSON object required", code="json"), 400
+        seq = body.get("seq")  # the state the command was made on (docs/api.md)
         try:
-            snap = loop.submit(parse_command(body))
-        except InvalidInput as e:
-            return jsonify(error=str(e), code="refused"), 409
+            if seq is not None and (type(seq) is not int or seq < 0):
+                raise Refused("bad_seq", value=repr(seq))
+            snap = loop.submit(parse_command({k: v for k, v in body.items() if k != "seq"}), seq=seq)
+        except MusTableError as e:
+            return jsonify(error=say(e.code, e.params, strings), code=e.code, args=e.params), 409
         return jsonify(ok=True, state=snap)
 
     # -- the clock without a network ---------------------------------------------------
@@ -320,6 +348,8 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
         status = 503 if str(answer.outcome) == "failed" else 409
         return jsonify(ok=False, error=text, code="clock_" + str(answer.outcome), **out), status
 
+    from web.settings import register_settings  # noqa: PLC0415 - the settings and health pages
+    register_settings(app, control_check=control_check, tr=tr)
     return app
 
 
@@ -361,6 +391,15 @@ def _event_kinds() -> list[str]:
     except ImportError:
         return []
     return [str(k) for k in EventKind]
+
+
+def rule_choices() -> list[tuple[str, list[Any]]]:
+    """The house rules a new partida may be started with, each with its values (``table.rules``),
+    for the «Nueva partida» step; the display names each as ``rule_<key>_<value>`` of web.strings."""
+    from table.rules import PENALTIES, REALS, REYES, TARGETS  # noqa: PLC0415
+
+    return [("target", list(TARGETS)), ("reyes", list(REYES)), ("real", list(REALS)),
+            ("penalties", list(PENALTIES)), ("deje", [False, True])]
 
 
 def _learning_layout() -> list[list[list[str]]]:

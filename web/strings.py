@@ -15,6 +15,9 @@ web.strings.UnknownLanguage: no texts for language 'xx' (known: en, es)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from table.errors import InvalidInput
 
 
@@ -36,9 +39,16 @@ ES: dict[str, str] = {
     "back": "Volver",
     # score
     "pair": "Pareja",
-    "seats_of_pair": "asientos {a} y {b}",
+    "seats_of_pair": "Asientos {a} y {b}",
+    "pair_seats_phrase": "los asientos {a} y {b}",
+    "pair_named": "{a} y {b}",
     "seat": "Asiento",
     "seat_n": "asiento {n}",
+    "seat_named": "{name} (asiento {n})",
+    "seat_the": "el asiento {n}",
+    "seat_of": "del asiento {n}",
+    "seat_of_named": "de {name} (asiento {n})",
+    "de": "de",
     "amarracos": "amarracos",
     "amarraco": "amarraco",
     "piedras": "piedras",
@@ -66,11 +76,26 @@ ES: dict[str, str] = {
     "phase_over": "Partida terminada",
     "phase_learning": "Aprendiendo una baraja",
     # bets
-    "speaks": "Habla el {seat}",
-    "answers": "Responde el {seat}",
+    "speaks": "Habla {seat}",
+    "answers": "Responde {seat}",
     "word_paso": "Paso",
-    "word_envido": "Envido {n}",
-    "word_envido_more": "{n} más",
+    "word_envido": "Envido",
+    "word_envido_n": "Envido {n}",
+    "word_more": "{n} más",
+    "would_stand": "van {n}",
+    "step_less": "una menos",
+    "step_more": "una más",
+    "quiero_sub": "se juegan {n}",
+    "ordago_sub": "se juega el juego",
+    "no_quiero_sub": "{n} para {p}",
+    "nothing_bet": "Nada envidado en la {lance}",
+    "standing": "Van {n} en la {lance} (envite {of})",
+    "ordago_standing": "¡Órdago {of}!",
+    "flash_word": "{word} — {seat}",
+    "flash_lance": "{lance}: {how}",
+    "flash_card": "{card} para {seat}",
+    "flash_confirmed": "Mano confirmada por {seat}",
+    "or_read": "Si nadie envida más:",
     "word_quiero": "Quiero",
     "word_no quiero": "No quiero",
     "word_ordago": "Órdago",
@@ -81,7 +106,8 @@ ES: dict[str, str] = {
     "one_tap": "O el lance entero:",
     "out_en_paso": "En paso",
     "out_querido": "Querido a {n}",
-    "out_no_querido": "No quiero: para pareja {p}",
+    "out_no_querido": "No quiero: 1 para {p}",
+    "out_no_querido_short": "No quiero (1 para {p})",
     "out_ordago": "Órdago querido",
     "declare_q": "¿{lance}?",
     "declare_yes": "Sí",
@@ -94,14 +120,17 @@ ES: dict[str, str] = {
     "cards_as_read": "Cartas leídas",
     "tap_to_correct": "Toca una carta para corregirla",
     "unknown_card": "?",
-    "pick_card": "¿Qué carta es? (asiento {seat}, carta {i})",
+    "pick_card": "¿Qué carta es? ({seat}, carta {i})",
+    "corrected_card": "corregida a mano",
+    "corrected_short": "a mano",
+    "some_corrected": "«a mano»: corregida a mano",
     "cancel": "Cancelar",
     "problems": "La mesa no cuadra:",
     "impossible_todo": "poned bien las cartas en su sitio (se leen otra vez solas), tocad la carta mal leída "
                        "para corregirla o pulsad «Leer las cartas»",
     "mistakes": "Declaraciones que las cartas desmienten:",
     "lances": "Lances",
-    "won_by": "pareja {p}",
+    "won_by": "{p}",
     "won_by_nobody": "nadie",
     "how_paso": "en paso",
     "how_querido": "querido",
@@ -111,9 +140,9 @@ ES: dict[str, str] = {
     "how_none": "nadie lo tiene",
     "tanteo": "Tanteo",
     "running": "van {a} a {b}",
-    "wins_juego": "¡JUEGO PARA LA PAREJA {p}!",
+    "wins_juego": "¡JUEGO PARA {p}!",
     "not_counted": "No se cuenta:",
-    "confirm_by": "Confirma un jugador de la pareja {p}:",
+    "confirm_by": "Confirma uno de {p}:",
     "confirm_seat": "Confirma el {seat}",
     "confirm_any": "Confirma un jugador:",
     "confirmed": "Mano confirmada",
@@ -127,6 +156,12 @@ ES: dict[str, str] = {
     # learning
     "learn_deck": "Aprender una baraja",
     "learn_frame": "Foto {k} de {total}",
+    "learn_all_done": "Las 3 fotos están hechas: ponle nombre y guárdala",
+    "learn_retake": "Repetir la foto {k}",
+    "learn_taken": "Foto {k} hecha",
+    "learn_saved": "Baraja «{name}» aprendida",
+    "learn_name_btn": "Nombre…",
+    "kb_space": "espacio",
     "learn_where": "Coloca estas cartas así y pulsa «Hacer la foto»",
     "learn_capture": "Hacer la foto",
     "learn_name": "Nombre de la baraja",
@@ -146,8 +181,43 @@ ES: dict[str, str] = {
     "ok": "Aceptar",
     "clear": "Borrar",
     "undo_hand": "Deshacer la última mano",
+    "undo_hand_short": "Deshacer mano",
     "new_partida": "Nueva partida",
+    "call_judge": "Llamar al juez",
+    "judge_called": "Llamada al juez enviada: esperad su respuesta",
+    "judge_answer": "El juez: «{text}»",
     "sure_q": "¿Seguro?",
+    "new_partida_what": "La partida {id} se cierra y queda en el diario (se ve y se descarga en «Ver en "
+                        "directo»). La nueva empieza 0 a 0 con estas reglas:",
+    "new_partida_yes": "Empezar partida nueva",
+    "np_names": "Nombres:",
+    "np_name_of": "Nombre del asiento {n}",
+    "kb_back": "borrar",
+    "rule_target": "Juego a",
+    "rule_target_40": "40",
+    "rule_target_30": "30",
+    "rule_target_20": "20",
+    "rule_reyes": "Reyes",
+    "rule_reyes_8": "8 reyes",
+    "rule_reyes_4": "4 reyes",
+    "rule_real": "31 real",
+    "rule_real_false": "no",
+    "rule_real_rey": "con rey",
+    "rule_real_true": "con figura",
+    "rule_penalties": "Equivocación",
+    "rule_penalties_lance": "pierde el lance",
+    "rule_penalties_mundial": "regla 19",
+    "rule_penalties_none": "sin castigo",
+    "rule_deje": "Deje",
+    "rule_deje_false": "no",
+    "rule_deje_true": "sí",
+    "undo_hand_what": "La última mano confirmada vuelve a la mesa para corregirla y confirmarla otra vez.",
+    "undo_hand_yes": "Deshacer la mano",
+    "not_sent": "No ha llegado a la mesa: {what}",
+    "the_tap": "el último toque",
+    "retry": "Reintentar",
+    "discard": "Descartar",
+    "error_status": "error {status}",
     "refused": "No se puede: {why}",
     "offline": "Sin conexión con la mesa; reconectando…",
     "online": "En directo",
@@ -155,20 +225,24 @@ ES: dict[str, str] = {
     "live": "En directo",
     "hands_so_far": "Manos de la partida",
     "no_hands": "Aún no hay manos",
-    "hand_row": "Mano {n}: mano el {mano}, {a} a {b}",
-    "hand_row_won": "Mano {n}: mano el {mano}, juego para la pareja {p}",
+    "hand_row": "Mano {n}: mano {mano}, {a} a {b}",
+    "hand_row_won": "Mano {n}: mano {mano}, juego para {p}",
     "download_json": "JSON",
     "spectators_full": "La mesa tiene el cupo de espectadores lleno ({cap}). Vuelve a intentarlo en un rato.",
-    "partida_won": "¡Partida para la pareja {p}!",
+    "partida_won": "¡Partida para {p}!",
     "vacas_line": "Vacas: {a} a {b}",
     "a_to_b": "{a} a {b}",
     "vaca_juegos": "Juegos de cada vaca:",
     "waiting_cards": "Esperando a que se enseñen las cartas",
+    "juego_was_won": "Último juego para {p}",
     "camera": "Cámara",
     "no_frame": "Sin imagen de la cámara",
     "no_reading": "No hay lectura todavía",
     "not_found": "No existe la mano {n}",
     "page_not_found": "Esta página no existe en la mesa",
+    "method_not_allowed": "Esta dirección de la mesa no admite esa petición",
+    "too_large": "Lo enviado es demasiado grande para la mesa",
+    "server_error": "La mesa ha tenido un fallo al contestar; vuelve a intentarlo",
     # the clock without a network (the phone's time)
     "clock_set": "Reloj de la mesa puesto en hora con la de este teléfono: {when}",
     "clock_off": "Esta mesa no toma la hora de los teléfonos",
@@ -180,6 +254,184 @@ ES: dict[str, str] = {
     "clock_failed": "No se pudo poner el reloj en hora: {why}",
     "clock_forbidden": "Solo una página de esta mesa puede darle la hora",
     "clock_bad": "Falta la hora del teléfono (now_ms: milisegundos desde 1970)",
+    # settings and health (web/settings.py)
+    "set_title": "Ajustes de la mesa",
+    "set_phones": "Para los móviles",
+    "set_qr_alt": "Código QR de la página de la mesa",
+    "set_locked": "Los ajustes piden el PIN de la mesa",
+    "set_pin": "PIN",
+    "set_table": "La mesa",
+    "set_name": "Nombre de la mesa",
+    "set_mains": "Red eléctrica (el parpadeo de las lámparas)",
+    "set_mqtt_host": "Servidor MQTT del club",
+    "set_mqtt_none": "ninguno",
+    "set_mqtt_port": "Puerto MQTT",
+    "set_mqtt_prefix": "Prefijo de los temas MQTT",
+    "set_save": "Guardar",
+    "set_saved": "Guardado; la mesa se reinicia para aplicarlo",
+    "set_camera": "Cámara",
+    "set_lens": "Enfoque (dioptrías)",
+    "set_lens_auto": "automático al arrancar",
+    "set_focus": "Enfocar",
+    "set_focused": "Enfocada en lo más nítido del tapete",
+    "set_light": "Ajustar la luz",
+    "set_lit": "Luz medida de nuevo",
+    "set_working": "Un momento…",
+    "set_network": "Red",
+    "set_country": "País de la wifi (dos letras: ES)",
+    "set_net_mode": "Conexión",
+    "set_net_country_only": "Solo el país",
+    "set_net_wifi": "Unirse a la wifi del club",
+    "set_net_hotspot": "Ser un punto de acceso (sin wifi en la sala)",
+    "set_ssid": "Nombre de la red",
+    "set_psk": "Contraseña (8 a 63 caracteres)",
+    "set_apply": "Aplicar",
+    "set_net_asked": "Pedido; la red cambia en unos segundos",
+    "set_update": "Actualizar",
+    "set_version": "Versión",
+    "set_update_usb": "Actualizar desde la memoria USB",
+    "set_update_file": "Archivo de la versión (mus-table-….tar.gz)",
+    "set_update_upload": "Subir y actualizar",
+    "set_update_asked": "Actualización pedida; si la comprobación falla, vuelve sola a la versión anterior",
+    "set_update_running": "Actualizando…",
+    "set_update_done": "Hecho",
+    "set_update_failed": "Falló; sigue la versión anterior",
+    "set_more": "Más",
+    "set_link_house_rules": "Reglas de la casa",
+    "set_link_decks": "Baraja en uso",
+    "set_link_pin": "Cambiar el PIN",
+    "set_no_admin": "Esta mesa no tiene ajustes aquí (no la arrancó el servicio de la mesa)",
+    "set_no_camera": "No hay cámara",
+    "set_camera_failed": "La cámara no pudo hacerlo (¿tiene enfoque? ¿da imagen?)",
+    "set_nothing": "No hay nada que cambiar",
+    "set_refused": "No se puede guardar ese ajuste",
+    "set_bad_name": "El nombre: de 1 a 40 letras, cifras, puntos o guiones, sin espacios",
+    "set_bad_mains": "La red eléctrica es de 50 o de 60 Hz",
+    "set_bad_host": "El servidor MQTT: un nombre o una dirección",
+    "set_bad_port": "El puerto: de 1 a 65535",
+    "set_bad_prefix": "El prefijo: letras, cifras, guiones y barras",
+    "set_bad_country": "El país: dos letras mayúsculas (ES, FR, PT…)",
+    "set_bad_ssid": "El nombre de la red: de 1 a 32 caracteres",
+    "set_bad_psk": "La contraseña: de 8 a 63 caracteres",
+    "set_update_bad_file": "Eso no es un archivo de versión (mus-table-….tar.gz)",
+    "health_title": "Salud de la mesa",
+    "health_version": "Versión",
+    "health_uptime": "Encendida desde hace",
+    "health_temp": "Temperatura del procesador",
+    "health_power": "Alimentación y temperatura",
+    "health_disk": "Tarjeta",
+    "health_journal": "Diario de la mesa",
+    "health_fps": "Cámara",
+    "health_fps_unit": "imágenes por segundo",
+    "health_free": "libres",
+    "health_unknown": "no se sabe",
+    "health_ok": "bien",
+    "health_under_voltage": "falta tensión ahora",
+    "health_freq_capped": "frecuencia limitada ahora",
+    "health_throttled": "frenada ahora",
+    "health_soft_temp_limit": "caliente ahora",
+    "health_under_voltage_since_boot": "faltó tensión",
+    "health_freq_capped_since_boot": "se limitó la frecuencia",
+    "health_throttled_since_boot": "se frenó",
+    "health_soft_temp_limit_since_boot": "se calentó",
+    # what the table refuses, and why it cannot score (``msg_`` + a message code: table/errors.py)
+    "msg_refused": "no se puede",
+    "msg_lance_decided": "{lance} ya está decidido: no hay más palabras",
+    "msg_seat_without_jugada": "el {seat_name} no habla en {lance}: no ha declarado {lance}",
+    "msg_no_such_seat": "el asiento {seat} no existe (en la orden, 0-3)",
+    "msg_seat_missing": "falta el asiento ({key}: 0-3)",
+    "msg_seat_out": "el {seat_name} dijo «no quiero» y está fuera de {lance}",
+    "msg_not_turn": "en {lance} habla el {speaker_name}, no el {seat_name}",
+    "msg_unknown_word": "palabra desconocida: {word} (paso, envido, quiero, no quiero, órdago)",
+    "msg_envido_number": "envido lleva un número de {least} a {most}",
+    "msg_number_only_envido": "solo envido lleva número, no {word}",
+    "msg_nobody_bet": "nadie ha envidado en {lance}: el {seat_name} puede decir paso, envido u órdago, no {word}",
+    "msg_paso_no_answer": "«paso» no responde a un envite: el {seat_name} dice quiero, no quiero, envido u órdago",
+    "msg_over_ordago": "sobre un órdago no se sube: quiero o no quiero",
+    "msg_bets_over": "las apuestas de esta mano ya han terminado",
+    "msg_declare_first": "antes, ¿{lance}? (que declare cada asiento)",
+    "msg_lance_started": "en {lance} ya se ha hablado: deshaced esas palabras antes de dar el final",
+    "msg_lance_not_played": "{lance} no se juega en esta mano",
+    "msg_cannot_bet": "en {lance} no puede apostar quien decís (asiento {seat})",
+    "msg_deje_needs_pair": "no querido: decid qué pareja se lleva el deje (by: uno de sus asientos)",
+    "msg_unknown_outcome": "final desconocido: {outcome} (en paso, querido, no querido, órdago)",
+    "msg_word_before_declaring": "la palabra {n} se dijo antes de declarar {lance}",
+    "msg_word_no_longer_valid": "con eso, la palabra {n} ({seat} {word}) ya no vale",
+    "msg_nothing_said": "no se ha dicho nada en esta mano",
+    "msg_bad_declaration": "solo se declaran pares o juego, no {lance}",
+    "msg_not_this_lance": "se está jugando {playing}, no {lance}",
+    "msg_outcome_without_number": "«{outcome}» no lleva número (solo querido y no querido)",
+    "msg_querido_at_least_2": "un envite querido es de 2 piedras o más, no {n}",
+    "msg_nothing_to_correct": "aún no se han leído las cartas: no hay nada que corregir",
+    "msg_table_impossible": "la mesa no es posible: corregid o volved a leer antes de confirmar",
+    "msg_nothing_to_confirm": "no hay mano tanteada que confirmar",
+    "msg_confirm_other_pair": "confirma un jugador de la pareja contraria ({allowed}), no el {seat_name}",
+    "msg_not_a_hand_entry": "orden no admitida aquí: {kind}",
+    "msg_partida_not_filled": "a la partida nueva le faltan las reglas",
+    "msg_nothing_to_undo": "no hay mano confirmada que deshacer en esta partida",
+    "msg_partida_over": "la partida ha terminado: deshaced la última mano o empezad otra",
+    "msg_reading_now": "se están leyendo las cartas: un momento",
+    "msg_learning_now": "la mesa está aprendiendo un mazo: terminad o cancelad antes",
+    "msg_panel_may_not_confirm": "confirma un jugador de la pareja contraria, desde la pantalla",
+    "msg_no_camera_learn": "no hay cámara: no se puede tomar la foto del mazo",
+    "msg_learn_frames_missing": "faltan fotos del mazo: hacen falta las tres (0, 1 y 2)",
+    "msg_learn_no_mat": "Foto {photo}: no se ve el tapete (hacen falta tres de sus marcas)",
+    "msg_learn_count": "Foto {photo}, asiento {seat}: hay {found} cartas donde van {want}",
+    "msg_learn_wrong_card": "Foto {photo}, asiento {seat}: la carta {place} es el {seen}, y ahí va el {want}",
+    "msg_deck_name_bad": "el nombre del mazo {name} no vale: de 1 a 40 letras, cifras, «-», «_» o «.»",
+    "msg_learn_failed": "no se pudo aprender el mazo: volved a hacer las fotos",
+    "msg_deck_unusable": "no se puede usar el mazo «{name}»: no está aprendido, o hay que aprenderlo otra vez",
+    "msg_already_reading": "ya se están leyendo las cartas",
+    "msg_no_reader": "esta mesa no tiene lector de cartas",
+    "msg_no_camera_read": "no hay cámara: no se puede leer",
+    "msg_photo_unreadable": "la foto no se puede leer: mirad la cámara y volved a leer",
+    "msg_no_frames": "la cámara no da fotos",
+    "msg_stale": "ya se anotó: {what}",
+    "msg_stale_unknown": "la mesa ha cambiado desde que lo pulsaste: mira la pantalla y vuelve a pulsar",
+    "msg_bad_seq": "«seq» es el número del estado que se vio (un entero), no {value}",
+    "msg_not_an_object": "una orden es un objeto JSON con «kind»",
+    "msg_unknown_command": "orden desconocida: {kind}",
+    "msg_bad_number": "n debe ser un número entero de al menos {least}, no {value}",
+    "msg_unknown_lance": "lance desconocido: {lance}",
+    "msg_says_bool": "«says» es true o false",
+    "msg_bad_index": "«index» es la carta 0-3 del asiento (4 o más: añadir), no {index}",
+    "msg_bad_card": "carta no válida: {card}",
+    "msg_learn_frame_k": "la foto del mazo es la 0, 1 o 2, no {k}",
+    "msg_bad_rules": "reglas no válidas: {why}",
+    "msg_deck_name": "el mazo necesita un nombre (hasta 64 letras)",
+    "msg_bad_names": "los nombres son cuatro, uno por asiento (vacío si no se da)",
+    "msg_name_too_long": "cada nombre, de {most} letras como mucho",
+    "msg_card_repeated": "El {card} aparece {times} veces: {where}",
+    "msg_seat_cards": "{seat_cards}",
+    "msg_reader_problem": "La cámara ve algo que no cuadra: corregid las cartas o volved a leer",
+    "msg_reader_unsure": "La cámara no está segura de {n} carta{n_s}: corregidlas o volved a leer",
+    "msg_cannot_score": "La mano no se puede tantear así: corregid las cartas o las palabras",
+    "msg_stones_off": "Asiento {seat}: {stones_off} (hay {seen}, el tanteo dice {expected})",
+    # faults (the table's «Avisos»): what is wrong, and what to do
+    "msg_camera_lost": "Cámara perdida: no llegan imágenes",
+    "msg_camera_lost_todo": "Mirad el cable de la cámara; la mesa sigue sola cuando vuelva",
+    "msg_camera_failed": "Cámara perdida",
+    "msg_camera_failed_todo": "Mirad el cable de la cámara ({why})",
+    "msg_frames_bad": "La cámara da imágenes que no se pueden leer",
+    "msg_frames_bad_todo": "Mirad la cámara (imagen {shape})",
+    "msg_frame_unreadable": "Una imagen de la cámara no se puede leer",
+    "msg_frame_unreadable_todo": "Mirad la cámara ({why})",
+    "msg_camera_frozen": "La imagen de la cámara está congelada",
+    "msg_camera_frozen_todo": "Desenchufad y enchufad la cámara; la mesa no lee hasta que vuelva",
+    "msg_photo_failed": "No se pudo leer la foto de la mesa",
+    "msg_photo_failed_todo": "Mirad la cámara y pulsad «leer» otra vez",
+    "msg_disk_full": "No se puede escribir el diario (¿disco lleno?)",
+    "msg_disk_full_todo": "Liberad espacio en la tarjeta; la mesa guarda lo que tiene ({why})",
+    # what was already entered (msg_stale's «what»): one per journal entry
+    "did_say": "{word} del asiento {seat}",
+    "did_unsay": "se deshizo la última palabra",
+    "did_lance": "{lance}: {outcome}",
+    "did_declare": "{answer} a {lance} del asiento {seat}",
+    "did_cards": "la lectura de las cartas",
+    "did_correct": "la corrección de una carta del asiento {seat}",
+    "did_confirm": "la confirmación de la mano",
+    "did_undo_hand": "se deshizo la última mano",
+    "did_new_partida": "una partida nueva",
 }
 
 EN: dict[str, str] = {
@@ -208,6 +460,116 @@ EN: dict[str, str] = {
 }
 
 LANGUAGES: dict[str, dict[str, str]] = {"es": ES, "en": EN}
+
+_WORDS = {"paso": "Paso", "envido": "Envido", "quiero": "Quiero", "no quiero": "No quiero", "ordago": "Órdago"}
+
+
+def _plural(n: object) -> str:
+    return "" if n == 1 else "s"
+
+
+def _person(v: Any) -> Any:
+    """A seat as people count it (1-4); the JSON and the codes keep 0-3. Anything else as it is."""
+    return v + 1 if type(v) is int and 0 <= v <= 3 else v
+
+
+def _seat_cards(args: Mapping[str, Any]) -> str:
+    seat, n = _person(args.get("seat")), args.get("n")
+    if isinstance(n, int) and n < 4:
+        falta = 4 - n
+        return f"Al asiento {seat} le falta{'n' if falta > 1 else ''} {falta} carta{_plural(falta)}"
+    return f"El asiento {seat} tiene {n} cartas"
+
+
+def _stones_off(args: Mapping[str, Any]) -> str:
+    diff, what = args.get("diff", 0), str(args.get("what", "piedras"))
+    k = abs(diff) if isinstance(diff, int) else 0
+    return f"{'sobra' if k and diff > 0 else 'falta'}{'n' if k > 1 else ''} {k} {what if k > 1 else what[:-1]}"
+
+
+def _where(args: Mapping[str, Any]) -> str:
+    seats = [_person(int(s)) for s in args.get("seats", ())]
+    parts = [f"asiento {s}" for s in seats] + (["fuera de las zonas"] if args.get("outside") else [])
+    if len(seats) > 1 and not args.get("outside"):
+        return "asientos " + " y ".join(str(s) for s in seats)
+    return " y ".join(parts)
+
+
+def _args(args: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    """The arguments as the sentences use them: names of seats, lists said in words."""
+    out: dict[str, Any] = {}
+    entry = args.get("entry")
+    if isinstance(entry, Mapping):  # what was already entered (a stale command)
+        out["what"] = say_entry(str(entry.get("kind")), entry, lang)
+    for k, v in args.items():
+        if k == "entry":
+            continue
+        if k in ("seat", "speaker", "bettor", "by"):
+            v = _person(v)
+        elif k == "allowed" and isinstance(v, list | tuple):
+            v = [_person(x) for x in v]
+        if isinstance(v, list | tuple):
+            v = " o ".join(str(x) for x in v) if k == "allowed" else " y ".join(str(x) for x in v)
+        elif v is None:
+            v = "nada"
+        elif isinstance(v, bool):
+            v = "sí" if v else "no"
+        out[k] = v
+    for k in ("seat", "speaker"):
+        if k in args:
+            out[f"{k}_name"] = f"asiento {_person(args[k])}"
+    if "word" in args:
+        out["word"] = _WORDS.get(str(args["word"]), str(args["word"]))
+    if "n" in args:
+        out["n_s"] = _plural(args["n"])
+    if "seats" in args:
+        out["where"] = _where(args)
+    if "allowed" in args:
+        out["allowed"] = "asientos " + " o ".join(str(_person(x)) for x in args["allowed"])
+    out["seat_cards"] = _seat_cards(args)
+    if "diff" in args:
+        out["stones_off"] = _stones_off(args)
+    return out
+
+
+class _Missing(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def say(code: str, args: Mapping[str, Any] | None = None, lang: str = "es") -> str:
+    """A message code and its arguments (table/errors.py) as one line for a person.
+
+    Seats are said as people count them, 1 to 4 (the codes keep 0-3):
+
+    >>> say("not_turn", {"lance": "grande", "speaker": 3, "seat": 2})
+    'en grande habla el asiento 4, no el asiento 3'
+    >>> say("stale", {"entry": {"kind": "say", "seat": 1, "word": "paso"}})
+    'ya se anotó: Paso del asiento 2'
+    """
+    table = texts(lang)
+    template = table.get("msg_" + code)
+    if template is None:
+        return table["msg_refused"] + f" ({code})"
+    return template.format_map(_Missing(_args(args or {}, lang)))
+
+
+def say_entry(kind: str, body: Mapping[str, Any], lang: str = "es") -> str:
+    """A journal entry (what was already entered) in a few words: «Paso del asiento 1»."""
+    table = texts(lang)
+    template = table.get("did_" + kind)
+    if template is None:
+        return kind
+    args = dict(body)
+    if kind == "say" and args.get("word") == "envido":
+        args["word"] = f"Envido {args.get('n', 2)}"
+    if kind == "declare":
+        args["answer"] = "«sí»" if args.get("says") else "«no»"
+    if kind == "lance":
+        args["lance"] = str(args.get("lance", "")).capitalize()
+        outcome = str(args.get("outcome", ""))
+        args["outcome"] = outcome.replace("ordago", "órdago") + (f" a {args['n']}" if args.get("n") else "")
+    return template.format_map(_Missing(_args(args, lang)))
 
 
 def texts(lang: str = "es") -> dict[str, str]:

@@ -10,12 +10,16 @@ from __future__ import annotations
 import argparse
 import importlib
 
-HELP = "measure: 'bench score' (hands/s), 'bench read' (ms per frame), 'bench accuracy' (how right the reader is)"
+HELP = ("measure: 'bench score' (hands/s), 'bench read' (ms per frame), 'bench accuracy' (how right the reader is), "
+        "'bench loop', 'bench soak' (partidas killed and restarted), 'bench hub'")
 TARGETS = {
     "score": "hands scored per second on one core",
     "read": "ms per frame of mus-table read, stage by stage, on one core",
     "accuracy": "cards right/wrong/unknown and stone zones exact, on rendered scenes",
     "loop": "time from the cards lying still to the confirmed-ready score, on one core",
+    "soak": "whole partidas through the real loop and journal, SIGKILLed and restarted at random",
+    "hub": "many simulated tables, the hub and MQTT-over-WebSocket spectators: events/s, latency, hub CPU/memory",
+    "glare": "cards right/wrong as a lamp's glare on the cards grows, on rendered scenes",
 }
 
 

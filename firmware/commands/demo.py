@@ -23,6 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=8000, help="port of the display on localhost")
     parser.add_argument("--frames", type=Path, default=None,
                         help="also write each still the camera reads here (JPEG), to look at or to 'mus-table read'")
+    parser.add_argument("--reader", choices=("camera", "truth"), default="camera",
+                        help="camera: the real reader reads the rendered stills (default); truth: the cards "
+                             "laid are read without looking at the picture (fast, for long runs of the loop)")
     parser.add_argument("--pace", type=float, default=None,
                         help="seconds between two words (default 0 with --no-web, 0.8 with the display)")
 
@@ -35,7 +38,8 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidInput("--hands must be at least 1")
     pace = args.pace if args.pace is not None else (0.0 if args.no_web else 0.8)
     demo = make_demo(seed=args.seed, rules=Rules(reyes=args.reyes, target=args.target), journal=args.journal,
-                     port=args.port, word_s=pace, frames=args.frames)
+                     port=args.port, word_s=pace, frames=args.frames,
+                     truth=args.reader == "truth")
     hands = args.hands if args.hands is not None else (3 if args.no_web else 1000)
     count = [demo.table.loop.snapshot()["hands"]]
 

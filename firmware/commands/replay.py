@@ -6,7 +6,8 @@ from the one before as a table plays them (:func:`table.match.follow`): the
 first line that does not is refused with one line naming it, exit status 2,
 and nothing is printed. Otherwise: one line per hand and the result; ``--json``
 one JSON answer per hand and a closing summary line; ``--explain`` every hand
-narrated as ``mus-table explain`` does; ``--hand N`` that hand only.
+narrated as ``mus-table explain`` does; ``--hand N`` that hand only (its narration,
+with or without ``--explain``; with ``--json``, its JSON line).
 """
 
 from __future__ import annotations
@@ -49,7 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     how.add_argument("--json", action="store_true",
                      help="one JSON line per hand (the answer and the partida after it), then a summary line")
     how.add_argument("--explain", action="store_true", help="narrate every hand as mus-table explain does")
-    how.add_argument("--hand", type=_hand, default=None, metavar="N", help="narrate hand N only")
+    parser.add_argument("--hand", type=_hand, default=None, metavar="N",
+                        help="hand N only: its ruling in words (with or without --explain), or with "
+                             "--json its JSON line")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -59,7 +62,9 @@ def run(args: argparse.Namespace) -> int:
     partida, played = replay(read_input(args.file).splitlines(), args.juegos, args.vacas)
     if args.hand is not None and args.hand > len(played):
         raise InvalidInput(f"--hand {args.hand}: the partida has {len(played)} hands")
-    if args.json:
+    if args.json and args.hand is not None:
+        lines = [dump(hand_json(played[args.hand - 1]))]
+    elif args.json:
         lines = [dump(hand_json(step)) for step in played] + [dump(summary_json(partida, played))]
     else:
         lines = narrate(partida, played, full=args.explain, hand=args.hand)

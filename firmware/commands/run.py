@@ -14,6 +14,8 @@ HELP = "run the table: camera, reader, score, journal, panel, display and MQTT, 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, required=True, help="the table's TOML configuration")
+    parser.add_argument("--settings", type=Path, default=None,
+                        help="the settings made on the display (TOML; on the Pi /var/lib/mus-table/settings.toml)")
     parser.add_argument("--no-web", action="store_true", help="no display (the panel and MQTT only)")
     parser.add_argument("--verbose", action="store_true", help="log what the table does")
 
@@ -30,12 +32,16 @@ def phone_clock(config: Any) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     from firmware.config import load_config
+    from firmware.sdnotify import Notifier
     from firmware.table_app import build_table
 
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    config = load_config(args.config)
+    config = load_config(args.config, settings=args.settings)
     table = build_table(config)
+    table.settings_path, table.config_path = args.settings, args.config
+    notifier = Notifier()  # systemd: READY once running, WATCHDOG from the loop's thread
+    table.runner.heartbeat = notifier.alive
     stop = threading.Event()
 
     def on_term(signum: int, frame: Any) -> None:  # systemd stops the service with SIGTERM
@@ -44,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, on_term)
     table.start()
+    notifier.ready(f"table {config.table.name}")
     try:
         if config.web.enabled and not args.no_web:
             table.serve_web(clock=phone_clock(config))

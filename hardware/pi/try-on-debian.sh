@@ -27,28 +27,31 @@ ROOT="$WORK/root"
 STUBS="$WORK/stubs"
 mkdir -p "$ROOT/etc" "$STUBS"
 cp /etc/os-release "$ROOT/etc/os-release"
-for n in apt-get useradd usermod chown nmcli raspi-config hostnamectl curl; do
+for n in apt-get useradd usermod chown nmcli raspi-config hostnamectl curl iw; do
     printf '#!/bin/sh\necho "%s $*" >> "%s/calls.log"\n' "$n" "$WORK" > "$STUBS/$n"
 done
 printf '#!/bin/sh\necho arm64\n' > "$STUBS/dpkg"
+# shellcheck disable=SC2016  # the stubs' own $1, $2 and $@, written as they are
 printf '#!/bin/sh\n[ "$1" = mus-table ] && exit 0\nexec /usr/bin/id "$@"\n' > "$STUBS/id"
+# shellcheck disable=SC2016
 printf '#!/bin/sh\ncase "$1 $2" in "passwd pi") echo "pi:x:1000:1000::/home/pi:/bin/bash";; "group video"|"group gpio") echo "$2:x:44:";; *) exit 2;; esac\n' > "$STUBS/getent"
+# shellcheck disable=SC2016
 printf '#!/bin/sh\ncase "$1" in --root=*) command -v /usr/bin/systemctl >/dev/null && exec /usr/bin/systemctl "$@";; esac\nexit 0\n' > "$STUBS/systemctl"
 chmod +x "$STUBS"/*
 
 env -i HOME="$WORK" ROOT="$ROOT" SUDO_USER=pi PATH="$STUBS:/usr/sbin:/usr/bin:/sbin:/bin" \
     bash "$SRC/hardware/pi/install.sh" --no-check --any-os
 
-PY="$ROOT/opt/mus-table/venv/bin/python"
+PY="$ROOT/opt/mus-table/current/venv/bin/python"
 echo "--- constraints.txt"
-cat "$ROOT/opt/mus-table/constraints.txt"
+cat "$ROOT/opt/mus-table/current/constraints.txt"
 echo "--- the venv"
 "$PY" -c 'import numpy, cv2, onnxruntime; print("numpy", numpy.__version__, "from", numpy.__file__); print("opencv", cv2.__version__, "onnxruntime", onnxruntime.__version__)'
 apt_numpy="$(/usr/bin/python3 -c 'import numpy; print(numpy.__version__)')"
 venv_numpy="$("$PY" -c 'import numpy; print(numpy.__version__)')"
 [ "$apt_numpy" = "$venv_numpy" ] || { echo "try-on-debian: FAILED: the venv's numpy $venv_numpy is not apt's $apt_numpy" >&2; exit 1; }
 if [ "$TESTS" = 1 ]; then
-    "$ROOT/opt/mus-table/venv/bin/pip" install -q pytest hypothesis -c "$ROOT/opt/mus-table/constraints.txt"
+    "$ROOT/opt/mus-table/current/venv/bin/pip" install -q pytest hypothesis -c "$ROOT/opt/mus-table/current/constraints.txt"
     (cd "$SRC" && "$PY" -m pytest -p no:cacheprovider -q -o addopts="" tests/test_table_loop.py \
         tests/test_loop_runner.py tests/test_camera.py tests/test_journal.py tests/test_demo.py \
         tests/test_reading.py tests/test_classifier.py)

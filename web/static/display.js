@@ -1,13 +1,22 @@
-/* The table display: score, bets as big buttons, the cards to correct, the tanteo, confirmation. */
+/* The table display: score, bets as the players say them, the cards to correct, the tanteo,
+   confirmation, deck learning. Every tap says what it did, in large type, or why it could not. */
 "use strict";
 
 let csrf = document.querySelector('meta[name="csrf-token"]').content;
 let unlocked = document.getElementById("lockstate").dataset.unlocked === "yes";
 let state = null;
-let envidoN = 2;
 let shownTanteo = "";
 let view = null;     /* "bets" or "learn": what the display shows besides the phase's own view */
 let learnK = null;   /* the learning frame shown */
+/* The envido's amount: the smallest legal one at every new bet (``stepKey`` names the bet). */
+let stepN = 2;
+let stepKey = "";
+const MIN_ENVIDO = 2;
+const REPEAT_MS = 1000;  /* the same word tapped again within this is a double tap: ignored */
+let lastTap = {key: "", at: 0};
+let busy = false;        /* a command on its way: other taps wait for its answer */
+let pending = null;      /* a command that could not reach the table: {cmd, label} */
+window.tapAge = () => Date.now() - lastTap.at;  /* for the browser tests: a repeat is taken after REPEAT_MS */
 
 function toast(text, bad) {
   const t = document.getElementById("toast");
@@ -18,6 +27,19 @@ function toast(text, bad) {
   toast.timer = setTimeout(() => { t.hidden = true; }, bad ? 5000 : 2500);
 }
 
+/* What was just entered, in large type for a moment («Paso — asiento 2 ✓»). */
+function flash(text) {
+  const f = document.getElementById("flash");
+  f.textContent = text + " \u2713";
+  f.hidden = false;
+  f.classList.remove("go");
+  void f.offsetWidth;  /* restart the fade */
+  f.classList.add("go");
+  clearTimeout(flash.timer);
+  flash.timer = setTimeout(() => { f.hidden = true; }, 1300);
+  window.lastFlash = f.textContent;
+}
+
 async function post(url, body) {
   const r = await fetch(url, {method: "POST", credentials: "same-origin",
     headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf}, body: JSON.stringify(body)});
@@ -26,13 +48,56 @@ async function post(url, body) {
   return {ok: r.ok, status: r.status, body: j};
 }
 
-/* Send one command; a refusal shows the engine's reason and changes nothing. */
-async function command(cmd) {
-  if (!unlocked) { askPin(() => command(cmd)); return; }
-  const r = await post("/api/command", cmd);
-  if (r.ok) { if (r.body.state) render(r.body.state); return; }
-  if (r.status === 403 && r.body.code === "pin_needed") { setUnlocked(false); askPin(() => command(cmd)); return; }
-  toast(tr("refused", {why: r.body.error || r.status}), true);
+/* A refusal's words: the server's text (rendered from web/strings.py), else the code's. */
+function refusalText(body, status) {
+  if (body && body.error) return body.error;
+  if (body && body.code && window.T && window.T[body.code]) return tr(body.code, body.args || {});
+  return tr("error_status", {status});
+}
+
+/* Send one command; ``label`` is what the flash says once the table took it. A double tap is
+   ignored; a refusal shows the reason and changes nothing; a command that could not reach the
+   table is said so and offered again (and sent again by itself when the table is back). */
+async function command(cmd, label) {
+  if (!unlocked) { askPin(() => command(cmd, label)); return; }
+  const key = JSON.stringify({...cmd, seat: undefined});
+  const now = Date.now();
+  if (busy || (key === lastTap.key && now - lastTap.at < REPEAT_MS)) { window.ignoredTaps = (window.ignoredTaps || 0) + 1; return; }
+  lastTap = {key, at: now};
+  busy = true;
+  const body = state && typeof state.seq === "number" ? {...cmd, seq: state.seq} : cmd;
+  let r;
+  try {
+    r = await post("/api/command", body);
+  } catch (e) {
+    busy = false;
+    setPending({cmd, label});
+    return;
+  }
+  busy = false;
+  if (r.ok) {
+    setPending(null);
+    if (r.body.state) render(r.body.state);
+    if (label) flash(label);
+    return;
+  }
+  if (r.status === 403 && r.body.code === "pin_needed") { setUnlocked(false); askPin(() => command(cmd, label)); return; }
+  if (r.status >= 500) { setPending({cmd, label}); return; }
+  setPending(null);
+  toast(tr("refused", {why: refusalText(r.body, r.status)}), true);
+}
+
+/* The strip that says a tap did not reach the table, with «Reintentar» and «Descartar». */
+function setPending(p) {
+  pending = p;
+  const bar = document.getElementById("pending");
+  if (!p) { bar.hidden = true; bar.replaceChildren(); document.body.classList.remove("has-pending"); return; }
+  bar.replaceChildren(
+    el("b", null, "\u26A0 " + tr("not_sent", {what: p.label || tr("the_tap")})),
+    el("button", {class: "mid", id: "btn-retry", onclick: () => { const q = pending; setPending(null); lastTap = {key: "", at: 0}; command(q.cmd, q.label); }}, tr("retry")),
+    el("button", {class: "mid", id: "btn-drop", onclick: () => setPending(null)}, tr("discard")));
+  bar.hidden = false;
+  document.body.classList.add("has-pending");
 }
 
 function setUnlocked(v) {
@@ -41,6 +106,16 @@ function setUnlocked(v) {
   document.getElementById("btn-lock").textContent = v ? tr("lock") : tr("unlock");
   const ls = document.getElementById("lockstate");
   ls.textContent = v ? "" : tr("locked");
+}
+
+/* After the table restarts (or the session ends) the page must not claim to be unlocked. */
+async function checkSession() {
+  try {
+    const r = await fetch("/api/session", {credentials: "same-origin"});
+    const j = await r.json();
+    if (typeof j.unlocked === "boolean" && j.unlocked !== unlocked) setUnlocked(j.unlocked);
+    if (j.csrf) csrf = j.csrf;
+  } catch (e) { /* offline: the live connection says so */ }
 }
 
 /* The PIN pad: big digits, the wrong PIN refused in words. */
@@ -54,7 +129,10 @@ function askPin(then) {
     pad.append(el("button", {class: "pinkey", "data-key": d, onclick: async () => {
       if (d === "C") { pin = ""; upd(); return; }
       if (d !== "OK") { if (pin.length < 12) pin += d; upd(); return; }
-      const r = await post("/api/unlock", {pin});
+      let r;
+      try { r = await post("/api/unlock", {pin}); } catch (e) {
+        msg.textContent = tr("offline"); msg.className = "pinmsg bad"; return;
+      }
       if (r.ok) {
         csrf = r.body.csrf || csrf;
         closeModal(); setUnlocked(true);
@@ -78,6 +156,14 @@ function openModal(content) {
 }
 function closeModal() { document.getElementById("modal").hidden = true; }
 
+/* A second step before something that closes or takes back: what it does, and two big answers. */
+function askSure(title, text, yes, then) {
+  openModal(el("div", {class: "surebox", id: "surebox"}, el("h2", null, title), el("p", null, text),
+    el("div", {class: "surebtns"},
+      el("button", {class: "big", id: "btn-sure", onclick: () => { closeModal(); then(); }}, yes),
+      el("button", {class: "big cancel", onclick: closeModal}, tr("cancel")))));
+}
+
 function stoneWord(n, piedras) {
   return piedras ? tr(n === 1 ? "piedra" : "piedras") : tr(n === 1 ? "amarraco" : "amarracos");
 }
@@ -89,61 +175,96 @@ function renderFaults(st) {
   for (const x of st.faults || []) items.push(el("div", {class: "fault"}, el("b", null, "\u26A0 " + x.text), x.todo ? el("span", null, " — " + x.todo) : null));
   const sc = st.stones_check || [];
   if (sc.length) items.push(el("div", {class: "fault warn"}, el("b", null, "\u26A0 " + tr("stones_disagree") + ": "),
-    sc.map((x) => tr("stones_line", {seat: x.seat, seen: x.seen, expected: x.expected,
+    sc.map((x) => tr("stones_line", {seat: seatShort(x.seat, st), seen: x.seen, expected: x.expected,
       what: stoneWord(x.seen, (st.piedras || [0, 1]).includes(x.seat))})).join("; "),
     " — " + tr("stones_todo")));
+  const j = st.judge;
+  if (j) items.push(el("div", {class: "fault judge", id: "judge"}, j.answer === null
+    ? tr("judge_called") : tr("judge_answer", {text: j.answer})));
   f.replaceChildren(...items);
   f.hidden = !items.length;
   document.body.classList.toggle("has-faults", items.length > 0);
 }
 
-function wordButton(seat, word, n, label, cls) {
+/* A button for a word, with what it would score under it. */
+function wordButton(seat, word, n, label, sub, cls, flashText) {
   return el("button", {class: "big word " + (cls || ""), "data-word": word, "data-n": n,
-    onclick: () => command(n ? {kind: "say", seat, word, n} : {kind: "say", seat, word})}, label);
+    onclick: () => command(n ? {kind: "say", seat, word, n} : {kind: "say", seat, word}, flashText)},
+    el("span", {class: "wl"}, label), sub ? el("small", {class: "ws"}, sub) : null);
 }
 
-/* Playing: who speaks, only the words they may say, undo; or the whole lance in one tap. */
+/* Playing: who speaks and what stands; only the words they may say, each with what it scores;
+   the whole lance in one tap; what was said, undo, and «Leer las cartas». */
 function renderBets(main, st) {
   const b = st.bets || {};
   const col = el("section", {class: "bets"});
   const side = el("section", {class: "side"});
   const legal = b.legal || [];
   const seat = b.speaker;
+  const standing = b.standing || null;
   const answering = legal.includes("quiero");
-  if (b.lance && seat !== null && seat !== undefined) {
-    col.append(el("div", {class: "speaker"}, el("span", {class: "lancebig"}, lanceName(b.lance)), " ",
-      tr(answering ? "answers" : "speaks", {seat: seatName(seat)}),
-      el("span", {class: "pairtag pair" + (seat % 2)}, tr("pair") + " " + (seat % 2))));
+  const L = b.lance;
+  if (L && seat !== null && seat !== undefined && legal.length) {
+    const key = [st.hand_no, L, JSON.stringify((b.words || {})[L] || [])].join("|");
+    if (key !== stepKey) { stepKey = key; stepN = MIN_ENVIDO; }
+    const who = seatLabel(seat, st);
+    col.append(el("div", {class: "speaker"}, el("span", {class: "lancebig"}, lanceName(L)), " ",
+      tr(answering ? "answers" : "speaks", {seat: seatWho(seat, st)}), pairChip(seat % 2)));
+    const total = standing ? standing.total : 0;
+    col.append(el("div", {class: "standing", id: "standing"},
+      !standing ? tr("nothing_bet", {lance: lanceName(L).toLowerCase()})
+        : standing.ordago ? tr("ordago_standing", {of: seatOf(standing.bettor, st)})
+        : tr("standing", {n: total, lance: lanceName(L).toLowerCase(), of: seatOf(standing.bettor, st)})));
     const row = el("div", {class: "words"});
+    const done = (w) => tr("flash_word", {word: w, seat: who});
     for (const w of legal) {
       if (w === "envido") {
-        const more = answering || (b.total || 0) > 0;
-        row.append(wordButton(seat, "envido", envidoN, more ? tr("word_envido_more", {n: envidoN}) : tr("word_envido", {n: envidoN}), "envido"));
-        const stepper = el("span", {class: "stepper"},
-          el("button", {class: "big step", "data-step": "-", onclick: () => { envidoN = Math.max(2, envidoN - 1); render(state); }}, "\u2212"),
-          el("button", {class: "big step", "data-step": "5", onclick: () => { envidoN = envidoN === 5 ? 2 : 5; render(state); }}, envidoN === 5 ? "2" : "5"),
-          el("button", {class: "big step", "data-step": "+", onclick: () => { envidoN += 1; render(state); }}, "+"));
-        row.append(stepper);
+        const more = answering && standing && !standing.ordago;
+        const label = more ? tr("word_more", {n: stepN}) : stepN === MIN_ENVIDO ? tr("word_envido") : tr("word_envido_n", {n: stepN});
+        const sub = tr("would_stand", {n: more ? total + stepN : stepN});
+        row.append(el("span", {class: "envbox"},
+          wordButton(seat, "envido", stepN, label, sub, "envido", done(label)),
+          el("span", {class: "stepper"},
+            el("button", {class: "mid step", "data-step": "-", "aria-label": tr("step_less"), disabled: stepN <= MIN_ENVIDO,
+              onclick: () => { stepN = Math.max(MIN_ENVIDO, stepN - 1); render(state); }}, "\u2212"),
+            el("button", {class: "mid step", "data-step": "+", "aria-label": tr("step_more"),
+              onclick: () => { stepN += 1; render(state); }}, "+"))));
+      } else if (w === "quiero") {
+        row.append(wordButton(seat, w, null, tr("word_quiero"),
+          standing && standing.ordago ? tr("ordago_sub") : tr("quiero_sub", {n: total}), "w-quiero", done(tr("word_quiero"))));
+      } else if (w === "no quiero") {
+        const deje = standing ? (standing.deje ?? 1) : 1;
+        row.append(wordButton(seat, w, null, tr("word_no quiero"),
+          tr("no_quiero_sub", {n: deje, p: pairPhrase((standing ? standing.bettor : 0) % 2, st)}), "w-no-quiero", done(tr("word_no quiero"))));
       } else {
-        row.append(wordButton(seat, w, null, tr("word_" + w), "w-" + w.replace(" ", "-")));
+        row.append(wordButton(seat, w, null, tr("word_" + w), null, "w-" + w.replace(" ", "-"), done(tr("word_" + w))));
       }
     }
     col.append(row);
-    // the whole lance in one tap
-    const quick = el("div", {class: "quick"}, el("span", {class: "label"}, tr("one_tap")));
-    const L = b.lance;
-    quick.append(el("button", {class: "mid q-paso", onclick: () => command({kind: "lance", lance: L, outcome: "en paso"})}, tr("out_en_paso")));
-    quick.append(el("button", {class: "mid q-querido", onclick: () => command({kind: "lance", lance: L, outcome: "querido", n: envidoN})}, tr("out_querido", {n: envidoN})));
-    for (const p of [0, 1]) {
-      const by = [0, 1, 2, 3].map((i) => (st.mano + i) % 4).find((s) => s % 2 === p);
-      quick.append(el("button", {class: "mid q-noquerido", onclick: () => command({kind: "lance", lance: L, outcome: "no querido", by})}, tr("out_no_querido", {p})));
+    if (!((b.words || {})[L] || []).length) {
+      /* the whole lance in one tap (only before anybody spoke in it) */
+      const quick = el("div", {class: "quick"}, el("span", {class: "label"}, tr("one_tap")));
+      const lname = lanceName(L);
+      quick.append(el("button", {class: "mid q-paso", onclick: () => command({kind: "lance", lance: L, outcome: "en paso"},
+        tr("flash_lance", {lance: lname, how: tr("out_en_paso")}))}, tr("out_en_paso")));
+      quick.append(el("button", {class: "mid q-querido", onclick: () => command({kind: "lance", lance: L, outcome: "querido", n: stepN},
+        tr("flash_lance", {lance: lname, how: tr("out_querido", {n: stepN})}))}, tr("out_querido", {n: stepN})));
+      for (const p of [0, 1]) {
+        const by = [0, 1, 2, 3].map((i) => (st.mano + i) % 4).find((s) => s % 2 === p);
+        quick.append(el("button", {class: "mid q-noquerido", "data-pair": p, onclick: () => command({kind: "lance", lance: L, outcome: "no querido", by},
+          tr("flash_lance", {lance: lname, how: tr("out_no_querido", {p: pairPhrase(p, st)})}))}, tr("out_no_querido_short", {p: pairShort(p, st)})));
+      }
+      quick.append(el("button", {class: "mid q-ordago", onclick: () => command({kind: "lance", lance: L, outcome: "ordago"},
+        tr("flash_lance", {lance: lname, how: tr("out_ordago")}))}, tr("out_ordago")));
+      col.append(quick);
     }
-    quick.append(el("button", {class: "mid q-ordago", onclick: () => command({kind: "lance", lance: L, outcome: "ordago"})}, tr("out_ordago")));
-    col.append(quick);
   } else if ((b.asked || []).length) {
     for (const q of b.asked) col.append(renderDeclare(q, st));
+    col.append(el("div", {class: "readnow"}, el("span", null, tr("or_read")),
+      el("button", {class: "big read", id: "btn-read-now", onclick: () => command({kind: "read"}, tr("read_cards"))}, tr("read_cards"))));
   } else {
     col.append(el("div", {class: "speaker"}, tr("bets_done")));
+    col.append(el("button", {class: "big read", id: "btn-read-now", onclick: () => command({kind: "read"}, tr("read_cards"))}, tr("read_cards")));
   }
   const said = el("div", {class: "said"}, el("h3", null, tr("said")));
   const words = b.words || {};
@@ -156,8 +277,8 @@ function renderBets(main, st) {
   if (!any) said.append(el("div", {class: "muted"}, tr("nothing_said")));
   if (st.cards) side.append(el("button", {class: "mid", id: "btn-cards", onclick: () => { view = null; render(state); }}, tr("to_cards")));
   side.append(said,
-    el("button", {class: "big undo", id: "btn-unsay", onclick: () => command({kind: "unsay"})}, "\u21B6 " + tr("undo_word")),
-    el("button", {class: "big read", id: "btn-read", onclick: () => command({kind: "read"})}, tr("read_cards")));
+    el("button", {class: "big undo", id: "btn-unsay", onclick: () => command({kind: "unsay"}, tr("undo_word"))}, "\u21B6 " + tr("undo_word")));
+  if (L && legal.length) side.append(el("button", {class: "big read", id: "btn-read", onclick: () => command({kind: "read"}, tr("read_cards"))}, tr("read_cards")));
   main.append(col, side);
 }
 
@@ -169,10 +290,21 @@ function renderDeclare(lance, st) {
     const s = (st.mano + i) % 4;
     const mk = (says) => el("button", {class: "mid decl-btn" + (said[s] === says ? " chosen" : ""),
       "data-seat": s, "data-says": says ? "yes" : "no",
-      onclick: () => command({kind: "declare", seat: s, lance, says})}, tr(says ? "declare_yes" : "declare_no"));
-    box.append(el("span", {class: "decl"}, el("b", null, String(s)), mk(true), mk(false)));
+      onclick: () => command({kind: "declare", seat: s, lance, says},
+        tr("flash_word", {word: lanceName(lance) + ": " + tr(says ? "declare_yes" : "declare_no"), seat: seatLabel(s, st)}))},
+      tr(says ? "declare_yes" : "declare_no"));
+    box.append(el("span", {class: "decl"}, el("b", {class: "seatnum"}, seatShort(s, st)), mk(true), mk(false)));
   }
   return box;
+}
+
+/* The cards the camera read, by seat: a card differs from it only where it was corrected by hand. */
+function correctedAt(st, s, i) {
+  const read = st.reading && st.reading.cards;
+  if (!read || !st.cards) return false;
+  const was = (read[s] || [])[i];
+  const now = (st.cards[s] || [])[i];
+  return now !== undefined && now !== null && was !== now;
 }
 
 /* The sixteen cards by seat over the camera's picture; a tap corrects one. */
@@ -182,29 +314,32 @@ function renderCards(st) {
     onerror: (e) => { e.target.style.visibility = "hidden"; }}));
   const cards = st.cards || [[], [], [], []];
   for (let s = 0; s < 4; s++) {
-    const row = el("div", {class: "seatcards seat" + s}, el("span", {class: "seatname"}, String(s)));
-    for (let i = 0; i < 4; i++) {
+    const row = el("div", {class: "seatcards seat" + s}, el("span", {class: "seatname", title: seatLabel(s, st)}, seatShort(s, st)));
+    const n = Math.max(4, (cards[s] || []).length);
+    for (let i = 0; i < n; i++) {
       const c = (cards[s] || [])[i] || null;
       row.append(el("button", {class: "cardbtn", "data-seat": s, "data-index": i,
-        onclick: () => pickCard(s, i)}, cardEl(c)));
+        onclick: () => pickCard(s, i)}, cardEl(c, null, correctedAt(st, s, i))));
     }
     box.append(row);
   }
-  box.append(el("div", {class: "hint"}, tr("tap_to_correct")));
   return box;
 }
 
 function pickCard(seat, index) {
   const grid = el("div", {class: "picker"});
   for (const s of ["o", "c", "e", "b"]) {
+    grid.append(el("div", {class: "pickrow"}, suitIcon(s, "pickicon"), el("span", {class: "pickname"}, SUITS[s])));
     for (const r of ["1", "2", "3", "4", "5", "6", "7", "10", "11", "12"]) {
-      grid.append(el("button", {class: "pick suit-" + s, "data-card": r + s, onclick: () => {
-        closeModal(); command({kind: "correct", seat, index, card: r + s});
-      }}, el("b", null, r), el("small", null, SUIT_MARK[s])));
+      grid.append(el("button", {class: "pick suit-" + s, "data-card": r + s, "aria-label": r + " " + tr("de") + " " + SUITS[s], onclick: () => {
+        closeModal();
+        command({kind: "correct", seat, index, card: r + s},
+          tr("flash_card", {card: r + " " + tr("de") + " " + SUITS[s], seat: seatWho(seat, state)}));
+      }}, el("b", null, r), suitIcon(s)));
     }
   }
-  openModal(el("div", {class: "pickbox"}, el("h2", null, tr("pick_card", {seat, i: index + 1})), grid,
-    el("button", {class: "small", onclick: closeModal}, tr("cancel"))));
+  openModal(el("div", {class: "pickbox"}, el("h2", null, tr("pick_card", {seat: seatLabel(seat, state), i: index + 1})), grid,
+    el("button", {class: "mid", onclick: closeModal}, tr("cancel"))));
 }
 
 /* End of hand: cards, what each lance gave, the tanteo counted step by step, and who confirms. */
@@ -231,12 +366,15 @@ function renderEnd(main, st) {
   if (by.length && st.phase === "scored") {
     const pairs = new Set(by.map((x) => x % 2));
     side.append(el("div", {class: "confirm"},
-      el("span", null, pairs.size === 1 ? tr("confirm_by", {p: by[0] % 2}) : tr("confirm_any")),
+      el("span", null, pairs.size === 1 ? tr("confirm_by", {p: pairPhrase(by[0] % 2, st)}) : tr("confirm_any")),
       by.map((x) => el("button", {class: "mid confirm-btn", "data-seat": x,
-        onclick: () => command({kind: "confirm", seat: x})}, "\u2714 " + tr("seat") + " " + x))));
+        onclick: () => command({kind: "confirm", seat: x}, tr("flash_confirmed", {seat: seatWho(x, st)}))},
+        "\u2714 " + seatLabel(x, st)))));
   }
-  const row = el("div", {class: "endbtns"});
-  if (st.phase !== "scored") row.append(el("button", {class: "small read", onclick: () => command({kind: "read"})}, tr("read_cards")));
+  const row = el("div", {class: "endbtns endrow"});
+  const fixed = [0, 1, 2, 3].some((s) => [0, 1, 2, 3].some((i) => correctedAt(st, s, i)));
+  if (!(st.problems || []).length) row.append(el("div", {class: "hint", id: "hint"}, fixed ? tr("some_corrected") : tr("tap_to_correct")));
+  row.append(el("button", {class: "small read", id: "btn-reread", onclick: () => command({kind: "read"}, tr("read_cards"))}, tr("read_cards")));
   const b = st.bets || {};
   if (b.lance && !b.over && ((b.legal || []).length || (b.asked || []).length)) {
     row.append(el("button", {class: "small", id: "btn-bets", onclick: () => { view = "bets"; render(state); }}, tr("to_bets")));
@@ -250,34 +388,70 @@ function renderLearning(main, st) {
   const L = st.learning || {};
   const done = L.done || [];
   const frames = (window.LEARN || []).length || 3;
+  const all = done.length >= frames;
   if (learnK === null || learnK >= frames) learnK = [...Array(frames).keys()].find((k) => !done.includes(k)) ?? 0;
   const k = learnK;
   const mat = el("section", {class: "learnmat"});
   const exp = (window.LEARN || [])[k] || [[], [], [], []];
+  const faults = (L.faults || {})[k] || (L.faults || {})[String(k)] || [];
   for (let s = 0; s < 4; s++) {
-    mat.append(el("div", {class: "seatcards seat" + s}, el("span", {class: "seatname"}, String(s)),
+    mat.append(el("div", {class: "seatcards seat" + s}, el("span", {class: "seatname"}, String(s + 1)),
       (exp[s] || []).map((c) => cardEl(c, "big"))));
   }
+  if (faults.length) mat.append(el("div", {class: "learnfaults", id: "learnfaults"}, faults.map((x) => el("div", null, "\u26A0 " + (x.text || x)))));
   const tabs = el("div", {class: "learntabs"});
   for (let i = 0; i < frames; i++) {
     tabs.append(el("button", {class: "mid" + (i === k ? " chosen" : "") + (done.includes(i) ? " done" : ""),
       onclick: () => { learnK = i; render(state); }}, (done.includes(i) ? "\u2713 " : "") + (i + 1)));
   }
-  const side = el("section", {class: "side"},
+  const side = el("section", {class: "side learnside"},
     el("h2", null, tr("learn_deck")), tabs,
-    el("p", {class: "learnstep"}, tr("learn_frame", {k: k + 1, total: frames})),
-    el("p", null, tr("learn_where")),
-    el("button", {class: "big", id: "btn-capture", onclick: () => { learnK = null; command({kind: "learn_frame", k}); }}, tr("learn_capture")));
-  if (done.length === frames) {
+    el("p", {class: "learnstep"}, all ? tr("learn_all_done") : tr("learn_frame", {k: k + 1, total: frames})),
+    all ? null : el("p", {class: "learnwhere"}, tr("learn_where")),
+    el("button", {class: all ? "mid" : "big", id: "btn-capture", onclick: () => { learnK = null; command({kind: "learn_frame", k}, tr("learn_taken", {k: k + 1})); }},
+      all || done.includes(k) ? tr("learn_retake", {k: k + 1}) : tr("learn_capture")));
+  if (all) {
     side.append(el("div", {class: "learnsave"},
-      el("input", {id: "deckname", placeholder: tr("learn_name"), value: L.name || ""}),
-      el("button", {class: "mid", onclick: () => command({kind: "learn_deck", name: document.getElementById("deckname").value})}, tr("learn_save"))));
+      el("button", {class: "mid", id: "btn-deckname", onclick: () => askName(L.name || "")}, tr("learn_name_btn")),
+      el("button", {class: "mid", id: "btn-deck-save", onclick: () => askName(L.name || "")}, tr("learn_save"))));
   }
-  side.append(el("button", {class: "mid", onclick: () => {
+  side.append(el("button", {class: "mid", id: "btn-learn-cancel", onclick: () => {
     learnK = null; view = null;
-    if (st.phase === "learning") command({kind: "learn_cancel"}); else render(state);
+    if (st.phase === "learning") command({kind: "learn_cancel"}, tr("learn_cancel")); else render(state);
   }}, tr("learn_cancel")));
   main.append(mat, side);
+}
+
+/* Text on an on-screen keyboard (a kiosk has no other; a real keyboard types in the box too):
+   letters with accents, spaces. ``done(text)`` gets what was typed; ``back`` goes back. */
+function askText(title, start, okLabel, done, back, most) {
+  const box = el("input", {class: "kbshown", id: "kbshown", value: start || "", maxlength: most || 64,
+    autocomplete: "off", spellcheck: "false"});
+  const add = (t) => { if (box.value.length < (most || 64)) box.value += t; };
+  const rows = ["1234567890", "QWERTYUIOP", "ASDFGHJKLÑ", "ZXCVBNMÁÉÍ", "ÓÚÜÇ-'.&"];
+  const kb = el("div", {class: "kb"});
+  for (const r of rows) {
+    const row = el("div", {class: "kbrow"});
+    for (const ch of r) row.append(el("button", {class: "kbkey", "data-key": ch, onclick: () => {
+      add(box.value && !/\s$/.test(box.value) ? ch.toLowerCase() : ch);
+    }}, ch));
+    kb.append(row);
+  }
+  kb.append(el("div", {class: "kbrow"},
+    el("button", {class: "kbkey wide", "data-key": "space", onclick: () => add(" ")}, tr("kb_space")),
+    el("button", {class: "kbkey", "data-key": "back", "aria-label": tr("kb_back"), onclick: () => { box.value = box.value.slice(0, -1); }}, "\u232B"),
+    el("button", {class: "kbkey ok", "data-key": "ok", onclick: () => done(box.value.trim())}, okLabel),
+    el("button", {class: "kbkey", "data-key": "cancel", onclick: back || closeModal}, tr("cancel"))));
+  openModal(el("div", {class: "kbbox"}, el("h2", null, title), box, kb));
+}
+
+/* The deck's name: ordinary names (accents, spaces), sent as typed. */
+function askName(start) {
+  askText(tr("learn_name"), start, tr("learn_save"), (name) => {
+    if (!name) return;
+    closeModal();
+    command({kind: "learn_deck", name}, tr("learn_saved", {name}));
+  });
 }
 
 /* The partida is won: who won it, the vacas and the juegos of each, and a new partida. */
@@ -286,18 +460,64 @@ function renderOver(main, st) {
   const vacas = part.vacas || [0, 0];
   const vr = part.vaca_results || [];
   main.append(el("section", {class: "over"},
-    el("div", {class: "winbanner big", id: "winbanner"}, tr("partida_won", {p: part.winner})),
+    el("div", {class: "winbanner big", id: "winbanner"}, tr("partida_won", {p: pairPhrase(part.winner, st)})),
     el("div", {class: "overline"}, tr("vacas_line", {a: vacas[0], b: vacas[1]})),
     vr.length ? el("div", {class: "overline muted"},
       tr("vaca_juegos") + " " + vr.map((v) => tr("a_to_b", {a: v[0], b: v[1]})).join("; ")) : null,
-    el("button", {class: "big", id: "btn-new-partida", onclick: () => command({kind: "new_partida"})}, tr("new_partida"))));
+    el("button", {class: "big", id: "btn-new-partida", onclick: askNewPartida}, tr("new_partida"))));
+}
+
+/* «Nueva partida», the second step: what happens to the partida in play, the players' names
+   (optional) and the house rules agreed for the new one; then one tap starts it. */
+const RULE_CHOICES = window.RULES || [];  /* table.rules' values, from the page */
+let newPartida = null;  /* what the second step holds while names are typed */
+
+function askNewPartida() {
+  const go = () => {
+    const st = state || {};
+    newPartida = {names: (st.names || ["", "", "", ""]).slice(), rules: Object.assign({}, st.rules || {})};
+    showNewPartida();
+  };
+  if (!unlocked) askPin(go); else go();
+}
+
+function showNewPartida() {
+  const np = newPartida;
+  const st = state || {};
+  const names = el("div", {class: "nprow npnames"}, el("span", {class: "nplabel"}, tr("np_names")));
+  for (let s = 0; s < 4; s++) {
+    names.append(el("button", {class: "mid npname", "data-seat": s, onclick: () => askText(
+      tr("np_name_of", {n: s + 1}), np.names[s], tr("ok"),
+      (text) => { np.names[s] = text; showNewPartida(); }, showNewPartida, 24)},
+      np.names[s] ? tr("seat_named", {name: np.names[s], n: s + 1}) : tr("seat_n", {n: s + 1})));
+  }
+  const rules = el("div", {class: "nprules"});
+  for (const [key, values] of RULE_CHOICES) {
+    const row = el("div", {class: "nprow", "data-rule": key}, el("span", {class: "nplabel"}, tr("rule_" + key)));
+    for (const v of values) {
+      row.append(el("button", {class: "mid npopt" + (np.rules[key] === v ? " chosen" : ""), "data-value": String(v),
+        onclick: () => { np.rules[key] = v; showNewPartida(); }}, tr("rule_" + key + "_" + String(v))));
+    }
+    rules.append(row);
+  }
+  const start = () => {
+    closeModal();
+    const cmd = {kind: "new_partida", rules: np.rules};
+    if (np.names.some((n) => n)) cmd.names = np.names;
+    command(cmd, tr("new_partida"));
+  };
+  openModal(el("div", {class: "surebox npbox", id: "surebox"}, el("h2", null, tr("new_partida")),
+    el("p", {class: "npwhat"}, tr("new_partida_what", {id: (st.partida && st.partida.id) || ""})),
+    names, rules,
+    el("div", {class: "surebtns"},
+      el("button", {class: "big", id: "btn-sure", onclick: start}, tr("new_partida_yes")),
+      el("button", {class: "big cancel", onclick: closeModal}, tr("cancel")))));
 }
 
 function render(st) {
   if (!st) return;
-  const inputFocused = document.activeElement && document.activeElement.id === "deckname";
-  if (inputFocused && st.phase === "learning" && state && state.phase === "learning") { state = st; return; }
   state = st;
+  window.STATE = st;
   renderScore(document.getElementById("score"), st);
   renderFaults(st);
   const main = document.getElementById("main");
@@ -310,16 +530,24 @@ function render(st) {
 }
 
 document.getElementById("btn-lock").addEventListener("click", async () => {
-  if (unlocked) { await post("/api/lock", {}); setUnlocked(false); } else askPin(null);
+  if (unlocked) {
+    try { await post("/api/lock", {}); } catch (e) { /* locked here all the same */ }
+    setUnlocked(false);
+  } else askPin(null);
 });
-document.getElementById("btn-new").addEventListener("click", () => {
-  if (confirm(tr("new_partida") + " " + tr("sure_q"))) command({kind: "new_partida"});
-});
+document.getElementById("btn-new").addEventListener("click", askNewPartida);
+document.getElementById("btn-judge").addEventListener("click", () => command({kind: "call_judge"}, tr("call_judge")));
 document.getElementById("btn-undo-hand").addEventListener("click", () => {
-  if (confirm(tr("undo_hand") + " " + tr("sure_q"))) command({kind: "undo_hand"});
+  askSure(tr("undo_hand"), tr("undo_hand_what"), tr("undo_hand_yes"), () => command({kind: "undo_hand"}, tr("undo_hand")));
 });
 document.getElementById("btn-learn").addEventListener("click", () => { view = "learn"; learnK = null; render(state); });
 
 setUnlocked(unlocked);
-live(render, showConn);
+live(render, (s, message) => {
+  showConn(s, message);
+  if (s === "online") {
+    checkSession();
+    if (pending) { const q = pending; setPending(null); lastTap = {key: "", at: 0}; command(q.cmd, q.label); }
+  }
+});
 offerClock((message) => toast(message));

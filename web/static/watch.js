@@ -1,7 +1,10 @@
-/* The spectator page: the same table live; the hands of the partida with downloads and replays. */
+/* The spectator page: the same table live, the result first; the score moving with the tanteo
+   as it is counted; the hands of the partida with downloads and replays, and the partidas before. */
 "use strict";
 
 let handsSeen = -1;
+let countKey = "";
+let countTimer = null;
 
 async function loadHands() {
   const r = await fetch("/api/hands");
@@ -9,27 +12,72 @@ async function loadHands() {
   const hs = await r.json();
   const ol = document.getElementById("hands");
   ol.replaceChildren();
-  if (!hs.length) ol.append(el("li", {class: "muted"}, tr("no_hands")));
+  if (!hs.length) { ol.hidden = true; document.getElementById("no-hands").hidden = false; }
+  else { ol.hidden = false; document.getElementById("no-hands").hidden = true; }
   for (const h of hs) {
     const after = (h.answer && h.answer.score) || h.record.score;
     const won = h.answer && h.answer.winner !== null && h.answer.winner !== undefined;
-    const row = won ? tr("hand_row_won", {n: h.n, mano: seatName(h.record.mano), p: h.answer.winner})
-                    : tr("hand_row", {n: h.n, mano: seatName(h.record.mano), a: after[0], b: after[1]});
+    const row = won ? tr("hand_row_won", {n: h.n, mano: seatWho(h.record.mano), p: pairPhrase(h.answer.winner)})
+                    : tr("hand_row", {n: h.n, mano: seatWho(h.record.mano), a: after[0], b: after[1]});
     ol.append(el("li", {class: won ? "won" : null},
       el("a", {href: "/hands/" + h.n}, row),
       " · ", el("a", {href: "/download/hand/" + h.n + ".json", download: true}, tr("download_json"))));
   }
 }
 
+/* The result, first thing on the page: who won the partida, the juego, or the hand's juego now. */
+function resultText(st) {
+  const part = st.partida || {};
+  if (part.over && part.winner !== null && part.winner !== undefined) {
+    const v = part.vacas || [0, 0];
+    return tr("partida_won", {p: pairPhrase(part.winner, st)}) + " " + tr("vacas_line", {a: v[0], b: v[1]});
+  }
+  const answer = st.answer || {};
+  const won = st.won_at ? st.won_at.pair : answer.winner;
+  if (st.phase === "scored" && won !== null && won !== undefined) return tr("wins_juego", {p: pairPhrase(won, st).toUpperCase()});
+  const last = st.last_hand;
+  if (st.phase === "playing" && last && last.winner !== null && last.winner !== undefined && (st.score || [0, 0]).every((x) => x === 0)) {
+    return tr("juego_was_won", {p: pairPhrase(last.winner, st)});
+  }
+  return "";
+}
+
+/* The big numbers follow the tanteo as the juez counts it, event by event. */
+function countScore(st) {
+  const root = document.getElementById("score");
+  const lines = (st.tanteo || []).filter((x) => x.counted !== false && x.score);
+  const key = JSON.stringify([st.hand_no, lines.map((x) => x.score)]);
+  if (st.phase !== "scored" || !lines.length) {
+    clearTimeout(countTimer); countKey = ""; renderScore(root, st); window.countDone = true; return;
+  }
+  if (key === countKey) return;
+  countKey = key;
+  window.countDone = false;
+  clearTimeout(countTimer);
+  let i = 0;
+  const step = () => {
+    renderScore(root, st, i === 0 ? st.score : lines[i - 1].score);
+    document.querySelectorAll("#tanteo .tev").forEach((li, k) => li.classList.toggle("now", k === i - 1));
+    if (i < lines.length) { i += 1; countTimer = setTimeout(step, 700); } else window.countDone = true;
+  };
+  step();
+}
+
 function renderWatch(st) {
-  renderScore(document.getElementById("score"), st);
   const b = st.bets || {};
   const lance = document.getElementById("lance");
   const answering = (b.legal || []).includes("quiero");
   const betting = st.phase === "playing" && b.lance;  /* once the cards are read, the lance is history */
-  lance.textContent = tr("phase_" + st.phase) + (betting ? " · " + tr("lance") + ": " + lanceName(b.lance) : "") +
+  const standing = b.standing;
+  lance.textContent = tr("phase_" + st.phase) + (betting ? " · " + lanceName(b.lance) : "") +
     (betting && b.speaker !== null && b.speaker !== undefined
-      ? " · " + tr(answering ? "answers" : "speaks", {seat: seatName(b.speaker)}) : "");
+      ? " · " + tr(answering ? "answers" : "speaks", {seat: seatWho(b.speaker, st)}) : "") +
+    (betting && standing ? " · " + (standing.ordago ? tr("ordago_standing", {of: seatOf(standing.bettor, st)})
+                                    : tr("would_stand", {n: standing.total})) : "");
+  const res = document.getElementById("result");
+  const text = resultText(st);
+  res.textContent = text;
+  res.hidden = !text;
   const said = document.getElementById("said");
   said.replaceChildren();
   for (const [l, ws] of Object.entries(b.words || {})) {
@@ -39,10 +87,10 @@ function renderWatch(st) {
   cards.replaceChildren();
   if (st.cards) {
     for (let s = 0; s < 4; s++) {
-      cards.append(el("div", {class: "seatrow"}, el("span", {class: "seatname"}, tr("seat") + " " + s),
-        (st.cards[s] || []).map((c) => cardEl(c))));
+      cards.append(el("div", {class: "seatrow"}, el("span", {class: "seatname"}, seatLabel(s, st)),
+        (st.cards[s] || []).map((c) => cardEl(c, "mid"))));
     }
-  } else {
+  } else if (st.phase === "playing") {
     cards.append(el("p", {class: "muted"}, tr("waiting_cards")));
   }
   const tan = document.getElementById("tanteo");
@@ -50,6 +98,7 @@ function renderWatch(st) {
   const side = el("div");
   renderLances(side, st);
   tan.prepend(...side.childNodes);
+  countScore(st);
   if (st.hands !== handsSeen) { handsSeen = st.hands; loadHands(); }
 }
 

@@ -1,0 +1,58 @@
+"""``mus-table hub --broker HOST[:PORT]``: every table of a club or a championship on one page.
+
+Follows every table on the broker, keeps what they send (``--db``: SQLite by
+default, PostgreSQL when several hubs share a tournament), republishes the
+public tree for spectators and serves the hub's pages on ``--port`` (8080).
+See docs/hub.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+HELP = "the tournament hub: follow every table on a broker, the juez's console, draw and standings"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--broker", default="127.0.0.1:1883", help="the broker's HOST[:PORT] (default 127.0.0.1:1883)")
+    parser.add_argument("--port", type=int, default=8080, help="the hub's pages (default 8080)")
+    parser.add_argument("--host", default="0.0.0.0", help="the address to serve on (default all)")
+    parser.add_argument("--db", default="sqlite:///hub.sqlite",
+                        help="the store: sqlite:///FILE (default hub.sqlite) or postgresql+psycopg://USER@HOST/DB")
+    parser.add_argument("--pin", default=os.environ.get("MUS_TABLE_HUB_PIN", ""),
+                        help="the juez's PIN (or MUS_TABLE_HUB_PIN)")
+    parser.add_argument("--prefix", default="mus-table", help="the tables' topic prefix (default mus-table)")
+    parser.add_argument("--public-ws", default="",
+                        help="the broker's WebSocket address for spectators' browsers (default ws://HOST:9001)")
+    parser.add_argument("--delay", type=int, default=None, help="hold the public feed back this many seconds")
+    parser.add_argument("--no-public", action="store_true",
+                        help="do not write the public tree (another hub sharing the tournament does)")
+    parser.add_argument("--username", default=os.environ.get("MUS_TABLE_HUB_USER", ""), help="broker user")
+    parser.add_argument("--password", default=os.environ.get("MUS_TABLE_HUB_PASSWORD", ""), help="broker password")
+
+
+def run(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from hub.follower import BrokerAddress
+    from hub.service import build_hub, make_server
+    from table.errors import InvalidInput
+
+    if not 1 <= args.port <= 65535:
+        raise InvalidInput(f"--port: 1 to 65535, not {args.port}")
+    if args.delay is not None and not 0 <= args.delay <= 7200:
+        raise InvalidInput(f"--delay: 0 to 7200 seconds, not {args.delay}")
+    broker = replace(BrokerAddress.parse(args.broker), username=args.username, password=args.password)
+    hub = build_hub(args.db, broker, pin=args.pin, prefix=args.prefix, public_ws=args.public_ws,
+                    delay_s=args.delay, public=not args.no_public)
+    hub.follower.start()
+    server = make_server(hub.app, args.host, args.port)
+    print(f"mus-table hub: following {broker.host}:{broker.port}, pages on http://{args.host}:{args.port}/",
+          flush=True)
+    try:
+        server.run()
+    finally:
+        server.close()
+        hub.close()
+    return 0
