@@ -14,11 +14,11 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 from firmware.config import CameraSection, PanelSection, TableConfig, TableSection, WebSection
 from firmware.events import EventKind
-from firmware.synthetic import PlayedHand, SyntheticPlayers, SyntheticTable, TruthReader
+from firmware.state import TableState
+from firmware.synthetic import LaidCardsReader, PlayedHand, SyntheticPlayers, SyntheticTable
 from firmware.table_app import Table, build_table
 from firmware.table_commands import CommandRefused, Read
 from firmware.table_loop import ConfirmedHand, Phase, Reader
@@ -48,53 +48,53 @@ class Demo:
     played: list[PlayedHand] = field(default_factory=list)
     timeout_s: float = 60.0
 
-    def wait_read(self) -> dict[str, Any]:
+    def wait_read(self) -> TableState:
         """The state once the runner has read the shown cards (scored or impossible)."""
-        bus = self.table.loop.bus
-        seq = bus.last_seq
-        state = self.table.loop.snapshot()
+        loop = self.table.loop
+        seq = loop.bus.last_seq
+        phase = loop.phase
         waited = 0.0
-        while state["phase"] not in ("scored", "impossible"):
+        while phase not in (Phase.SCORED, Phase.IMPOSSIBLE):
             if waited >= self.timeout_s:
-                raise DemoStuck(f"the table was not read in {self.timeout_s:.0f} s (phase {state['phase']})")
-            events = bus.wait(seq, 1.0)
+                raise DemoStuck(f"the table was not read in {self.timeout_s:.0f} s (phase {phase})")
+            events = loop.bus.wait(seq, 1.0)
             waited += 1.0 if not events else 0.0
             if events:
                 seq = events[-1].seq
-                state = events[-1].state
-                if events[-1].kind is EventKind.READ and state["phase"] == "playing":
-                    state = self._press_read()  # nothing read for sure: a player presses «leer»
-        return state
+                phase = loop.phase
+                if events[-1].kind is EventKind.READ and phase is Phase.PLAYING:
+                    self._press_read()  # nothing read for sure: a player presses «leer»
+                    phase = loop.phase
+        return loop.state()
 
-    def _press_read(self) -> dict[str, Any]:
+    def _press_read(self) -> None:
         """«leer», unless the camera has just started reading by itself (then the press is not needed)."""
         loop = self.table.loop
         try:
-            return loop.submit(Read())
+            loop.submit(Read())
         except CommandRefused:
             if loop.phase is not Phase.READING:
                 raise
-            return loop.snapshot()
 
-    def play(self, hands: int, on_hand: Callable[[PlayedHand, dict[str, Any]], None] | None = None,
+    def play(self, hands: int, on_hand: Callable[[PlayedHand, TableState], None] | None = None,
              stop: threading.Event | None = None) -> list[PlayedHand]:
         """Play up to ``hands`` hands (fewer when the partida is won)."""
         for _ in range(hands):
             if stop is not None and stop.is_set():
                 break
-            if self.table.loop.snapshot()["phase"] == "over":
+            if self.table.loop.phase is Phase.OVER:
                 break
             hand = self.players.play_hand(self.wait_read)
             self.played.append(hand)
             if on_hand is not None:
-                on_hand(hand, self.table.loop.snapshot())
+                on_hand(hand, self.table.loop.state())
         return self.played
 
 
 def make_demo(*, seed: int = 1, rules: Rules | None = None, journal: Path | None = None, port: int = 8000,
               reader: Reader | None = None, word_s: float = 0.0, frames: Path | None = None,
               truth: bool = False) -> Demo:
-    """A demo table; ``truth``: read with :class:`~firmware.synthetic.TruthReader` (what was laid,
+    """A demo table; ``truth``: read with :class:`~firmware.synthetic.LaidCardsReader` (what was laid,
     without looking at the picture) instead of the camera's reader."""
     config = demo_config(rules, port, seed)
     if journal is not None:
@@ -105,13 +105,13 @@ def make_demo(*, seed: int = 1, rules: Rules | None = None, journal: Path | None
     synthetic = SyntheticTable(seed, target=config.rules.target, piedras=config.seats.piedras, frames=frames,
                                still_px_per_mm=still_px, moving_frames=0 if truth else 3)
     if truth:
-        reader = TruthReader(synthetic)
+        reader = LaidCardsReader(synthetic)
     # the truth reader runs the camera as fast as frames come (no frame rate to wait for)
     table = build_table(config, source=synthetic, reader=reader, panel=False, fps=0.0 if truth else None)
     return Demo(table, SyntheticPlayers(table.loop, synthetic, seed, word_s=word_s), synthetic)
 
 
-def narrate(hand: PlayedHand, confirmed: ConfirmedHand | None, state: dict[str, Any], number: int) -> list[str]:
+def narrate(hand: PlayedHand, confirmed: ConfirmedHand | None, state: TableState, number: int) -> list[str]:
     """What the demo prints for one hand: the cards, what the camera needed, the juez's tanteo."""
     rec = hand.record
     lines = [f"— Mano {number} —", "Cartas: " + "  ".join(" ".join(seat) for seat in rec.cards)]
@@ -121,9 +121,8 @@ def narrate(hand: PlayedHand, confirmed: ConfirmedHand | None, state: dict[str, 
         lines.append("La cámara leyó las dieciséis cartas.")
     if confirmed is not None:
         lines += explain(confirmed.record, confirmed.answer)
-    partida = state["partida"]
-    lines.append(f"Juegos {partida['juegos'][0]}-{partida['juegos'][1]}; van {state['score'][0]} a "
-                 f"{state['score'][1]}.")
-    if partida["over"]:
-        lines.append(f"¡Partida para la pareja {partida['winner']}!")
+    partida = state.partida
+    lines.append(f"Juegos {partida.juegos[0]}-{partida.juegos[1]}; van {state.score[0]} a {state.score[1]}.")
+    if partida.over:
+        lines.append(f"¡Partida para la pareja {partida.winner}!")
     return lines

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
 from table.errors import InvalidInput
 
@@ -66,14 +66,25 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+class TypedState(Protocol):
+    """A whole state that can say itself as JSON (``firmware.state.TableState``)."""
+
+    def at_seq(self, seq: int) -> TypedState: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
 @dataclass(frozen=True, slots=True)
 class TableEvent:
-    """One change: its number, its kind, when, and the whole state after it."""
+    """One change: its number, its kind, when, and the whole state after it (``state``: as
+    JSON, for the listeners that send it on; ``typed``: the same state as a typed value,
+    for those in the table's own process, where the table published one)."""
 
     seq: int
     kind: EventKind
     at: str
     state: dict[str, Any] = field(repr=False)
+    typed: Any = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {"seq": self.seq, "kind": str(self.kind), "at": self.at, "state": self.state}
@@ -110,11 +121,15 @@ class EventBus:
         with self._cond:
             return self._ring[-1] if self._ring else None
 
-    def publish(self, kind: EventKind, state: dict[str, Any]) -> TableEvent:
+    def publish(self, kind: EventKind, state: dict[str, Any] | TypedState) -> TableEvent:
         """Number an event, keep it, wake the waiters, then tell the listeners."""
         with self._cond:
             self._seq += 1
-            event = TableEvent(self._seq, kind, now_iso(), {**state, "seq": self._seq})
+            if isinstance(state, dict):
+                event = TableEvent(self._seq, kind, now_iso(), {**state, "seq": self._seq})
+            else:
+                typed = state.at_seq(self._seq)
+                event = TableEvent(self._seq, kind, now_iso(), typed.to_json(), typed)
             self._ring.append(event)
             self._cond.notify_all()
             listeners = list(self._listeners)

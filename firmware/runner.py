@@ -34,6 +34,7 @@ from firmware.panel import (
     PanelButton,
     PanelEvent,
 )
+from firmware.state import TableState
 from firmware.table_commands import Command, CommandRefused, Confirm, NewPartida, Read, UndoHand
 from firmware.table_loop import FaultKind, Phase, TableLoop
 from firmware.watcher import Watch, Watcher
@@ -267,10 +268,10 @@ class PanelDriver:
         self.on_shutdown = on_shutdown
         self.refused: list[str] = []
         self._faults = 0
-        self._phase: str | None = None
+        self._phase: Phase | None = None
         self._stop = loop.bus.subscribe(self.show)
         latest = loop.bus.latest
-        self.show_state(latest.state if latest is not None else loop.snapshot())
+        self.show_state(latest.typed if latest is not None and latest.typed is not None else loop.state())
 
     def command_for(self, event: PanelEvent) -> Command | None:
         phase = self.loop.phase
@@ -309,20 +310,20 @@ class PanelDriver:
         return len(events)
 
     def show(self, event: TableEvent) -> None:
-        self.show_state(event.state, event.kind)
+        self.show_state(event.typed if event.typed is not None else self.loop.state(), event.kind)
 
-    def show_state(self, state: dict[str, Any], kind: EventKind | None = None) -> None:
-        phase = state["phase"]
-        faults = len(state["faults"])
-        attention = phase == "impossible" or bool(state["stones_check"])
+    def show_state(self, state: TableState, kind: EventKind | None = None) -> None:
+        phase = state.phase
+        faults = len(state.faults)
+        attention = phase is Phase.IMPOSSIBLE or bool(state.stones_check)
         red = Light.ON if faults else Light.BLINK if attention else Light.OFF
-        green = Light.BLINK if phase in ("scored", "reading") else Light.ON
+        green = Light.BLINK if phase in (Phase.SCORED, Phase.READING) else Light.ON
         self.panel.light(green=green, red=red)
         if faults > self._faults:
             self.panel.beep(BEEP_ERROR)
         elif kind is EventKind.CONFIRMED:
             self.panel.beep(BEEP_OK)
-        elif phase == "impossible" and self._phase != "impossible":
+        elif phase is Phase.IMPOSSIBLE and self._phase is not Phase.IMPOSSIBLE:
             self.panel.beep(BEEP_ATTENTION)
         self._faults = faults
         self._phase = phase

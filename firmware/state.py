@@ -12,7 +12,7 @@ table's language from :mod:`web.strings`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -200,6 +200,10 @@ class TableState:
             faults=faults, pending_entries=pending, learning=learning,
             last_hand=game.confirmed[-1].answer if game.confirmed else None, judge=judge, names=game.names,
             deck=deck)
+
+    def at_seq(self, seq: int) -> TableState:
+        """The same state under the number of the event that carries it."""
+        return replace(self, seq=seq)
 
     def to_json(self) -> dict[str, Any]:
         """The state as docs/events.md describes it (plain JSON values only)."""

@@ -27,17 +27,20 @@ import numpy as np
 import numpy.typing as npt
 
 from firmware.camera import Frame
+from firmware.state import TableState
 from firmware.table_commands import Command, CommandRefused, Confirm, Correct, Declare, Say, Unsay
 from firmware.table_loop import TableLoop, expected_stones
 from models.deck import HELD_OUT_STYLES, DeckStyle
 from models.scene import SceneSpec, max_stones, render_scene
+from table.answer import Answer
+from table.betting import BetWord
 from table.cards import DECK, Card
 from table.errors import MusTableError
 from table.generate import random_record
+from table.hand import Phase
 from table.jugadas import Jugadas
 from table.lances import Lance
 from table.record import HandRecord
-from table.rules import Rules
 from vision.reading import Reading
 from vision.stones import StoneCount
 
@@ -211,9 +214,10 @@ class SyntheticTable:
             self._cache.clear()
 
 
-class TruthReader:
+class LaidCardsReader:
     """Reads what the synthetic table lays face up without looking at the picture: the cards
-    shown and the stones of its score, as a perfect camera would.
+    shown and the stones of its score, as a perfect camera would (where no picture is drawn at
+    all, :class:`firmware.truth.TruthReader` reads the cards it is given).
 
     For long runs (``mus-table demo --reader truth``, ``mus-table bench soak``) where what is
     measured is the table's loop and journal, not the reading: it costs a lookup, where the
@@ -242,7 +246,7 @@ class PlayedHand:
     record: HandRecord
     corrected: int
     """Cards the players had to correct (the camera misread or missed them)."""
-    answer: dict[str, Any] | None = None
+    answer: Answer | None = None
 
 
 class SyntheticPlayers:
@@ -265,45 +269,45 @@ class SyntheticPlayers:
         self.refused: list[str] = []
         """Every refusal the table gave them (none, when the players and the table agree)."""
 
-    def deal(self, state: dict[str, Any]) -> tuple[HandRecord, random.Random]:
+    def deal(self, state: TableState) -> tuple[HandRecord, random.Random]:
         """The hand the players deal and play in the state's hand in play, and their dice for it."""
-        rng = random.Random(f"{self.seed}:{state['partida']['id']}:{state['hand_no']}")
-        rules = Rules.from_json(state["rules"])
-        rec = HandRecord.from_json(random_record(rng, rules, mano=state["mano"], score=state["score"]))
+        rng = random.Random(f"{self.seed}:{state.partida.id}:{state.hand_no}")
+        rec = HandRecord.from_json(random_record(rng, state.rules, mano=state.mano, score=list(state.score)))
         return rec, rng
 
     def _truth(self, rec: HandRecord, lance: Lance) -> list[bool]:
         j = Jugadas([[Card.parse(c).rank for c in seat] for seat in rec.cards], rec.rules, rec.mano)
         return [(s.pares_kind > 0) if lance == Lance.PARES else (s.juego > 0) for s in j.seats]
 
-    def _submit(self, cmd: Command) -> dict[str, Any]:
+    def _submit(self, cmd: Command) -> TableState:
         try:
-            return self.loop.submit(cmd)
+            self.loop.submit(cmd)
         except CommandRefused as exc:
             self.refused.append(f"{cmd.to_json()}: {exc}")
             raise
+        return self.loop.state()
 
     def _say(self, rec: HandRecord, seat: int, word: str, n: int | None) -> None:
         """Say one word as a player would: first answer every «¿pares?» / «¿juego?» the table
         asks (truly: the cards are the record's), then say it when the table says it is that
         seat's turn and the word may be said."""
-        bets = self.loop.snapshot()["bets"]
+        bets = self.loop.state().bets
         for _ in range(len(Lance)):  # each answer may move the table on to the next question
-            if not bets["asked"]:
+            if not bets.asked:
                 break
-            for what in bets["asked"]:
-                for s, says in enumerate(self._truth(rec, Lance(what))):
+            for what in bets.asked:
+                for s, says in enumerate(self._truth(rec, what)):
                     self._submit(Declare(s, what, says))
-            bets = self.loop.snapshot()["bets"]
-        if bets["asked"] or bets["speaker"] != seat or word not in bets["legal"]:
-            raise PlayersLost(f"the table waits for {bets['asked'] or bets['speaker']} "
-                              f"(legal {bets['legal']}), the hand says seat {seat} {word}")
-        self._submit(Say(seat, word, n))
+            bets = self.loop.state().bets
+        if bets.asked or bets.speaker != seat or word not in bets.legal:
+            raise PlayersLost(f"the table waits for {list(map(str, bets.asked)) or bets.speaker} "
+                              f"(legal {list(map(str, bets.legal))}), the hand says seat {seat} {word}")
+        self._submit(Say(seat, BetWord(word), n))
 
-    def _words_left(self, rec: HandRecord, state: dict[str, Any]) -> list[list[Any]]:
+    def _words_left(self, rec: HandRecord, state: TableState) -> list[list[Any]]:
         """The hand's words not said yet; words said that are not the hand's are taken back first."""
         words = [w.to_json() for lance in rec.lances for w in rec.bets.get(lance, ())]
-        said = [list(w) for ws in state["bets"]["words"].values() for w in ws]
+        said = [list(w) for ws in state.bets.words.values() for w in ws]
         same = 0
         while same < min(len(words), len(said)) and words[same] == said[same]:
             same += 1
@@ -311,16 +315,16 @@ class SyntheticPlayers:
             self._submit(Unsay())
         return words[same:]
 
-    def play_hand(self, wait_scored: Callable[[], dict[str, Any]]) -> PlayedHand:
+    def play_hand(self, wait_scored: Callable[[], TableState]) -> PlayedHand:
         """Deal, bet, show; ``wait_scored`` returns the state once the table has read the cards
         (the runner does it when the picture is still); then fix and confirm. A hand already
         under way (a table resumed from its journal) is taken up where it is."""
-        s = self.loop.snapshot()
-        if self.table.score != tuple(s["score"]):
-            self.table.set_score(s["score"])
+        s = self.loop.state()
+        if self.table.score != s.score:
+            self.table.set_score(s.score)
         rec, rng = self.deal(s)
         cards = [[Card.parse(c) for c in seat] for seat in rec.cards]
-        if s["cards"] is None:
+        if s.cards is None:
             self.table.deal(cards)
             self._pause(self.word_s)
             self.table.pick_up()
@@ -334,9 +338,10 @@ class SyntheticPlayers:
             state = s
         corrected = 0
         for _ in range(20):  # the players fix what the camera got wrong, card by card
-            if state["phase"] == "scored" and _same(state["cards"], rec.cards):
+            seen = [[str(c) for c in seat] for seat in state.cards or ((), (), (), ())]
+            if state.phase is Phase.SCORED and _same(seen, rec.cards):
                 break
-            fix = _first_fix(state.get("cards") or [[], [], [], []], [list(seat) for seat in rec.cards])
+            fix = _first_fix(seen, [list(seat) for seat in rec.cards])
             if fix is None:
                 break
             try:
@@ -344,18 +349,18 @@ class SyntheticPlayers:
             except CommandRefused:
                 break
             corrected += 1
-        played = PlayedHand(rec, corrected, state.get("answer"))
-        if state["phase"] == "scored":
-            by = state["confirm_by"][rng.randrange(len(state["confirm_by"]))]
+        played = PlayedHand(rec, corrected, state.answer)
+        if state.phase is Phase.SCORED:
+            by = state.confirm_by[rng.randrange(len(state.confirm_by))]
             state = self._submit(Confirm(by))
-        if state["phase"] in ("playing", "over"):  # confirmed (here, or on the panel): the tanteo moves the stones
+        if state.phase in (Phase.PLAYING, Phase.OVER):  # confirmed (here, or on the panel): the stones move
             self.table.gather()
-            self.table.set_score(state["score"])
+            self.table.set_score(state.score)
         return played
 
 
-def _same(seen: list[list[str]] | None, truth: Any) -> bool:
-    return seen is not None and [sorted(s) for s in seen] == [sorted(s) for s in truth]
+def _same(seen: list[list[str]], truth: Any) -> bool:
+    return [sorted(s) for s in seen] == [sorted(s) for s in truth]
 
 
 def _first_fix(seen: list[list[str]], truth: list[list[str]]) -> tuple[int, int, str] | None:

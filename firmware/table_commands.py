@@ -13,7 +13,7 @@ Say(seat=1, word='envido', n=5)
 >>> parse_command({"kind": "say", "seat": 7, "word": "paso"})
 Traceback (most recent call last):
 ...
-firmware.table_commands.CommandRefused: el asiento 7 no existe (0-3)
+firmware.table_commands.CommandRefused: el asiento 7 no existe (en la orden, 0-3)
 """
 
 from __future__ import annotations

@@ -160,7 +160,7 @@ class TableLoop:
         last = 0
         if journal is not None:
             for seq, partida, kind, at, body in journal.entries():
-                self.game = self._next(entry_from_json(kind, body), at, partida)
+                self.game = self._next(entry_from_json(kind, body), at, partida, replay=True)
                 self._remember(seq, kind, body)
                 last = seq
             reserved = getattr(journal, "reserved", None)
@@ -173,7 +173,7 @@ class TableLoop:
         if self.game is None:
             self._commit(self.settings.new_partida())
         else:
-            self.bus.publish(EventKind.STATE, self._snapshot())
+            self.bus.publish(EventKind.STATE, self._state())
 
     # -------------------------------------------------------------------------------- public API
 
@@ -236,7 +236,7 @@ class TableLoop:
         the game does not change. The hub answers through :meth:`judge_answered`."""
         call = self.bus.last_seq + 1
         self._judge = {"id": call, "called": now_iso(), "answer": None, "answered": None}
-        self.bus.publish(EventKind.JUDGE, self._snapshot())
+        self.bus.publish(EventKind.JUDGE, self._state())
         return self._snapshot()
 
     def judge_answered(self, answer: dict[str, Any]) -> None:
@@ -248,7 +248,7 @@ class TableLoop:
                 return
             self._judge = {**judge, "answer": str(answer.get("text", ""))[:500],
                            "answered": str(answer.get("at") or now_iso())}
-            self.bus.publish(EventKind.JUDGE, self._snapshot())
+            self.bus.publish(EventKind.JUDGE, self._state())
 
     def hands(self, partida: int | None = None) -> list[ConfirmedHand]:
         """The confirmed hands that count, of ``partida`` (None: the one in play), in order."""
@@ -307,14 +307,14 @@ class TableLoop:
             if frames is None and self._still is None:
                 raise CommandRefused("no_camera_read")
             self._reading_now = True
-            self.bus.publish(EventKind.READING, self._snapshot())
+            self.bus.publish(EventKind.READING, self._state())
         try:
             readings = self._read_frames(frames)
         except Exception as exc:
             with self._lock:
                 self._reading_now = False
                 self._coded_fault(FaultKind.FRAMES, "photo_failed")
-                self.bus.publish(EventKind.READ, self._snapshot())
+                self.bus.publish(EventKind.READ, self._state())
             if isinstance(exc, CommandRefused):
                 raise
             if isinstance(exc, InvalidInput):
@@ -324,7 +324,7 @@ class TableLoop:
             self._reading_now = False
             entry = self._merge(readings)
             if auto and not any(entry.cards) and not self._game.hand.cards:
-                self.bus.publish(EventKind.READ, self._snapshot())  # nothing to read yet
+                self.bus.publish(EventKind.READ, self._state())  # nothing to read yet
                 return self._snapshot()
             self._commit(entry)
             return self._snapshot()
@@ -386,13 +386,13 @@ class TableLoop:
             return
         self._faults[kind] = f
         log.warning("fault %s: %s", kind, text)
-        self.bus.publish(EventKind.FAULT, self._snapshot())
+        self.bus.publish(EventKind.FAULT, self._state())
 
     def clear_fault(self, kind: FaultKind) -> None:
         with self._lock:
             if self._faults.pop(kind, None) is not None:
                 log.info("fault %s gone", kind)
-                self.bus.publish(EventKind.RECOVERED, self._snapshot())
+                self.bus.publish(EventKind.RECOVERED, self._state())
 
     def flush(self) -> bool:
         """Write the entries that waited for the disk; True when none is left."""
@@ -406,14 +406,14 @@ class TableLoop:
         assert self.game is not None  # set in __init__
         return self.game
 
-    def _next(self, entry: Change, at: str, partida: int) -> Game:
+    def _next(self, entry: Change, at: str, partida: int, *, replay: bool = False) -> Game:
         """The game after ``entry``: the one check of a command and the one replay of an entry."""
         if self.game is None:
             if not isinstance(entry, NewPartida):
                 raise InvalidInput(f"a journal starts with a new partida, not {entry.kind!r}")
             return Game.start(entry, partida)
         try:
-            return self.game.apply(entry, at)
+            return self.game.apply(entry, at, replay=replay)
         except Refused as exc:
             raise CommandRefused.of(exc) from None
 
@@ -447,7 +447,7 @@ class TableLoop:
         self._remember(seq, entry.kind, body)
         if entry.kind == "confirm":
             self._reading = None  # the reading belonged to the hand that was confirmed
-        self.bus.publish(_EVENTS[entry.kind], self._snapshot())
+        self.bus.publish(_EVENTS[entry.kind], self._state())
 
     RESERVE = 100
     """Event numbers reserved at a time in the journal's mark (one small write per hundred events)."""
@@ -478,7 +478,7 @@ class TableLoop:
             self._pending.pop(0)
         if FaultKind.DISK in self._faults:
             del self._faults[FaultKind.DISK]
-            self.bus.publish(EventKind.RECOVERED, self._snapshot())
+            self.bus.publish(EventKind.RECOVERED, self._state())
         return True
 
     # -------------------------------------------------------------------------------- state
@@ -532,7 +532,7 @@ class TableLoop:
             self.deck = cmd.name
             self._learning = None
             self._learn_frames = {}
-        self.bus.publish(EventKind.LEARNING, self._snapshot())
+        self.bus.publish(EventKind.LEARNING, self._state())
         return self._snapshot()
 
 

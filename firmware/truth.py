@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from firmware.table_commands import Confirm, NewPartida, Say
-from firmware.table_loop import TableLoop
+from firmware.table_loop import Phase, TableLoop
 from table.cards import Card
 from table.generate import random_record
 from table.record import HandRecord
@@ -48,12 +48,12 @@ class TruthPlayers:
     def steps(self) -> Iterator[None]:
         """The same hand one command at a time (a benchmark paces them): each ``next`` submits
         one command to the loop."""
-        s = self.loop.snapshot()
-        if s["phase"] == "over":
-            s = self.loop.submit(NewPartida())
+        s = self.loop.state()
+        if s.phase is Phase.OVER:
+            self.loop.submit(NewPartida())
+            s = self.loop.state()
             yield
-        rec = HandRecord.from_json(random_record(self.rng, self.loop.partida.rules, mano=s["mano"],
-                                                 score=s["score"]))
+        rec = HandRecord.from_json(random_record(self.rng, s.rules, mano=s.mano, score=list(s.score)))
         self.reader.cards = [list(c) for c in rec.cards]
         self.loop.read_now([b"frame"])  # type: ignore[list-item]
         yield
@@ -61,6 +61,6 @@ class TruthPlayers:
             for w in rec.bets.get(lance, ()):
                 self.loop.submit(Say(w.seat, w.word, w.n))
                 yield
-        s = self.loop.snapshot()
-        self.loop.submit(Confirm(s["confirm_by"][self.rng.randrange(len(s["confirm_by"]))]))
+        by = self.loop.state().confirm_by
+        self.loop.submit(Confirm(by[self.rng.randrange(len(by))]))
         yield

@@ -36,7 +36,7 @@ from flask import (
 )
 
 from hub.follower import Follower
-from hub.public import glance
+from hub.public import PHASES, glance
 from hub.results import RULING_TEXT, RulingKind, match_partida, partida_view, results
 from hub.store import Store
 from hub.tournament import (
@@ -111,7 +111,7 @@ def create_app(store: Store, follower: Follower | None = None, *, pin: str, publ
 
     @app.context_processor
     def common() -> dict[str, Any]:
-        return {"juez": is_juez(), "ruling_text": RULING_TEXT}
+        return {"juez": is_juez(), "ruling_text": RULING_TEXT, "phases": PHASES}
 
     @app.errorhandler(InvalidInput)
     def invalid(exc: InvalidInput) -> tuple[str, int]:

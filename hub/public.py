@@ -25,6 +25,9 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 PUBLIC = "public"
+PHASES = {"playing": "se juega", "reading": "leyendo", "impossible": "la mesa no cuadra", "scored": "tanteo",
+          "over": "partida terminada", "learning": "aprendiendo una baraja"}
+"""The phases as the hub's pages say them (``docs/events.md``)."""
 
 
 def glance(name: str, state: dict[str, Any] | None, status: str, seen: str | None) -> dict[str, Any]:

@@ -86,9 +86,13 @@ class Game:
             return Phase.SCORED
         return Phase.PLAYING
 
-    def apply(self, entry: Change, at: str = "") -> Game:
+    def apply(self, entry: Change, at: str = "", *, replay: bool = False) -> Game:
         """The game after ``entry`` (``at``: when, for a confirmed hand); raises
-        :class:`~table.errors.Refused` and changes nothing when the rules do not take it."""
+        :class:`~table.errors.Refused` and changes nothing when the rules do not take it.
+
+        ``replay``: the entry comes from the journal. It goes through the same rules,
+        but who confirmed a hand is history and is not judged again (a journal written
+        when another pair was asked to confirm still replays)."""
         if isinstance(entry, NewPartida):
             if entry.rules is None:
                 raise Refused("partida_not_filled")
@@ -107,7 +111,7 @@ class Game:
         if self.partida.over:
             raise Refused("partida_over")
         if isinstance(entry, Confirm):
-            self.hand.confirmable(entry)
+            self.hand.confirmable(Confirm(None) if replay else entry)
             record, answer = self.hand.record, self.hand.answer
             assert record is not None and answer is not None
             p = copy.deepcopy(self.partida)

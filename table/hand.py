@@ -260,7 +260,7 @@ class Hand:
     @property
     def bets(self) -> HandBets:
         """The betting replayed (a fresh copy: changing it changes nothing here)."""
-        return self._derive().bets
+        return self._replay(self._declared(Lance.PARES), self._declared(Lance.JUEGO))
 
     @property
     def lance(self) -> Lance | None:
@@ -338,8 +338,8 @@ class Hand:
         truth = [(s.pares_kind > 0) if lance is Lance.PARES else (s.juego > 0) for s in j.seats]
         return tuple(truth[s] if given[s] is None else bool(given[s]) for s in range(4))
 
-    def _derive(self) -> _Derived:
-        pares, juego = self._declared(Lance.PARES), self._declared(Lance.JUEGO)
+    def _replay(self, pares: tuple[bool, ...] | None, juego: tuple[bool, ...] | None) -> HandBets:
+        """The hand's words said again, in order, with what each seat has (or declared)."""
         bets = HandBets(self.mano, pares or (True,) * 4, juego or (True,) * 4)
         for i, w in enumerate(self.words, 1):
             lance = bets.lance
@@ -350,6 +350,11 @@ class Hand:
             except IllegalBet as exc:
                 raise Refused("word_no_longer_valid", n=i, seat=w.seat, word=str(w.word),
                               why=Message.of(exc).to_json()) from None
+        return bets
+
+    def _derive(self) -> _Derived:
+        pares, juego = self._declared(Lance.PARES), self._declared(Lance.JUEGO)
+        bets = self._replay(pares, juego)
         asked: tuple[Lance, ...] = ()
         if bets.lance is Lance.PARES and pares is None:
             asked = (Lance.PARES,)

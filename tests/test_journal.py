@@ -11,6 +11,7 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -160,3 +161,26 @@ def test_a_really_full_disk_is_a_fault_keeps_everything_and_recovers(tmp_path: P
     assert full == "full ['disk'] 6"  # every word of the table kept, waiting for the disk
     assert freed == "freed True [] 0"
     assert resumed == "resumed True 7"  # the new partida and the six words, on the disk
+
+
+def test_a_journal_written_before_the_hand_moved_to_table_replays_to_the_same_table() -> None:
+    """The entries a table journaled before ``table/hand.py`` (words, declarations, one-step lances,
+    readings, corrections, an undo, a new partida: ``tests/data/journal-2026-12-01.json``, written
+    by the loop of commit 0391f1a) replay to the state and hands that loop had."""
+    saved = json.loads((Path(__file__).parent / "data" / "journal-2026-12-01.json").read_text(encoding="utf-8"))
+
+    class Old:
+        def entries(self) -> list[tuple[int, int, str, str, dict[str, Any]]]:
+            return [tuple(e) for e in saved["entries"]]  # type: ignore[misc]
+
+        def append(self, seq: int, partida: int, kind: str, body: dict[str, Any]) -> None:
+            raise AssertionError("a replay writes nothing")
+
+    loop = TableLoop(LoopSettings(), journal=Old())
+    now, then = loop.snapshot(), saved["state"]
+    for s in (now, then):
+        for key in ("seq", "reading", "problem_codes", "judge", "stones_check", "faults", "names"):  # keys added since
+            s.pop(key, None)
+    assert now == then
+    assert [[h.n, h.record.to_json(), h.answer.to_json()] for h in loop.hands(1)] == saved["hands"]
+    assert len(loop.hands(1)) == 11 and loop.partida_id == 2

@@ -15,10 +15,12 @@ from gpiozero.pins.mock import MockFactory
 from firmware.camera import CameraError, FolderCamera, Frame
 from firmware.panel import Light, Panel, PanelButton, PanelEvent, PanelPins
 from firmware.runner import PanelDriver, TableRunner
+from firmware.state import TableState
 from firmware.synthetic import SyntheticTable
 from firmware.table_loop import FaultKind, LoopSettings, TableLoop
 from firmware.watcher import Watcher, WatchSettings
 from table.cards import Card
+from table.hand import Phase
 from vision.reading import Reading, TableReader
 
 HAND = [["12o", "3c", "1e", "4b"], ["11o", "11c", "7e", "7b"],
@@ -203,16 +205,16 @@ def test_synthetic_hands_end_to_end_confirmed_from_the_mock_panel(factory: MockF
     with Panel(pins, pin_factory=factory) as panel:
         runner.panel_driver = PanelDriver(loop, panel)
 
-        def read_then_confirm() -> dict[str, Any]:
+        def read_then_confirm() -> TableState:
             for _ in range(30):
                 runner.step()
-                if loop.snapshot()["phase"] in ("scored", "impossible"):
+                if loop.phase in (Phase.SCORED, Phase.IMPOSSIBLE):
                     break
-            state = loop.snapshot()
-            assert state["phase"] == "scored", state["problems"]
+            state = loop.state()
+            assert state.phase is Phase.SCORED, state.problems
             press(factory, pins.confirm)  # «confirmar» on the panel
             runner.step()
-            return loop.snapshot()
+            return loop.state()
 
         for n in (1, 2):
             players.play_hand(read_then_confirm)

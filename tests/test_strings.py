@@ -59,15 +59,16 @@ def test_every_code_raised_has_its_spanish_words() -> None:
 
 
 def test_sentences_fill_their_arguments() -> None:
-    assert say("seat_cards", {"seat": 2, "n": 3}) == "Al asiento 2 le falta 1 carta"
-    assert say("seat_cards", {"seat": 3, "n": 5}) == "El asiento 3 tiene 5 cartas"
+    # seats as people count them, 1-4 (the codes keep 0-3)
+    assert say("seat_cards", {"seat": 2, "n": 3}) == "Al asiento 3 le falta 1 carta"
+    assert say("seat_cards", {"seat": 3, "n": 5}) == "El asiento 4 tiene 5 cartas"
     assert say("card_repeated", {"card": "12o", "times": 2, "seats": [0, 1], "outside": False}) == (
-        "El 12o aparece 2 veces: asientos 0 y 1")
+        "El 12o aparece 2 veces: asientos 1 y 2")
     assert say("confirm_other_pair", {"seat": 1, "allowed": [0, 2]}) == (
-        "confirma un jugador de la pareja contraria (asientos 0 o 2), no el asiento 1")
+        "confirma un jugador de la pareja contraria (asientos 1 o 3), no el asiento 2")
     assert say("stones_off", {"seat": 3, "expected": 2, "seen": 4, "diff": 2, "what": "amarracos"}) == (
-        "Asiento 3: sobran 2 amarracos (hay 4, el tanteo dice 2)")
-    assert say_entry("say", {"seat": 2, "word": "envido", "n": 5}) == "Envido 5 del asiento 2"
+        "Asiento 4: sobran 2 amarracos (hay 4, el tanteo dice 2)")
+    assert say_entry("say", {"seat": 2, "word": "envido", "n": 5}) == "Envido 5 del asiento 3"
     assert say_entry("lance", {"lance": "grande", "outcome": "ordago"}) == "Grande: órdago"
     assert "?" not in say("not_turn", {"lance": "chica", "seat": 1, "speaker": 0})
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
@@ -13,10 +12,12 @@ from hypothesis import strategies as st
 
 from firmware.cli import main
 from firmware.journal import Journal
-from firmware.synthetic import SyntheticPlayers, SyntheticTable, TruthReader, card_back
+from firmware.state import TableState
+from firmware.synthetic import LaidCardsReader, SyntheticPlayers, SyntheticTable, card_back
 from firmware.table_commands import Read
 from firmware.table_loop import LoopSettings, TableLoop, expected_stones
 from table.cards import DECK
+from table.hand import Phase
 from vision.reading import TableReader
 
 CARDS = [list(DECK[4 * s + 1:4 * s + 5]) for s in range(4)]
@@ -64,18 +65,24 @@ def play_partida(seed: int, journal: Path, *, juegos: int = 3, vacas: int = 1) -
     """The synthetic players play one whole partida through the loop, with its journal; «leer» is
     pressed once the cards are shown, and the reader reads what was laid (no picture drawn)."""
     synthetic = SyntheticTable(seed)
-    loop = TableLoop(LoopSettings(juegos=juegos, vacas=vacas), reader=TruthReader(synthetic),
+    loop = TableLoop(LoopSettings(juegos=juegos, vacas=vacas), reader=LaidCardsReader(synthetic),
                      journal=Journal(journal))
     loop.attach_camera(lambda: BLANK)
     players = SyntheticPlayers(loop, synthetic, seed, pause=lambda s: None)
     for _ in range(1000):
-        if loop.snapshot()["phase"] == "over":
+        if loop.phase is Phase.OVER:
             break
-        players.play_hand(lambda: loop.submit(Read()))
+        players.play_hand(lambda: read(loop))
     return loop, players
 
 
 BLANK = np.zeros((8, 8, 3), np.uint8)
+
+
+def read(loop: TableLoop) -> TableState:
+    """«leer» pressed: the state after the reading."""
+    loop.submit(Read())
+    return loop.state()
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -109,7 +116,7 @@ def play_until_cut(path: Path, seed: int, cut_at: int, cut_after_read: bool) -> 
     """The table started (again) on its journal; the players play until the power goes at their
     ``cut_at``-th pause (after the deal, then after each word), or once «leer» has read."""
     synthetic = SyntheticTable(seed)
-    loop = TableLoop(LoopSettings(juegos=1), reader=TruthReader(synthetic), journal=Journal(path))
+    loop = TableLoop(LoopSettings(juegos=1), reader=LaidCardsReader(synthetic), journal=Journal(path))
     loop.attach_camera(lambda: BLANK)
     pauses = [0]
 
@@ -118,16 +125,16 @@ def play_until_cut(path: Path, seed: int, cut_at: int, cut_after_read: bool) -> 
         if pauses[0] == cut_at:
             raise Cut
 
-    def read() -> dict[str, Any]:
-        state = loop.submit(Read())
+    def read_or_cut() -> TableState:
+        state = read(loop)
         if cut_after_read:
             raise Cut
         return state
 
     players = SyntheticPlayers(loop, synthetic, seed, pause=pause)
     try:
-        while loop.snapshot()["phase"] != "over":
-            players.play_hand(read)
+        while loop.phase is not Phase.OVER:
+            players.play_hand(read_or_cut)
     except Cut:
         pass
     return loop, players
@@ -140,10 +147,10 @@ def test_players_started_again_take_up_the_hand_where_it_was(tmp_path: Path) -> 
     path = tmp_path / "cut.sqlite"
     restarts = 0
     loop = TableLoop(LoopSettings(juegos=1), journal=Journal(path))
-    while loop.snapshot()["phase"] != "over" and restarts < 200:
+    while loop.phase is not Phase.OVER and restarts < 200:
         loop, players = play_until_cut(path, 11, 1 + restarts % 5, restarts % 3 == 2)
         assert players.refused == []
         restarts += 1
     assert restarts > len(whole.hands())  # cut more than once a hand
-    assert loop.snapshot()["phase"] == "over"
+    assert loop.phase is Phase.OVER
     assert [h.record.to_json() for h in loop.hands()] == [h.record.to_json() for h in whole.hands()]

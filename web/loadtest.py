@@ -144,7 +144,7 @@ class Bench:
             if said:
                 self.loop.submit(Unsay())
             else:
-                self.loop.submit(Say(self.loop.snapshot()["bets"]["speaker"], "paso"))
+                self.loop.submit(Say(self.loop.state().bets.speaker, "paso"))
             said = not said
 
     def close(self) -> None:

@@ -256,6 +256,7 @@ ES: dict[str, str] = {
     "clock_bad": "Falta la hora del teléfono (now_ms: milisegundos desde 1970)",
     # settings and health (web/settings.py)
     "set_title": "Ajustes de la mesa",
+    "set_short": "Ajustes",
     "set_phones": "Para los móviles",
     "set_qr_alt": "Código QR de la página de la mesa",
     "set_locked": "Los ajustes piden el PIN de la mesa",

@@ -281,6 +281,7 @@ def run(args: argparse.Namespace) -> int:
         t0 = time.monotonic()
         period = 1.0 / (args.rate * len(tables))
         tick = 0
+        lag = 0.0
         while time.monotonic() - t0 < args.seconds:
             loop, players, _, gen = tables[tick % len(tables)]
             try:
@@ -290,6 +291,7 @@ def run(args: argparse.Namespace) -> int:
                 next(gen[0])
             tick += 1
             delay = t0 + tick * period - time.monotonic()
+            lag = max(lag, -delay)  # how far the tables fell behind their pace (a starved process)
             if delay > 0:
                 time.sleep(delay)
         elapsed = time.monotonic() - t0
@@ -338,6 +340,7 @@ def run(args: argparse.Namespace) -> int:
                                     / elapsed, 1),
         "spectators_cpu_percent": round(100 * sum(r["cpu_s"] for r in spect) / elapsed, 1),
         "load_average": round(os.getloadavg()[0], 1),
+        "tables_behind_pace_s": round(lag, 2),
     }
     if args.json:
         print(json.dumps(figures))
@@ -353,5 +356,6 @@ def run(args: argparse.Namespace) -> int:
               f"(peak {figures['hub_max_rss_mb']} MB)")
         print(f"processor time, % of a core: broker {figures['broker_cpu_percent']}, tables "
               f"{figures['tables_cpu_percent']}, spectators {figures['spectators_cpu_percent']}; "
-              f"machine load average {figures['load_average']} on {os.cpu_count()} cores")
+              f"machine load average {figures['load_average']} on {os.cpu_count()} cores; the tables fell "
+              f"behind their pace by up to {figures['tables_behind_pace_s']} s")
     return 0

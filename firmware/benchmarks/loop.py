@@ -31,7 +31,7 @@ HELP = "time from the cards lying still to the confirmed-ready score, on one cor
 def run(args: argparse.Namespace) -> int:
     from firmware.synthetic import SyntheticTable
     from firmware.table_commands import Say
-    from firmware.table_loop import LoopSettings, TableLoop
+    from firmware.table_loop import LoopSettings, Phase, TableLoop
     from firmware.watcher import Watcher, WatchSettings
     from table.cards import Card
     from table.generate import random_record
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         cal = calibrate(frames[0].image, loop.mat)  # type: ignore[union-attr]
         for lance in rec.lances:  # the words were said during the hand, before the cards lay still
             for w in rec.bets.get(lance, ()):
-                if loop.snapshot()["bets"]["asked"]:
+                if loop.state().bets.asked:
                     break
                 loop.submit(Say(w.seat, w.word, w.n))
         loop.attach_camera(lambda: still)  # noqa: B023 - used in this iteration only
@@ -73,12 +73,12 @@ def run(args: argparse.Namespace) -> int:
             if watcher.feed(f.image, cal).read:  # type: ignore[union-attr]
                 break
         t1 = time.perf_counter()
-        state = loop.read_now()
+        loop.read_now()
         t2, c2 = time.perf_counter(), time.process_time()
         compute.append((t2 - t0) * 1000)
         cpu.append((c2 - c0) * 1000)
         read_ms.append((t2 - t1) * 1000)
-        scored += state["phase"] == "scored"
+        scored += loop.state().phase is Phase.SCORED
     result: dict[str, Any] = {"hands": n, "threads": 1, "scored": scored,
               "compute_ms": _stats(compute), "cpu_ms": _stats(cpu), "read_and_score_ms": _stats(read_ms),
               "watch_wait_ms": round(settings.still_frames / fps * 1000),

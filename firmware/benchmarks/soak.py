@@ -71,6 +71,7 @@ def child(journal: Path, seed: int, partidas: int, truth: bool) -> int:
     from firmware.events import EventKind, TableEvent
     from firmware.journal import Journal
     from firmware.table_commands import NewPartida
+    from table.hand import Phase
 
     def say(obj: dict[str, Any]) -> None:
         sys.stdout.write(json.dumps(obj) + "\n")
@@ -85,15 +86,14 @@ def child(journal: Path, seed: int, partidas: int, truth: bool) -> int:
             say({"confirmed": [last.partida, last.n, _digest(last.record.to_json())]})
 
     loop.bus.subscribe(on_event)
-    say({"started": loop.snapshot()["seq"]})
+    say({"started": loop.bus.last_seq})
     demo.table.start()
     refused = 0
     try:
         while True:
-            state = loop.snapshot()
-            if state["phase"] == "over":
+            if loop.phase is Phase.OVER:
                 won = sum(p.winner is not None for p in Journal(journal).partidas())
-                say({"finished": [state["partida"]["id"], won]})
+                say({"finished": [loop.partida_id, won]})
                 if won >= partidas:
                     break
                 loop.submit(NewPartida())

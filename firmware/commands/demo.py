@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
                      port=args.port, word_s=pace, frames=args.frames,
                      truth=args.reader == "truth")
     hands = args.hands if args.hands is not None else (3 if args.no_web else 1000)
-    count = [demo.table.loop.snapshot()["hands"]]
+    count = [demo.table.loop.state().hands]
 
     def on_hand(hand, state):  # type: ignore[no-untyped-def]
         count[0] += 1

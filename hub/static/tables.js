@@ -8,7 +8,7 @@
     tr.dataset.table = t.table;
     tr.className = t.status + (t.call ? " calling" : "");
     const cells = [null, t.pairs ? t.pairs.join(" – ") : "", text(t.partida),
-      t.juegos ? t.juegos.join("-") : "", t.score ? t.score.join("-") : "", text(t.lance), text(t.phase),
+      t.juegos ? t.juegos.join("-") : "", t.score ? t.score.join("-") : "", text(t.lance), text((window.PHASES || {})[t.phase] || t.phase),
       text(t.seen).slice(11, 19), status(t.status), (t.faults || []).join(", "), null];
     cells.forEach((c, i) => {
       const td = document.createElement("td");
