@@ -37,6 +37,7 @@ from table.cards import DECK, Card
 from table.errors import InvalidInput, MusTableError
 from vision.cardcrop import to_model_input, warp_card
 from vision.classifier import DEFAULT_THRESHOLD, CardClassifier, Prediction, call_cards
+from vision.ends import MIN_PX_PER_MM, face_of, px_per_mm_of
 from vision.mat import Mat
 from vision.reading import TableReader
 
@@ -57,6 +58,8 @@ FLOOR = 0.70
 most 0.653 (108 of them against three held-out decks learnt), read cards' crops 0.775 or more in
 999 of 1000 (576): both sides far from the bar for any CPU's kernels. At 0.62 (until 2 Dec) a dark
 felt crop scored 0.650, 0.005 under the bar, and was sure on another CPU with the 8-bit model."""
+ENDS_PLAUSIBLE = 0.05
+"""Least learnt probability (in both views) of the card the ends name, for their call to be taken."""
 ORDINALS = ("first", "second", "third", "fourth")
 
 
@@ -336,10 +339,31 @@ class LearntClassifier:
         return np.asarray((e / e.sum(axis=2, keepdims=True))[:, :, :len(DECK)], np.float64)
 
     def classify(self, crops: list[Image]) -> list[Prediction]:
-        """One prediction per crop (the reader's ``Classifier``)."""
+        """One prediction per crop (the reader's ``Classifier``).
+
+        A card the learnt deck is not sure of, cut from a frame fine enough
+        for the ends (a full-resolution still), is asked of the ends reader
+        (the printed index and the pintas, :mod:`vision.ends`): cards that
+        differ by one pinta or by their index (6 and 7, 11 and 12 of a suit)
+        look alike to the learnt faces and differ there. The ends' call is
+        taken only when the learnt deck itself holds it likely, in both views
+        (:data:`ENDS_PLAUSIBLE`): the two must agree on the card.
+        """
         if not crops:
             return []
-        return call_cards(self.probabilities(crops))
+        p = self.probabilities(crops)
+        calls = call_cards(p)
+        ends = self.model.ends
+        if ends is None:
+            return calls
+        unsure = [i for i, c in enumerate(calls) if not c.sure() and px_per_mm_of(crops[i]) >= MIN_PX_PER_MM]
+        if not unsure:
+            return calls
+        readings = ends.read([face_of(crops[i]) for i in unsure], self.model.ends_threshold)
+        for i, r in zip(unsure, readings, strict=True):
+            if r.sure(self.model.ends_threshold) and float(p[i, :, r.card.index].min()) >= ENDS_PLAUSIBLE:
+                calls[i] = Prediction(r.card, max(r.probability, DEFAULT_THRESHOLD), True)
+        return calls
 
 
 def learn_deck(frames: Sequence[Image], mat: Mat | None = None, model: CardClassifier | None = None,
