@@ -38,8 +38,9 @@ SOURCES = ("picamera2", "opencv", "folder", "synthetic")
 @dataclass(frozen=True)
 class TableSection:
     name: str = "mesa-1"
-    pin: str = "0000"
-    """The PIN the display asks before anyone may enter or confirm from a phone."""
+    pin: str = ""
+    """The PIN the display asks before anyone may enter or confirm from a phone (4-12 digits; the
+    installer writes a random one of 6; empty: a random one each start, printed on the console)."""
     journal: str = "~/.local/share/mus-table/journal.sqlite"
 
 
@@ -207,7 +208,7 @@ def _section(cls: type, name: str, raw: Any) -> Any:
 
 SETTABLE: frozenset[tuple[str, str]] = frozenset({
     ("table", "name"), ("camera", "mains_hz"), ("camera", "lens_position"), ("mqtt", "host"),
-    ("mqtt", "port"), ("mqtt", "prefix"), ("deck", "name"),
+    ("mqtt", "port"), ("mqtt", "prefix"), ("deck", "name"), ("table", "pin"),
 })
 """What the display's settings page may change (stored in the state directory's ``settings.toml``,
 over ``/etc/mus-table/table.toml``); everything else stays in the configuration file."""

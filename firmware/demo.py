@@ -10,6 +10,7 @@ localhost; without it, the demo narrates each hand as a juez de mesa would.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -18,7 +19,13 @@ from pathlib import Path
 from firmware.config import CameraSection, PanelSection, TableConfig, TableSection, WebSection
 from firmware.events import EventKind
 from firmware.state import TableState
-from firmware.synthetic import LaidCardsReader, PlayedHand, SyntheticPlayers, SyntheticTable
+from firmware.synthetic import (
+    LaidCardsReader,
+    PlayedHand,
+    PlayersLost,
+    SyntheticPlayers,
+    SyntheticTable,
+)
 from firmware.table_app import Table, build_table
 from firmware.table_commands import CommandRefused, Read
 from firmware.table_loop import ConfirmedHand, Phase, Reader
@@ -26,14 +33,21 @@ from table.errors import MusTableError
 from table.explain import explain
 from table.rules import Rules
 
+log = logging.getLogger(__name__)
+
 
 class DemoStuck(MusTableError):
     """The synthetic table did not get read in time (the demo says so and stops)."""
 
 
-def demo_config(rules: Rules | None = None, port: int = 8000, seed: int = 1) -> TableConfig:
-    """A laptop's table: the synthetic camera, no panel, the display on localhost."""
-    return TableConfig(table=TableSection(name="demo", pin="0000", journal=":none:"), rules=rules or Rules(),
+def demo_config(rules: Rules | None = None, port: int = 8000, seed: int = 1, pin: str = "") -> TableConfig:
+    """A laptop's table: the synthetic camera, no panel, the display on localhost; ``pin``: the
+    display's PIN (empty: a random one, :func:`web.security.random_pin`, printed by the command)."""
+    if not pin:
+        from web.security import random_pin  # noqa: PLC0415
+
+        pin = random_pin()
+    return TableConfig(table=TableSection(name="demo", pin=pin, journal=":none:"), rules=rules or Rules(),
                        camera=CameraSection(source="synthetic", seed=seed, fps=30.0),
                        panel=PanelSection(enabled=False), web=WebSection(host="127.0.0.1", port=port))
 
@@ -47,6 +61,8 @@ class Demo:
     synthetic: SyntheticTable
     played: list[PlayedHand] = field(default_factory=list)
     timeout_s: float = 60.0
+    CROSSED = 20
+    """Times in a row people at the display may cross the players before the demo stops."""
 
     def wait_read(self) -> TableState:
         """The state once the runner has read the shown cards (scored or impossible)."""
@@ -77,14 +93,29 @@ class Demo:
                 raise
 
     def play(self, hands: int, on_hand: Callable[[PlayedHand, TableState], None] | None = None,
-             stop: threading.Event | None = None) -> list[PlayedHand]:
-        """Play up to ``hands`` hands (fewer when the partida is won)."""
-        for _ in range(hands):
+             stop: threading.Event | None = None, *, shared: bool = False) -> list[PlayedHand]:
+        """Play up to ``hands`` hands (fewer when the partida is won).
+
+        ``shared``: people may tap the display meanwhile (the demo with its display). A word
+        or a confirmation of theirs that crosses the players' is no reason to stop: the
+        players take the hand up again as the table has it (a word that is not theirs is
+        taken back). Without it, the first disagreement stops the demo (a bug)."""
+        crossed = played = 0
+        while played < hands:
             if stop is not None and stop.is_set():
                 break
             if self.table.loop.phase is Phase.OVER:
                 break
-            hand = self.players.play_hand(self.wait_read)
+            try:
+                hand = self.players.play_hand(self.wait_read)
+            except (PlayersLost, CommandRefused) as exc:
+                crossed += 1
+                if not shared or crossed > self.CROSSED:
+                    raise
+                log.info("the players take up the hand again: %s", exc)
+                continue
+            crossed = 0
+            played += 1
             self.played.append(hand)
             if on_hand is not None:
                 on_hand(hand, self.table.loop.state())

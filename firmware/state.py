@@ -20,7 +20,7 @@ from table.answer import Answer
 from table.betting import BetWord, Outcome
 from table.cards import Card
 from table.errors import Message
-from table.game import Game, StonesOff, is_dentro, stones_check
+from table.game import Game, StonesOff, pair_stones, stones_check
 from table.hand import Phase
 from table.lances import Lance
 from table.record import HandRecord
@@ -67,8 +67,7 @@ class PairStones:
 
     @classmethod
     def of(cls, points: int, target: int) -> PairStones:
-        dentro = is_dentro(points, target)
-        return cls(0 if dentro else points // 5, points - (target - 5) if dentro else points % 5, dentro)
+        return cls(*pair_stones(points, target))
 
     def to_json(self) -> dict[str, Any]:
         return {"amarracos": self.amarracos, "piedras": self.piedras, "dentro": self.dentro}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import shlex
 import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -147,14 +148,24 @@ class Table:
             from web.server import serve
         except ImportError as exc:
             raise InvalidInput(f"the web display is not available ({exc}); run with --no-web") from None
-        app = create_app(self.loop, pin=self.config.table.pin, max_spectators=self.config.web.max_spectators,
-                         clock=clock)
+        from web.security import random_pin
+
+        pin = self.config.table.pin
+        if not pin:  # no PIN configured: one for this run, for whoever started it
+            pin = random_pin()
+            print(f"PIN de la mesa: {pin}", file=sys.stderr, flush=True)
+        admin = None
         if self.settings_path is not None and self.config_path is not None:
+            from firmware.config import save_settings
             from web.settings import TableAdmin
 
-            app.extensions["mus_table_admin"] = TableAdmin(
-                self.config_path, self.settings_path.parent, journal=self.config.journal_path,
-                runner=self.runner, port=self.config.web.port)
+            admin = TableAdmin(self.config_path, self.settings_path.parent, journal=self.config.journal_path,
+                               runner=self.runner, port=self.config.web.port)
+        app = create_app(self.loop, pin=pin, max_spectators=self.config.web.max_spectators, clock=clock,
+                         save_pin=None if admin is None else  # a PIN changed on the display outlives a restart
+                         lambda new: save_settings(admin.settings_path, admin.config_text(), {("table", "pin"): new}))
+        if admin is not None:
+            app.extensions["mus_table_admin"] = admin
         serve(app, self.config.web.host, self.config.web.port)
 
 

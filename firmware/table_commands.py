@@ -1,10 +1,14 @@
 """What people at the table ask the loop to do: typed commands, parsed from the display's JSON.
 
 Every command is a small frozen value with ``to_json()`` (the body the web
-posts, and what the journal keeps) and :func:`parse_command` reads one back;
-a bad body is refused with :class:`CommandRefused` and a one-line reason, in
-Spanish as a player reads it. The loop refuses commands the engine refuses
-with the same error, and then changes nothing.
+posts) and :func:`parse_command` reads one back. The commands that change the
+game (a word, a lance in one step, a declaration, a correction, a
+confirmation, an undo, a new partida) are the game's own entries
+(:mod:`table.entries`), checked and applied by :class:`table.game.Game`; the
+others (``read``, the juez's call, deck learning) are the table's. A bad body,
+like a command the rules refuse, raises :class:`CommandRefused`: a code, its
+arguments and (``str``) one line of Spanish as a player reads it
+(:mod:`web.strings`); nothing changes.
 
 >>> parse_command({"kind": "say", "seat": 1, "word": "envido", "n": 5})
 Say(seat=1, word='envido', n=5)

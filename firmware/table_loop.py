@@ -55,6 +55,7 @@ from firmware.table_commands import (
     Unsay,
     UseDeck,
 )
+from table.cards import Card
 from table.entries import CardsRead, Change, entry_from_json
 from table.errors import InvalidInput, Message, MusTableError, Refused
 from table.game import ConfirmedHand, Game, expected_stones, is_dentro
@@ -350,7 +351,7 @@ class TableLoop:
     def _merge(readings: list[Reading]) -> CardsRead:
         """One reading from several stills: each seat's sure cards from any of them; the
         problems of the best one; the stones the median of each zone."""
-        cards: list[list[Any]] = [[], [], [], []]
+        cards: list[list[Card]] = [[], [], [], []]
         for r in readings:
             for seat, hand in enumerate(r.cards):
                 for c in hand:
@@ -515,14 +516,11 @@ class TableLoop:
             if still is None:
                 raise CommandRefused("no_camera_learn")
             if self._learning is None:
-                self._learning = {"name": None, "frame": cmd.k, "done": [], "checks": {}}
-            check = check_learning_frame(still, cmd.k, self.mat)
-            if check["code"] == "ok":
-                self._learn_frames[cmd.k] = still
-            else:  # the photo is not kept: the display says why (code and args) and it is taken again
-                self._learn_frames.pop(cmd.k, None)
+                self._learning = {"name": None, "frame": cmd.k, "done": [], "faults": {}}
+            self._learn_frames[cmd.k] = still
+            faults = {**self._learning.get("faults", {}), str(cmd.k): learn_frame_faults(cmd.k, still, self.mat)}
             self._learning = {**self._learning, "frame": cmd.k, "done": sorted(self._learn_frames),
-                              "checks": {**self._learning.get("checks", {}), str(cmd.k): check}}
+                              "faults": {k: v for k, v in faults.items() if v}}
         else:
             if sorted(self._learn_frames) != [0, 1, 2]:
                 raise CommandRefused("learn_frames_missing")
@@ -557,6 +555,18 @@ def _brief(body: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in body.items() if k in ("seat", "word", "n", "lance", "outcome", "says", "index", "card")}
 
 
+def learn_frame_faults(k: int, frame: Image, mat: Mat | None = None) -> list[dict[str, Any]]:
+    """What is wrong with learning photo ``k`` as it was taken (:func:`vision.learnt.frame_faults`),
+    each as its code, arguments and the line a person reads; empty when it is right."""
+    from vision import learnt
+
+    try:
+        faults = learnt.frame_faults(k, frame, mat)
+    except InvalidInput as exc:  # a frame the reader cannot take at all
+        return [{"code": "learn_failed", "args": {}, "text": say("learn_failed", {"why": str(exc)})}]
+    return [{"code": f.code, "args": dict(f.params), "text": say(f.code, f.params)} for f in faults]
+
+
 def learn_deck(name: str, frames: list[Image], mat: Mat | None = None) -> Any:
     """Learn a deck from its three frames, keep it as ``name`` and make it the deck in use
     (:mod:`vision.learnt`); the classifier that reads it."""
@@ -572,14 +582,3 @@ def learn_deck(name: str, frames: list[Image], mat: Mat | None = None) -> Any:
             raise CommandRefused(exc.code, **exc.params) from None
         raise CommandRefused("learn_failed", why=str(exc)) from None
 
-
-def check_learning_frame(frame: Image, k: int, mat: Mat | None = None) -> dict[str, Any]:
-    """A learning photo checked as it is taken: ``{"code": "ok", "args": {"photo": k + 1}}``, or the code
-    and arguments of what is wrong with it (:class:`vision.learnt.LayoutRefused`), for the display."""
-    from vision import learnt
-
-    try:
-        learnt.check_frame(frame, k, mat)
-    except learnt.LayoutRefused as exc:
-        return Message.of(exc).to_json()
-    return {"code": "ok", "args": {"photo": k + 1}}

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hmac
 import json
 import secrets
+import threading
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -71,6 +72,7 @@ def create_app(store: Store, follower: Follower | None = None, *, pin: str, publ
     app.secret_key = secret_key or secrets.token_bytes(32)
     app.config.update(SESSION_COOKIE_SAMESITE="Strict", SESSION_COOKIE_HTTPONLY=True)
     streams = {"open": 0}
+    streams_lock = threading.Lock()
 
     def is_juez() -> bool:
         return bool(session.get("juez"))
@@ -314,45 +316,52 @@ def create_app(store: Store, follower: Follower | None = None, *, pin: str, publ
     def sse(name: str) -> Response:
         if store.table(name) is None:
             abort(404)
-        if streams["open"] >= MAX_SSE:
-            return Response("demasiados espectadores: usad /ver\n", status=503, mimetype="text/plain")
+        with streams_lock:
+            if streams["open"] >= MAX_SSE:
+                return Response("demasiados espectadores: usad /ver\n", status=503, mimetype="text/plain")
+            streams["open"] += 1
         try:
             last = int(request.headers.get("Last-Event-ID", "0"))
         except ValueError:
             last = 0
 
         def stream() -> Iterator[str]:
-            streams["open"] += 1
             nonlocal last
-            try:
-                if last == 0:
-                    row = store.table(name)
-                    delay = float(store.setting(DELAY_KEY, "0"))
-                    if row is not None and row.state is not None and delay == 0:
-                        last = row.seq
-                        yield _sse({"seq": row.seq, "kind": "state", "state": row.state})
-                idle = 0.0
-                while True:
-                    delay = float(store.setting(DELAY_KEY, "0"))
+            if last == 0:  # a newcomer: the whole state of now (of the delay's now), then what follows
+                row = store.table(name)
+                delay = float(store.setting(DELAY_KEY, "0"))
+                if row is not None and row.state is not None and delay == 0:
+                    last = row.seq
+                    yield _sse({"seq": row.seq, "kind": "state", "state": row.state})
+                else:
                     cutoff = (datetime.now(UTC) - timedelta(seconds=delay)).isoformat(timespec="milliseconds")
-                    sent = False
-                    for e in store.events(name, last, 100):
-                        if e["at"] > cutoff:
-                            break
-                        last = e["seq"]
-                        sent = True
-                        yield _sse(e)
-                    if not sent:
-                        idle += sse_poll_s
-                        if idle >= 15:
-                            idle = 0.0
-                            yield ": sigo aquí\n\n"
-                        time.sleep(sse_poll_s)
-            finally:
+                    last = max(0, store.event_before(name, cutoff) - 1)
+            idle = 0.0
+            while True:
+                delay = float(store.setting(DELAY_KEY, "0"))
+                cutoff = (datetime.now(UTC) - timedelta(seconds=delay)).isoformat(timespec="milliseconds")
+                sent = False
+                for e in store.events(name, last, 100):
+                    if e["at"] > cutoff:
+                        break
+                    last = e["seq"]
+                    sent = True
+                    yield _sse(e)
+                if not sent:
+                    idle += sse_poll_s
+                    if idle >= 15:
+                        idle = 0.0
+                        yield ": sigo aquí\n\n"
+                    time.sleep(sse_poll_s)
+
+        def closed() -> None:
+            with streams_lock:
                 streams["open"] -= 1
 
-        return Response(stream(), mimetype="text/event-stream", headers={"Cache-Control": "no-cache",
-                                                                         "X-Accel-Buffering": "no"})
+        response = Response(stream(), mimetype="text/event-stream", headers={"Cache-Control": "no-cache",
+                                                                             "X-Accel-Buffering": "no"})
+        response.call_on_close(closed)
+        return response
 
     return app
 

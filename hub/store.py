@@ -270,6 +270,13 @@ class Store:
                                 .order_by(events_t.c.seq).limit(limit)).all()
         return [{"seq": int(r.seq), "kind": r.kind, "at": r.at, "state": json.loads(r.state)} for r in rows]
 
+    def event_before(self, table: str, at: str) -> int:
+        """The number of a table's last event made at or before ``at`` (0: none)."""
+        with self._tx() as conn:
+            value = conn.execute(select(func.max(events_t.c.seq)).where(events_t.c.table_name == table,
+                                                                        events_t.c.at <= at)).scalar()
+        return int(value or 0)
+
     def event_kinds(self, table: str, kinds: tuple[str, ...]) -> list[tuple[int, str, str]]:
         """``(seq, kind, at)`` of a table's events of these kinds (the console's corrected and undone hands)."""
         with self._tx() as conn:

@@ -138,15 +138,13 @@ def _stones_of(points: list[int] | tuple[int, int], target: int) -> str:
     """«la pareja 0, dos amarracos y tres piedras; la pareja 1, dentro y una piedra».
 
     At «estamos dentro» the amarracos go back to the centre and the pair keeps its piedras
-    («los devuelve al centro diciendo "estamos dentro"»); at one stone from the target both
-    partners usually put every stone back («a falta de un tanto … devuelvan todas sus
-    piedras al centro de la mesa»): the general rules."""
+    («los devuelve al centro diciendo "estamos dentro"», the general rules), as the table's
+    stone check expects them (``table.game.expected_stones``)."""
     out = []
     for p in (0, 1):
         n = points[p]
         if ESTAMOS_DENTRO in score_names(n, target):
-            left = n - (target - 5)
-            felt = "dentro, a falta de una" if n == target - 1 else f"dentro y {amarracos(left)}"
+            felt = f"dentro y {amarracos(n - (target - 5))}"
         else:
             felt = amarracos(n)
         out.append(f"la pareja {p}, {felt}")
@@ -200,10 +198,12 @@ def _lances(rec: HandRecord, a: Answer) -> list[str]:
         lance = Lance(name)
         words = rec.bets.get(lance, ())
         heading = lance.heading
+        bet = lance
         if lance == Lance.PUNTO and rec.fourth == Lance.JUEGO:  # declared juego, nobody has it
-            words = rec.bets.get(Lance.JUEGO, ())
+            bet = Lance.JUEGO  # the words were said at juego («¡órdago al juego!»)
+            words = rec.bets.get(bet, ())
             heading = "Punto (se cantó juego, pero nadie lo tiene)"
-        said = _words(rec, lance, words)
+        said = _words(rec, bet, words)
         line = f"  {heading}: " + (capitalised(said) + ". " if said else "")
         line += _result(rec, lance, res)
         e = _ENDING[lance]
@@ -300,11 +300,13 @@ def explain(rec: HandRecord, answer: Answer | None = None) -> list[str]:
                      f"y gana el juego.")
     elif a.ordago is not None and a.winner is not None:
         pre = " (ya lo había ganado por un deje)" if a.tanteo and a.score[a.winner] >= target else ""
-        lines.append(f"El órdago {Lance(a.ordago).a} {_WINS[a.ordago].lower()} la pareja "
-                     f"{a.winner}: gana el juego{pre}.")
+        lines.append(f"El órdago {Lance(a.ordago).a} lo gana la pareja {a.winner}: gana el "
+                     f"juego{pre}.")
     elif a.ordago is not None:
-        lines.append(f"El órdago {Lance(a.ordago).a} no {_WINS[a.ordago].split()[0].lower()} "
-                     f"gana nadie: nadie tiene la jugada.")
+        last = list(a.lances.values())[-1]
+        why = ("las dos parejas se equivocaron" if len(last.lost_by) == 2
+               else "nadie tiene la jugada")
+        lines.append(f"El órdago {Lance(a.ordago).a} no lo gana nadie: {why}.")
     lines += _not_counted(a)
     lines.append(closing(a))
     return lines

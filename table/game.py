@@ -29,7 +29,7 @@ from table.record import HandRecord
 from table.rules import Rules
 from table.vocabulary import ESTAMOS_DENTRO, score_names
 
-__all__ = ["ConfirmedHand", "Game", "expected_stones", "is_dentro", "stones_check"]
+__all__ = ["ConfirmedHand", "Game", "expected_stones", "is_dentro", "pair_stones", "stones_check"]
 
 
 @dataclass(frozen=True)
@@ -152,6 +152,18 @@ class Game:
 def is_dentro(points: int, target: int) -> bool:
     """Whether a pair is «dentro» (the engine's definition: ``table.vocabulary.score_names``)."""
     return ESTAMOS_DENTRO in score_names(points, target)
+
+
+def pair_stones(points: int, target: int) -> tuple[int, int, bool]:
+    """How a pair keeps ``points``: amarracos (5 each), piedras, and whether it is «dentro»
+    (its amarracos given back: the piedras say how far inside it is).
+
+    >>> pair_stones(12, 40), pair_stones(37, 40)
+    ((2, 2, False), (0, 2, True))
+    """
+    if is_dentro(points, target):
+        return 0, points - (target - 5), True
+    return points // 5, points % 5, False
 
 
 def expected_stones(score: Sequence[int], target: int, piedras: tuple[int, int] = (0, 1)) -> list[int]:

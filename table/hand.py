@@ -250,17 +250,17 @@ class Hand:
 
     @cached_property
     def _derived(self) -> _Derived:
-        return self._derive()
+        return self._derive(strict=False)
 
     def check(self) -> Hand:
         """The hand itself, once its words are known to hold together (raises otherwise)."""
-        _ = self._derived
+        self._derive(strict=True)
         return self
 
     @property
     def bets(self) -> HandBets:
         """The betting replayed (a fresh copy: changing it changes nothing here)."""
-        return self._replay(self._declared(Lance.PARES), self._declared(Lance.JUEGO))
+        return self._replay(self._declared(Lance.PARES), self._declared(Lance.JUEGO), [])
 
     @property
     def lance(self) -> Lance | None:
@@ -338,31 +338,43 @@ class Hand:
         truth = [(s.pares_kind > 0) if lance is Lance.PARES else (s.juego > 0) for s in j.seats]
         return tuple(truth[s] if given[s] is None else bool(given[s]) for s in range(4))
 
-    def _replay(self, pares: tuple[bool, ...] | None, juego: tuple[bool, ...] | None) -> HandBets:
-        """The hand's words said again, in order, with what each seat has (or declared)."""
+    def _replay(self, pares: tuple[bool, ...] | None, juego: tuple[bool, ...] | None,
+                broken: list[Message] | None = None) -> HandBets:
+        """The hand's words said again, in order, with what each seat has (or declared).
+
+        A word that does not hold raises; with ``broken`` given, it is kept there
+        instead and the betting stops before it (cards read again after words that the
+        first reading allowed can contradict them: the table says so and waits)."""
         bets = HandBets(self.mano, pares or (True,) * 4, juego or (True,) * 4)
         for i, w in enumerate(self.words, 1):
             lance = bets.lance
-            if lance is Lance.PARES and pares is None or lance in (Lance.JUEGO, Lance.PUNTO) and juego is None:
-                raise Refused("word_before_declaring", n=i, lance=str(lance))
             try:
-                bets.say(w.seat, w.word, w.n)
-            except IllegalBet as exc:
-                raise Refused("word_no_longer_valid", n=i, seat=w.seat, word=str(w.word),
-                              why=Message.of(exc).to_json()) from None
+                if lance is Lance.PARES and pares is None or lance in (Lance.JUEGO, Lance.PUNTO) and juego is None:
+                    raise Refused("word_before_declaring", n=i, lance=str(lance))
+                try:
+                    bets.say(w.seat, w.word, w.n)
+                except IllegalBet as exc:
+                    raise Refused("word_no_longer_valid", n=i, seat=w.seat, word=str(w.word),
+                                  why=Message.of(exc).to_json()) from None
+            except Refused as exc:
+                if broken is None:
+                    raise
+                broken.append(Message.of(exc))
+                break
         return bets
 
-    def _derive(self) -> _Derived:
+    def _derive(self, *, strict: bool) -> _Derived:
         pares, juego = self._declared(Lance.PARES), self._declared(Lance.JUEGO)
-        bets = self._replay(pares, juego)
+        broken: list[Message] = []
+        bets = self._replay(pares, juego, None if strict else broken)
         asked: tuple[Lance, ...] = ()
         if bets.lance is Lance.PARES and pares is None:
             asked = (Lance.PARES,)
         elif bets.lance in (Lance.JUEGO, Lance.PUNTO) and juego is None:
             asked = (Lance.JUEGO,)
-        problems: list[Message] = []
+        problems: list[Message] = list(broken)
         if self.cards is not None:
-            problems = list(self.read_problems) + card_problems(self.cards)
+            problems += list(self.read_problems) + card_problems(self.cards)
         record = answer = None
         betting = bets.betting
         if self.cards is not None and not problems and (betting is None or not betting.words):

@@ -226,7 +226,10 @@ def test_a_whole_hand_on_the_display(served: Served, browser: Any) -> None:
     expect(page.locator("#winbanner")).to_contain_text("JUEGO PARA LOS ASIENTOS 2 Y 4")
     counted(page)
     shot(page, "display-800x480-ordago-won.png")
-    page.click('.confirm-btn >> nth=0')
+    # the pair that lost the órdago confirms it (seats 0 and 2, «asientos 1 y 3»), not its winners
+    expect(page.locator(".confirm-btn")).to_have_count(2)
+    assert page.locator(".confirm-btn").evaluate_all("(bs) => bs.map((b) => +b.dataset.seat)") == [0, 2]
+    page.click('.confirm-btn[data-seat="2"]')
     expect(page.locator("#main")).to_have_attribute("data-phase", "playing")
     expect(page.locator('.points[data-pair="1"]')).to_have_text("0")  # a new juego
     assert served.loop.snapshot()["partida"]["juegos"] == [0, 1]
@@ -236,11 +239,17 @@ def test_a_whole_hand_on_the_display(served: Served, browser: Any) -> None:
     expect(page.locator(".learnmat .card")).to_have_count(16)
     expect(page.locator(".learnmat .seatcards.seat0")).to_contain_text("1")
     shot(page, "display-800x480-learning.png")
+    # the photo is checked as it is taken: the cards of a hand are not the drawing's, said on the
+    # mat, zone by zone, in Spanish, and the photo is to be taken again before the next one
     page.wait_for_function("window.tapAge() > 1000")
     page.click("#btn-capture")
     expect(page.locator("#main")).to_have_attribute("data-phase", "learning")
-    expect(page.locator(".learnstep")).to_contain_text("Foto 2 de 3")
+    expect(page.locator("#learnfaults")).to_contain_text("zona del asiento 1: la carta 1 es el")
+    expect(page.locator(".learnstep")).to_contain_text("Foto 1 de 3")
+    expect(page.locator("#btn-capture")).to_have_text("Repetir la foto 1")
+    expect(page.locator('.learntabs [data-frame="0"]')).to_contain_text("\u26A0")
     assert served.loop.snapshot()["learning"]["done"] == [0]
+    shot(page, "display-800x480-learning-fault.png")
     page.get_by_role("button", name="Dejarlo").click()
     expect(page.locator("#main")).to_have_attribute("data-phase", "playing")
     expect(page.locator(".speaker")).to_be_visible()

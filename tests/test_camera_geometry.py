@@ -140,3 +140,14 @@ def test_readme_holds_the_commands_table(capsys: pytest.CaptureFixture[str]) -> 
                       README.read_text(encoding="utf-8"), re.S)
     assert block is not None, "hardware/README.md lost its camera-check block"
     assert block.group(1) == printed, "README table is stale: run python -m hardware.make_docs"
+
+
+def test_the_guides_full_resolution_figure_is_the_models() -> None:
+    """hardware/README.md quotes the still's px/mm at 1.25 m; it is the pinhole model's, not a guess."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "hardware" / "README.md").read_text(encoding="utf-8")
+    quoted = re.search(r"about (\d\.\d+) px/mm\s+straight below at 1\.25 m", text)
+    assert quoted is not None
+    assert quoted.group(1) == f"{cg.ground_sample(cg.full_resolution(cg.camera('cm3')), 1250):.2f}"

@@ -10,6 +10,10 @@ import pytest
 
 from firmware.cli import main
 from firmware.demo import make_demo
+from firmware.synthetic import PlayersLost
+from firmware.table_commands import Say
+from firmware.table_loop import TableLoop
+from table.betting import BetWord
 from table.rules import Rules
 from vision.classifier import NeverSure
 from vision.reading import TableReader
@@ -153,3 +157,33 @@ def test_the_demo_serves_its_table_on_localhost(tmp_path: Path) -> None:
     assert state is not None and state["hands"] == 1 and state["table"] == "demo", err
     assert "<html" in page.lower()
     assert "http://127.0.0.1:" in out and "1 manos" in out
+
+
+def test_a_word_tapped_on_the_display_does_not_stop_the_players() -> None:
+    """With its display, people may tap while the synthetic players play: a word of theirs
+    that the players' hand does not have is taken back, and the hand goes on as dealt. Without
+    a display nobody else speaks, and the same crossing stops the demo (it would be a bug)."""
+    for shared in (True, False):
+        demo = make_demo(seed=4, truth=True)
+        loop = demo.table.loop
+        tapped: list[int] = []
+
+        def person(_: float, loop: TableLoop = loop, tapped: list[int] = tapped) -> None:
+            speaker = loop.state().bets.speaker
+            if not tapped and speaker is not None:  # once, after the deal: «envido 7», said by no player
+                loop.submit(Say(speaker, BetWord.ENVIDO, 7))
+                tapped.append(speaker)
+
+        demo.players._pause = person
+        demo.table.start()
+        try:
+            if not shared:
+                with pytest.raises(PlayersLost):
+                    demo.play(1)
+                continue
+            [hand] = demo.play(1, shared=True)
+        finally:
+            demo.table.stop()
+        assert tapped
+        [confirmed] = loop.hands()
+        assert confirmed.record.bets == hand.record.bets and demo.players.refused == []

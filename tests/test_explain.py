@@ -44,7 +44,7 @@ def test_an_ordago() -> None:
                                               "chica": [[0, "ordago"], [1, "quiero"]]}))
     text = "\n".join(explain(rec))
     assert "El 0: ¡órdago a la chica!, el 1 quiere. Órdago querido" in text
-    assert "El órdago a la chica la gana la pareja 0: gana el juego." in text
+    assert "El órdago a la chica lo gana la pareja 0: gana el juego." in text
     assert ("No se cuenta, porque el órdago a la chica acabó la mano: solo cuentan los dejes, que se "
             "cuentan en el acto:\n  Dos de envite a grande" in text)
 
@@ -171,7 +171,7 @@ def test_the_stones_at_dentro_are_as_the_felt_keeps_them() -> None:
     assert closing.startswith("Quedan 36 a 32 (la pareja 0, dentro y una piedra; la pareja 1, seis "
                               "amarracos y dos piedras)")
     rec = HandRecord.from_json(record(PUNTOS, points=(37, 30)))
-    assert "la pareja 0, dentro, a falta de una" in explain(rec)[-1]
+    assert "la pareja 0, dentro y cuatro piedras" in explain(rec)[-1]
 
 
 def test_a_false_declaration_is_said_and_no_invented_phrase() -> None:

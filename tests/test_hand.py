@@ -175,3 +175,21 @@ def test_a_juego_won_by_fewer_stones_is_confirmed_by_the_pair_that_lost_it() -> 
 
 def test_phase_values_are_the_contracts_spelling() -> None:
     assert [str(p) for p in Phase] == ["playing", "reading", "impossible", "scored", "over", "learning"]
+
+
+def test_cards_read_again_that_contradict_words_said_make_the_table_wait_not_break() -> None:
+    """Words said in pares after a reading (the cards told who has pares); a second reading where
+    seat 0 has none: the hand is impossible, saying which word no longer holds, and never scored."""
+    h = fresh().apply(LanceOutcome(Lance.GRANDE, "en paso")).apply(LanceOutcome(Lance.CHICA, "en paso"))
+    h = h.apply(cards(HAND))  # seat 0 holds 12o and 3c: a pair of reyes (8 reyes)
+    h = h.apply(Say(0, "envido", 2)).apply(Say(1, "quiero"))
+    assert h.scored
+    other = [list(s) for s in HAND]
+    other[0][1] = "5c"
+    again = h.apply(cards(other))
+    assert again.impossible and not again.scored and again.answer is None
+    assert [m.code for m in again.problems] == ["word_no_longer_valid"]
+    assert again.problems[0].args["n"] == 9 and again.problems[0].args["seat"] == 0
+    with pytest.raises(Refused, match="word_no_longer_valid"):
+        again.apply(Correct(2, 0, Card.parse("4c")))  # a correction that still leaves the word broken
+    assert again.apply(Correct(0, 1, Card.parse("3c"))).scored  # the card as it was: the words hold again

@@ -69,6 +69,8 @@ def test_events_states_and_the_newest_state_wins(store: Store) -> None:
     row = store.table("m")
     assert row is not None and row.state == {"seq": 5} and row.status == "online"
     assert [e["seq"] for e in store.events("m")] == [5] and store.last_event("m") == 5
+    assert store.add_event("m", 6, "bet", "u", {"seq": 6})
+    assert store.event_before("m", "t") == 5 and store.event_before("m", "u") == 6 and store.event_before("m", "a") == 0
 
 
 def test_rulings_calls_settings_pairs_matches(store: Store) -> None:

@@ -88,7 +88,7 @@ def make_root(tmp: Path, codename: str) -> Path:
 
 
 def install(tmp: Path, *args: str, codename: str = "bookworm", numpy: str = "1.24.2",
-            py: str = "3.11", arch: str = "arm64", root: Path | None = None) -> Run:
+            py: str = "3.11", arch: str = "arm64", root: Path | None = None, script: Path = SCRIPT) -> Run:
     root = root or make_root(tmp, codename)
     stubs = tmp / "stubs"
     stubs.mkdir(exist_ok=True)
@@ -101,7 +101,7 @@ def install(tmp: Path, *args: str, codename: str = "bookworm", numpy: str = "1.2
     env = {**os.environ, "ROOT": str(root), "PATH": f"{stubs}:{os.environ['PATH']}",
            "STUB_LOG": str(log), "FAKE_NUMPY": numpy, "FAKE_PY": py, "FAKE_ARCH": arch,
            "SUDO_USER": "pi"}
-    done = subprocess.run(["bash", str(SCRIPT), *args], env=env, capture_output=True, text=True,
+    done = subprocess.run(["bash", str(script), *args], env=env, capture_output=True, text=True,
                           timeout=120)
     calls = log.read_text().splitlines() if log.exists() else []
     return Run(done.returncode, done.stdout + done.stderr, calls, root)
@@ -139,7 +139,10 @@ def test_a_bookworm_install_lays_out_the_appliance(tmp_path: Path) -> None:
     # Configuration: the journal on the data directory, a PIN other than the example's.
     config = (root / "etc/mus-table/table.toml").read_text()
     assert 'journal = "/var/lib/mus-table/journal.sqlite"' in config
-    assert re.search(r'^pin = "\d{4}"$', config, re.M)
+    assert re.search(r'^pin = "\d{6}"$', config, re.M)
+    pin = re.search(r'^pin = "(\d{6})"$', config, re.M).group(1)  # type: ignore[union-attr]
+    said = [line for line in run.out.splitlines() if line.startswith("mus-table install: ")]
+    assert said[-1] == f"mus-table install: PIN de la mesa: {pin}"  # the installer's last line
     assert "chown root:mus-table " + str(root / "etc/mus-table/table.toml.new") in run.calls
     assert (root / "var/lib/mus-table").is_dir()
     # The service, enabled.
@@ -544,7 +547,9 @@ def test_the_displays_requests_update_from_a_stick_and_set_the_wifi(tmp_path: Pa
     shutil.copy(fake_release(tmp_path / "b", "0.1.0-bbbbbbb"), stick)
     (requests / "update.request").write_text("source=usb\n")
     (tmp_path / "calls.log").unlink()
-    done = install(tmp_path, "--requests", str(requests), root=first.root)
+    # As mus-table-admin.service runs it: the installed version's own copy of install.sh.
+    installed = first.root / "opt/mus-table/current/install.sh"
+    done = install(tmp_path, "--requests", str(requests), root=first.root, script=installed)
     assert done.rc == 0, done.out
     import json
 
@@ -567,6 +572,10 @@ def test_the_displays_requests_update_from_a_stick_and_set_the_wifi(tmp_path: Pa
     refused = install(tmp_path, "--requests", str(requests), root=first.root)
     assert json.loads((requests / "status.json").read_text())["state"] == "failed"
     assert not called(refused, "raspi-config") and not called(refused, "nmcli connection add")
+    (requests / "reboot.request").write_text("now\n")  # not a request it knows: removed, so the
+    install(tmp_path, "--requests", str(requests), root=first.root)  # path unit does not fire for ever
+    assert not list(requests.glob("*.request"))
+    assert json.loads((requests / "status.json").read_text())["message"] == "unknown request reboot.request"
 
 
 @pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck not installed (Debian package shellcheck)")

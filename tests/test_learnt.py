@@ -20,6 +20,8 @@ from vision.learnt import (
     DeckNotFound,
     LayoutRefused,
     LearntDeck,
+    check_name,
+    frame_faults,
     learn_deck,
     learning_cards,
     list_decks,
@@ -97,6 +99,29 @@ def test_a_frame_with_a_card_missing_is_refused_naming_frame_and_zone(model: Car
     bad = render_scene(replace(spec, cards=cards, placements=placements), rng).image
     with pytest.raises(LayoutRefused, match=r"^frame 1, zone seat 2 cards: 3 cards found where 4 belong"):
         learn_deck([good[0], bad, good[2]], model=model)
+
+
+def test_each_photo_is_checked_as_it_is_taken_zone_by_zone(model: CardClassifier) -> None:
+    rng = np.random.default_rng(5)
+    good = frames()
+    assert frame_faults(0, good[0], model=model) == []
+    spec = learning_scene(rng, 1, deck=STYLE)
+    cards = [list(s) for s in spec.cards]
+    placements = [list(p) for p in spec.placements or ()]
+    del cards[2][3], placements[2][3], cards[0][0], placements[0][0]
+    bad = render_scene(replace(spec, cards=cards, placements=placements), rng).image
+    faults = frame_faults(1, bad, model=model)  # both zones said at once, before the next photo
+    assert [(f.code, f.params["seat"], f.params["found"], f.params["want"]) for f in faults] == [
+        ("learn_count", 0, 3, 4), ("learn_count", 2, 3, 4)]
+    assert [f.code for f in frame_faults(0, good[1], model=model)][:1] == ["learn_wrong_card"]
+    assert [f.code for f in frame_faults(0, np.zeros_like(good[0]), model=model)] == ["learn_no_mat"]
+
+
+def test_a_deck_takes_an_ordinary_name() -> None:
+    assert check_name("Baraja española de Fournier") == "Baraja española de Fournier"
+    for bad in ("", ".oculta", "a/b", "x" * 41, "<script>"):
+        with pytest.raises(InvalidInput):
+            check_name(bad)
 
 
 def test_frames_in_the_wrong_order_are_refused(model: CardClassifier) -> None:

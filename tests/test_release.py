@@ -127,3 +127,38 @@ def test_the_locks_keep_apts_numpy_and_an_opencv_that_accepts_it() -> None:
     assert tuple(int(x) for x in bookworm["opencv-python-headless"].split(".")[:2]) < (4, 12)
     assert trixie["numpy"].startswith("2.")
     assert set(bookworm) == set(trixie)
+
+
+@pytest.mark.parametrize("codename, python", [("bookworm", "3.11"), ("trixie", "3.13")])
+def test_each_locked_package_finds_what_it_needs_in_the_lock(codename: str, python: str) -> None:
+    """The lock is closed: every package pinned there that this machine has at the same version
+    (its metadata is here to read) requires, on a Pi (Linux aarch64, that Python), only packages
+    the lock pins, at versions it accepts; apt's numpy included (onnxruntime's floor, say)."""
+    import importlib.metadata as md
+
+    from packaging.markers import Marker
+
+    pins = _pins(codename)
+    env = {"python_version": python, "python_full_version": python + ".0", "sys_platform": "linux",
+           "platform_system": "Linux", "platform_machine": "aarch64", "implementation_name": "cpython",
+           "platform_python_implementation": "CPython", "os_name": "posix"}
+    checked = 0
+    for name, version in pins.items():
+        try:
+            if md.version(name) != version:
+                continue
+            requires = md.requires(name) or []
+        except md.PackageNotFoundError:
+            continue
+        checked += 1
+        extras = {"binary"} if name == "psycopg" else set()
+        for text in requires:
+            req = Requirement(text)
+            if req.marker is not None and not any(
+                    Marker(str(req.marker)).evaluate({**env, "extra": e}) for e in (extras or {""})):
+                continue
+            dep = req.name.lower().replace("_", "-")
+            assert dep in pins, f"{codename}: {name} {version} needs {req}, which the lock does not pin"
+            assert req.specifier.contains(pins[dep], prereleases=True), \
+                f"{codename}: {name} {version} needs {req}, the lock has {dep}=={pins[dep]}"
+    assert checked >= 15, f"only {checked} locked packages could be checked here"

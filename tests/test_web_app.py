@@ -115,7 +115,7 @@ def test_every_text_the_pages_use_is_in_the_strings_table() -> None:
     from firmware.health import THROTTLE_BITS
     dynamic = ({f"lance_{x}" for x in Lance} | {f"phase_{x}" for x in Phase}
                | {f"word_{x}" for x in BetWord} | {f"how_{x}" for x in How}
-               | {f"set_link_{x}" for x in ("house_rules", "decks", "pin")}  # web/settings.py's _links
+               | {f"set_link_{x}" for x in ("house_rules", "decks")}  # web/settings.py's _links
                | {f"set_update_{x}" for x in ("running", "done", "failed")}  # install.sh's write_status
                | {f"health_{x}" for x in THROTTLE_BITS.values()}
                | {f"rule_{k}" for k, _ in rule_choices()}  # the new partida's house rules, each value
@@ -154,17 +154,136 @@ def test_unlocking_needs_json_from_this_site(table: Any) -> None:
     assert r.status_code == 415
     r = c.post("/api/unlock", json={"pin": PIN}, headers={"Origin": "http://evil.example"})
     assert r.status_code == 403
-    assert c.post("/api/unlock", json=[PIN]).status_code == 403
+    r = c.post("/api/unlock", json=[PIN])
+    assert r.status_code == 400 and r.json["error"] == ES["body_shape"]
     assert c.post("/api/command", json={"kind": "unsay"}).status_code == 403  # still locked
 
 
-def test_repeated_wrong_pins_lock_out_even_the_right_one(table: Any) -> None:
+def client_at(app: Any, address: str) -> Any:
+    """A test client whose requests come from ``address`` (the default, 127.0.0.1, is the kiosk)."""
+    c = app.test_client()
+    c.environ_base["REMOTE_ADDR"] = address
+    return c
+
+
+def test_wrong_pins_make_their_address_wait_and_the_kiosk_still_unlocks(table: Any) -> None:
+    _, _, app = table
+    attacker = client_at(app, "192.168.1.66")
+    waits = []
+    for _ in range(6):
+        r = attacker.post("/api/unlock", json={"pin": "0000"})
+        if r.status_code == 429:
+            waits.append(r.json["code"])
+            break
+        assert r.status_code == 403
+    r = attacker.post("/api/unlock", json={"pin": PIN})  # even the right PIN must wait
+    assert r.status_code == 429 and "espera" in r.json["error"]
+    assert client_at(app, "192.168.1.20").post("/api/unlock", json={"pin": PIN}).status_code == 200
+    kiosk = app.test_client()  # loopback: the table's own screen
+    for _ in range(8):
+        assert kiosk.post("/api/unlock", json={"pin": "0000"}).status_code == 403
+    assert kiosk.post("/api/unlock", json={"pin": PIN}).status_code == 200
+
+
+def test_the_wait_grows_with_each_wrong_pin() -> None:
+    from web.security import PinGuard, ThrottleSettings
+
+    now = [0.0]
+    g = PinGuard(PIN, clock=lambda: now[0], settings=ThrottleSettings(free_tries=2, first_wait_s=2))
+    waits = []
+    for _ in range(6):
+        r = g.check("0000", "10.0.0.7")
+        assert r is not None
+        if r.status == 429:
+            waits.append(r.seconds)
+            now[0] += r.seconds
+            assert g.check("0000", "10.0.0.7") is not None
+    assert g.check(PIN, "10.0.0.8") is None
+    assert len(waits) >= 3 and waits == sorted(waits) and waits[-1] >= 2 * waits[0]
+
+
+def test_a_host_that_is_not_the_tables_is_refused(table: Any) -> None:
     _, _, app = table
     c = app.test_client()
-    for _ in range(5):
-        assert c.post("/api/unlock", json={"pin": "0000"}).status_code == 403
-    r = c.post("/api/unlock", json={"pin": PIN})
-    assert r.status_code == 429 and "espera" in r.json["error"]
+    for host in ("evil.example", "mus-table.local.evil.example:8000"):
+        r = c.post("/api/unlock", json={"pin": PIN}, headers={"Host": host, "Origin": f"http://{host}"})
+        assert r.status_code == 421 and r.json["error"] == ES["host_refused"]
+        assert c.get("/api/state", headers={"Host": host}).status_code == 421
+    for host in ("localhost:8000", "127.0.0.1:8000", "[::1]:8000"):
+        assert c.get("/api/state", headers={"Host": host}).status_code == 200
+
+
+def test_lock_needs_this_sites_token(table: Any) -> None:
+    loop, _, app = table
+    c, token = unlocked_client(app)
+    assert c.post("/api/lock").status_code in (403, 415)  # a cross-site form's post
+    assert c.post("/api/lock", json={}).status_code == 403  # no token
+    assert c.post("/api/lock", json={}, headers={"X-CSRF-Token": token,
+                                                 "Origin": "http://evil.example"}).status_code == 403
+    assert cmd(c, token, {"kind": "say", "seat": 0, "word": "paso"}).status_code == 200  # still unlocked
+    assert c.post("/api/lock", json={}, headers={"X-CSRF-Token": token}).status_code == 200
+    assert cmd(c, token, {"kind": "unsay"}).status_code == 403
+
+
+def test_a_copied_cookie_is_worthless_after_bloquear(table: Any) -> None:
+    loop, _, app = table
+    c, token = unlocked_client(app)
+    cookie = c.get_cookie("session").value
+    thief = app.test_client()
+    thief.set_cookie("session", cookie)
+    body = {"kind": "say", "seat": 0, "word": "paso"}
+    assert app.extensions["mus_table"]["table_session"](f"session={cookie}")
+    assert c.post("/api/lock", json={}, headers={"X-CSRF-Token": token}).status_code == 200
+    before = loop.snapshot()
+    r = thief.post("/api/command", json=body, headers={"X-CSRF-Token": token})
+    assert r.status_code == 403 and loop.snapshot() == before
+    assert not app.extensions["mus_table"]["table_session"](f"session={cookie}")
+
+
+@pytest.mark.parametrize("route", ["/api/unlock", "/api/command", "/api/clock", "/api/lock", "/api/pin"])
+def test_nesting_and_bad_json_are_a_400_in_words_and_one_log_line(
+        table: Any, route: str, caplog: pytest.LogCaptureFixture) -> None:
+    loop, _, app = table
+    c, token = unlocked_client(app)
+    before = loop.snapshot()
+    for raw, code in ((b"[" * 900, "body_deep"), (b'{"pin": ' + b"[" * 300 + b"]" * 300 + b"}", "body_deep"),
+                      (b'{"kind": "say", "seat": [[0]], "word": "paso"}', "body_shape"),
+                      (b'{"kind": "say", "seat": {"a": [1]}}', "body_shape"), (b"{\xff", "body_json")):
+        caplog.clear()
+        r = c.post(route, data=raw, content_type="application/json", headers={"X-CSRF-Token": token})
+        if route == "/api/lock":  # locking reads no body: it only needs the token
+            assert r.status_code == 200
+            c, token = unlocked_client(app)
+            continue
+        assert r.status_code == 400, (raw[:20], r.json)
+        assert r.json["code"] == code and r.json["error"] == ES[code]
+        assert not any(rec.exc_info for rec in caplog.records)
+        assert len([rec for rec in caplog.records if rec.name == "mus_table.web"]) == 1
+    assert loop.snapshot() == before
+
+
+def test_a_body_over_its_routes_limit_is_refused(table: Any) -> None:
+    _, _, app = table
+    c, token = unlocked_client(app)
+    r = c.post("/api/unlock", data=b'{"pin": "' + b"1" * 5000 + b'"}', content_type="application/json")
+    assert r.status_code == 413 and r.json["error"] == ES["too_large"]
+
+
+def test_the_pin_is_shown_to_the_kiosk_only_and_changed_from_an_unlocked_display(table: Any) -> None:
+    _, _, app = table
+    assert app.test_client().get("/api/pin").json["pin"] == PIN
+    assert client_at(app, "192.168.1.20").get("/api/pin").status_code == 403
+    phone = client_at(app, "192.168.1.21")
+    phone_token = phone.post("/api/unlock", json={"pin": PIN}).json["csrf"]
+    c, token = unlocked_client(app)
+    assert c.post("/api/pin", json={"pin": "12"}, headers={"X-CSRF-Token": token}).status_code == 400
+    assert client_at(app, "192.168.1.22").post("/api/pin", json={"pin": "555555"}).status_code == 403
+    r = c.post("/api/pin", json={"pin": "555555"}, headers={"X-CSRF-Token": token})
+    assert r.status_code == 200 and r.json["code"] == "pin_changed"
+    assert app.test_client().get("/api/pin").json["pin"] == "555555"
+    assert cmd(c, token, {"kind": "say", "seat": 0, "word": "paso"}).status_code == 200
+    assert cmd(phone, phone_token, {"kind": "unsay"}).status_code == 403  # the other session ended
+    assert client_at(app, "192.168.1.23").post("/api/unlock", json={"pin": PIN}).status_code == 403
 
 
 def test_csrf_token_origin_and_json_are_required(table: Any) -> None:
@@ -184,7 +303,7 @@ def test_csrf_token_origin_and_json_are_required(table: Any) -> None:
     r = c.post("/api/command", json=body, headers={"X-CSRF-Token": token,
                                                    "Origin": "http://localhost"})
     assert r.status_code == 200 and r.json["state"]["bets"]["speaker"] == 1
-    c.post("/api/lock")
+    c.post("/api/lock", json={}, headers={"X-CSRF-Token": token})
     assert cmd(c, token, {"kind": "unsay"}).status_code == 403
 
 
@@ -317,7 +436,7 @@ def test_live_events_reach_an_open_stream(table: Any) -> None:
 
 def test_past_the_cap_a_spectator_is_told_the_table_is_full(table: Any) -> None:
     _, _, app = table
-    c = app.test_client()
+    c = client_at(app, "192.168.1.30")
     open_ = [c.get("/api/events", buffered=False) for _ in range(2)]
     for r in open_:
         next(iter(r.response))
@@ -325,10 +444,14 @@ def test_past_the_cap_a_spectator_is_told_the_table_is_full(table: Any) -> None:
     r = c.get("/api/events")
     assert b"event: full" in r.data and "cupo" in r.text and b"retry: 30000" in r.data
     assert "cupo" in c.get("/watch").text
-    d, _ = unlocked_client(app)  # the table's own display always gets in
+    d = client_at(app, "192.168.1.31")  # an unlocked display always gets in
+    assert d.post("/api/unlock", json={"pin": PIN}).status_code == 200
     r2 = d.get("/api/events", buffered=False)
     assert b"retry: 2000" in next(iter(r2.response))
     r2.close()
+    r3 = app.test_client().get("/api/events", buffered=False)  # and so does the kiosk, locked
+    assert b"retry: 2000" in next(iter(r3.response))
+    r3.close()
     for r in open_:
         r.close()
     assert app.extensions["mus_table"]["hub"].spectators == 0
@@ -435,3 +558,20 @@ def test_without_a_clock_the_pages_never_offer_the_time(table: Any) -> None:
     assert c.get("/api/clock").json["from_phone"] is False
     r = offer(c, token, BOOT + 86400.0)
     assert r.status_code == 409 and r.json["code"] == "clock_off"
+
+
+def test_a_second_tap_on_the_same_state_is_refused_and_names_what_was_entered(table: Any) -> None:
+    loop, _, app = table
+    c, token = unlocked_client(app)
+    seen = c.get("/api/state").json["seq"]
+    r = cmd(c, token, {"kind": "say", "seat": 0, "word": "paso", "seq": seen})
+    assert r.status_code == 200 and r.json["state"]["bets"]["speaker"] == 1
+    after = loop.snapshot()
+    r = cmd(c, token, {"kind": "say", "seat": 1, "word": "paso", "seq": seen})  # the double tap
+    assert r.status_code == 409 and r.json["code"] == "stale"
+    assert r.json["error"] == "ya se anotó: Paso del asiento 1"  # seats said 1-4
+    assert r.json["args"]["entry"] == {"kind": "say", "seat": 0, "word": "paso"}
+    assert loop.snapshot() == after
+    r = cmd(c, token, {"kind": "say", "seat": 1, "word": "paso", "seq": "17"})
+    assert r.status_code == 409 and r.json["code"] == "bad_seq" and loop.snapshot() == after
+    assert cmd(c, token, {"kind": "say", "seat": 1, "word": "paso", "seq": after["seq"]}).status_code == 200

@@ -257,6 +257,10 @@ def test_the_settings_page_by_taps_in_chromium(table: Any) -> None:
             page.fill("input[name=table_name]", "!!")
             page.click("#save")
             expect(page.locator("#msg")).to_contain_text("El nombre", timeout=15000)
+            page.fill("#new-pin", "246802")
+            page.click("#pin-change-form button")
+            expect(page.locator("#msg")).not_to_have_text("", timeout=15000)
+            assert post(app.test_client(), "/api/settings", {"mains_hz": 50}, pin="246802").status_code == 200
             page.click("#light")
             expect(page.locator("#msg")).to_have_text("Luz medida de nuevo", timeout=15000)
             assert runner.relit == 1

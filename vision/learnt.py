@@ -90,13 +90,23 @@ def learning_cards(frame: int) -> tuple[tuple[Card, ...], ...]:
 
 
 def check_name(name: str) -> str:
-    """A deck's name: 1-40 letters, digits, ``-``, ``_`` or ``.``, not starting with a dot.
+    """A deck's name as people write it: 1-40 letters (accents too), digits, spaces, ``-``,
+    ``_``, ``.``, ``'`` or ``&``, starting with a letter or digit; spaces around it are dropped
+    and runs of spaces made one. It names the deck's folder, so nothing else is taken.
 
     >>> check_name("fournier-1878")
     'fournier-1878'
+    >>> check_name("  Baraja  española ")
+    'Baraja española'
+    >>> check_name("../otra")
+    Traceback (most recent call last):
+    ...
+    vision.learnt.BadDeckName: deck name '../otra': use 1-40 letters, digits, spaces, '-', '_', '.', "'" or '&'
     """
-    if not re.fullmatch(r"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,39}", name):
-        raise BadDeckName(f"deck name {name!r}: use 1-40 letters, digits, '-', '_' or '.'", code="deck_name_bad",
+    name = " ".join(name.split())
+    if not re.fullmatch(r"[^\W_][\w .'&-]{0,39}", name):
+        raise BadDeckName(f"deck name {name!r}: use 1-40 letters, digits, spaces, '-', '_', '.', \"'\" or '&'",
+                          code="deck_name_bad",
                           params={"name": name})
     return name
 
@@ -185,38 +195,46 @@ def find_layout(frames: Sequence[Image], mat: Mat | None = None,
                 model: CardClassifier | None = None) -> list[LayoutCard]:
     """The 40 cards of the three learning frames, checked against the layout; :class:`LayoutRefused` if not.
 
-    Each frame is checked by :func:`check_frame`.
+    The finder is the reader's own. A card the model is sure (at the reader's
+    threshold, both views) is another than the one the order puts there is
+    refused as well: the deck is most likely laid out in the wrong order.
     """
     if len(frames) != FRAMES:
         raise InvalidInput(f"a deck is learnt from {FRAMES} frames, not {len(frames)}", code="learn_frames_missing")
     mat = mat or Mat()
     model = model or CardClassifier()
-    return [c for k, frame in enumerate(frames) for c in check_frame(frame, k, mat, model)]
+    found: list[LayoutCard] = []
+    for k, frame in enumerate(frames):
+        cards, faults = _frame_layout(k, frame, mat, model)
+        if faults:
+            raise faults[0]
+        found.extend(cards)
+    return found
 
 
-def check_frame(frame: Image, k: int, mat: Mat | None = None,
-                model: CardClassifier | None = None) -> list[LayoutCard]:
-    """The cards of learning frame ``k``, checked against the layout; :class:`LayoutRefused` if not.
+def frame_faults(k: int, frame: Image, mat: Mat | None = None,
+                 model: CardClassifier | None = None) -> list[LayoutRefused]:
+    """Everything wrong with learning frame ``k`` as it was taken, zone by zone (empty: it is
+    right): the mat not found, a zone with too few or too many cards or something that is not
+    a face-up card, a card where the deck's order puts another. Checked as each photo is taken,
+    so a wrong layout is put right before the next one."""
+    return _frame_layout(k, frame, mat or Mat(), model or CardClassifier())[1]
 
-    The finder is the reader's own. A zone with a card too many or too few is
-    refused, and so is a card the model is sure (at the reader's threshold,
-    both views) is another than the one the order puts there: the deck is most
-    likely laid out in the wrong order. A display checks each photo with it
-    as it is taken.
-    """
-    mat = mat or Mat()
-    model = model or CardClassifier()
-    expected_cards = learning_cards(k)
+
+def _frame_layout(k: int, frame: Image, mat: Mat,
+                  model: CardClassifier) -> tuple[list[LayoutCard], list[LayoutRefused]]:
+    """The cards of learning frame ``k`` where the layout puts them, and every fault found."""
     reader = TableReader(mat, classifier=model)
     reading = reader.read(frame)
     cal = reader.detail.calibration
     if cal is None or reading.stale:
-        raise LayoutRefused(f"frame {k}: the mat is not found (fewer than three markers seen)",
-                            code="learn_no_mat", params={"photo": k + 1})
+        return [], [LayoutRefused(f"frame {k}: the mat is not found (fewer than three markers seen)",
+                                  code="learn_no_mat", params={"photo": k + 1})]
     objects = reader.detail.objects
     preds = dict(zip((id(o) for o in objects), reader.detail.predictions, strict=True))
     found: list[LayoutCard] = []
-    for s, expected in enumerate(expected_cards):
+    faults: list[LayoutRefused] = []
+    for s, expected in enumerate(learning_cards(k)):
         zone = f"seat {s} cards"
         cards = sorted((o for o in objects if o.seat == s and o.why is None),
                        key=lambda o: _along_seat(o.centre, s, mat))
@@ -225,18 +243,21 @@ def check_frame(frame: Image, k: int, mat: Mat | None = None,
             what = f"{len(cards)} card{'s' * (len(cards) != 1)} found where {len(expected)} belong"
             if odd and len(cards) < len(expected):
                 what += f" (and something that is not a card: {odd[0].why})"
-            raise LayoutRefused(f"frame {k}, zone {zone}: {what}", code="learn_count",
-                                params={"photo": k + 1, "seat": s, "found": len(cards), "want": len(expected),
-                                        "odd": bool(odd and len(cards) < len(expected))})
+            faults.append(LayoutRefused(f"frame {k}, zone {zone}: {what}", code="learn_count",
+                                        params={"photo": k + 1, "seat": s, "found": len(cards),
+                                                "want": len(expected),
+                                                "odd": bool(odd and len(cards) < len(expected))}))
+            continue
         for i, (o, card) in enumerate(zip(cards, expected, strict=True)):
             p = preds.get(id(o))
             if p is not None and p.sure(DEFAULT_THRESHOLD) and p.card != card:
-                raise LayoutRefused(f"frame {k}, zone {zone}: the {ORDINALS[i]} card is {p.card}, "
-                                    f"where the deck's order puts {card}", code="learn_wrong_card",
-                                    params={"photo": k + 1, "seat": s, "place": i + 1, "seen": str(p.card),
-                                            "want": str(card)})
+                faults.append(LayoutRefused(f"frame {k}, zone {zone}: the {ORDINALS[i]} card is {p.card}, "
+                                            f"where the deck's order puts {card}", code="learn_wrong_card",
+                                            params={"photo": k + 1, "seat": s, "place": i + 1,
+                                                    "seen": str(p.card), "want": str(card)}))
+                break
             found.append(LayoutCard(card, k, s, i, np.asarray(cal.to_image(o.quad), np.float32)))
-    return found
+    return found, faults
 
 
 def _along_seat(centre: tuple[float, float], seat: int, mat: Mat) -> float:

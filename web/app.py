@@ -16,19 +16,32 @@ control endpoints ``/api/unlock``, ``/api/lock``, ``/api/command`` (PIN), and
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request, session
+from flask.json.provider import DefaultJSONProvider
 
 from table.errors import MusTableError, Refused
 from table.explain import explain
+from web.body import LIMITS, UPLOAD_ROUTES, BadBody, body_limit, nesting_depth, parse_object
 from web.camera import BOUNDARY, Picture
-from web.security import UNLOCK_S, PinGuard, Refusal, new_token, same_origin, tokens_match
+from web.security import (
+    BadPin,
+    HostNames,
+    PinGuard,
+    Refusal,
+    Sessions,
+    is_kiosk,
+    new_token,
+    same_origin,
+    tokens_match,
+)
 from web.sse import Full, Hub, full_frame
 from web.strings import say, texts
 
@@ -36,11 +49,14 @@ MAX_SPECTATORS = 500
 MAX_CAMERA_STREAMS = 8
 """Open ``/stream.mjpg`` streams at once (each holds a server thread)."""
 
+log = logging.getLogger("mus_table.web")
+
 
 def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, strings: str = "es",
                secret_key: bytes | None = None, keepalive: float = 15.0,
                camera_fps: float = 2.0, retry_ms: int = 2000, parse_command: Any = None,
-               clock: Any = None) -> Flask:
+               clock: Any = None, hosts: Iterable[str] = (),
+               save_pin: Callable[[str], None] | None = None) -> Flask:
     """The web app for ``loop``. ``pin``: the table PIN (digits) for every control action.
 
     ``max_spectators``: open event streams from visitors that are not the
@@ -49,12 +65,17 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
     ``keepalive``: seconds between comment lines on an idle stream; ``retry_ms``: how
     soon a dropped browser reconnects. ``parse_command``: builds a command from a posted JSON body (default:
     ``firmware.table_commands.parse_command``). ``clock``: a ``firmware.clock.PhoneClock`` that
-    may take the time from the phones (None: the pages never offer it).
+    may take the time from the phones (None: the pages never offer it). ``hosts``: names the
+    table answers to besides localhost, its host name (and ``.local``) and its addresses (a
+    request with another ``Host`` is refused: DNS rebinding). ``save_pin``: keeps a PIN changed
+    from the display (None: it lasts until the server stops).
     """
     t = texts(strings)
     if parse_command is None:
         from firmware.table_commands import parse_command as parse_command  # noqa: PLC0415
     guard = PinGuard(pin)
+    sessions = Sessions()
+    host_names = HostNames(hosts)
     hub = Hub(loop.bus, loop.snapshot, cap=max_spectators, keepalive=keepalive, retry_ms=retry_ms)
     picture = Picture(loop)
     camera = _Counter()
@@ -63,6 +84,7 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
     rules_json = json.dumps(rule_choices())
 
     app = Flask(__name__)
+    app.json = CheckedJSON(app)
     app.config.update(
         SECRET_KEY=secret_key or os.urandom(32),
         SESSION_COOKIE_SAMESITE="Strict",
@@ -73,10 +95,13 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.extensions["mus_table"] = {"loop": loop, "hub": hub, "guard": guard, "picture": picture,
-                                   "clock": clock}
+                                   "clock": clock, "sessions": sessions,
+                                   "table_session": lambda cookie: _table_session(app, sessions, cookie)}
 
     def unlocked() -> bool:
-        return float(session.get("until", 0)) > time.time()
+        return sessions.alive(session.get("sid"))
+
+    app.extensions["mus_table"]["unlocked"] = unlocked
 
     def csrf_token() -> str:
         token = session.get("csrf")
@@ -106,6 +131,26 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
     def refuse(r: Refusal) -> tuple[Response, int]:
         return jsonify(error=tr(r.key, s=r.seconds), code=r.key), r.status
 
+    @app.before_request
+    def _gate() -> tuple[Response, int] | None:
+        """The Host must be one of the table's names; each route reads at most its own body."""
+        if not host_names.allowed(request.host):
+            log.warning("refused: Host %r from %s", request.host[:80], request.remote_addr)
+            return jsonify(error=tr("host_refused"), code="host_refused"), 421
+        request.max_content_length = body_limit(request.method, request.path,
+                                                table=request.path in UPLOAD_ROUTES and unlocked())
+        return None
+
+    def json_body() -> dict[str, Any]:
+        """The posted JSON object, checked for size, nesting and shape (:mod:`web.body`)."""
+        return parse_object(request.get_data(cache=True))
+
+    @app.errorhandler(BadBody)
+    def _bad_body(e: BadBody) -> tuple[Response, int]:
+        log.warning("refused: %s %s from %s: %s", request.method, request.path,
+                    request.remote_addr, e.code)
+        return jsonify(error=tr(e.code), code=e.code), 400
+
     def site_request(forbidden: str) -> tuple[Response, int] | str:
         """Who sent this request: ``"pin"`` (the right PIN in X-Table-PIN) or ``"token"`` (a page
         of this site, with the session's CSRF token); else the refusal to answer (another site,
@@ -117,7 +162,7 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
             return jsonify(error="JSON body required", code="json"), 415
         given_pin = request.headers.get("X-Table-PIN")
         if given_pin is not None:
-            r = guard.check(given_pin)
+            r = guard.check(given_pin, request.remote_addr)
             return refuse(r) if r else "pin"
         if tokens_match(request.headers.get("X-CSRF-Token"), session.get("csrf")):
             return "token"
@@ -154,6 +199,8 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
 
     @app.errorhandler(413)
     def _too_large(e: Exception) -> tuple[Response, int] | tuple[str, int]:
+        log.warning("refused: %s %s from %s: body over %s bytes", request.method, request.path,
+                    request.remote_addr, request.max_content_length)
         return _error_page("too_large", 413)
 
     @app.errorhandler(500)
@@ -201,7 +248,7 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
         except ValueError:
             last_id = None
         try:
-            listener = hub.join(last_id, counted=not unlocked())
+            listener = hub.join(last_id, counted=not (unlocked() or is_kiosk(request.remote_addr)))
         except Full:
             body: Iterator[bytes] | list[bytes] = [full_frame(tr("spectators_full", cap=max_spectators))]
         else:
@@ -282,11 +329,16 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
             return refuse(Refusal(403, "pin_needed"))
         if not request.is_json:  # as for commands: no cross-site form can send JSON
             return jsonify(error="JSON body required", code="json"), 415
-        body = request.get_json(silent=True)
-        r = guard.check(body.get("pin") if isinstance(body, dict) else None)
+        waiting = guard.waiting(request.remote_addr)
+        if waiting:  # not even read: the address is waiting
+            return refuse(Refusal(429, "pin_throttled", waiting))
+        body = json_body()
+        r = guard.check(body.get("pin"), request.remote_addr)
         if r is not None:
+            log.info("wrong PIN from %s", request.remote_addr)
             return refuse(r)
-        session["until"] = time.time() + UNLOCK_S
+        sessions.revoke(session.get("sid"))
+        session["sid"] = sessions.open()
         return jsonify(ok=True, csrf=csrf_token())
 
     @app.get("/api/session")
@@ -296,18 +348,46 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
         return jsonify(unlocked=unlocked(), csrf=csrf_token())
 
     @app.post("/api/lock")
-    def lock() -> Response:
-        session.pop("until", None)
+    def lock() -> tuple[Response, int] | Response:
+        """«Bloquear»: the session is revoked on the server (a copy of its cookie is worth nothing)."""
+        who = site_request("pin_needed")
+        if not isinstance(who, str):
+            return who
+        sessions.revoke(session.pop("sid", None))
         return jsonify(ok=True)
+
+    @app.get("/api/pin")
+    def show_pin() -> tuple[Response, int] | Response:
+        """The PIN, for the table's own screen only (a long press on the display shows it)."""
+        if not is_kiosk(request.remote_addr):
+            return refuse(Refusal(403, "pin_only_kiosk"))
+        resp = jsonify(pin=guard.pin)
+        resp.headers["Cache-Control"] = "no-store"
+        return resp
+
+    @app.post("/api/pin")
+    def change_pin() -> tuple[Response, int] | Response:
+        """A new PIN from the unlocked display (or a script with the PIN); other sessions end."""
+        refusal = control_check()
+        if refusal is not None:
+            return refusal
+        new = json_body().get("pin")
+        try:
+            guard.change(new)  # type: ignore[arg-type]
+        except BadPin:
+            return jsonify(error=tr("pin_bad"), code="pin_bad"), 400
+        if save_pin is not None:
+            save_pin(guard.pin)
+        sessions.revoke_all(keep=session.get("sid"))
+        log.info("PIN changed from %s", request.remote_addr)
+        return jsonify(ok=True, code="pin_changed", message=tr("pin_changed"))
 
     @app.post("/api/command")
     def command() -> tuple[Response, int] | Response:
         refusal = control_check()
         if refusal is not None:
             return refusal
-        body = request.get_json(silent=True)
-        if not isinstance(body, dict):
-            return jsonify(error="JSON object required", code="json"), 400
+        body = json_body()  # an object, checked (web.body); else 400 in one Spanish line
         seq = body.get("seq")  # the state the command was made on (docs/api.md)
         try:
             if seq is not None and (type(seq) is not int or seq < 0):
@@ -315,6 +395,8 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
             snap = loop.submit(parse_command({k: v for k, v in body.items() if k != "seq"}), seq=seq)
         except MusTableError as e:
             return jsonify(error=say(e.code, e.params, strings), code=e.code, args=e.params), 409
+        except (TypeError, AttributeError, KeyError):  # a field of the wrong type: a bad body
+            raise BadBody("body_shape") from None
         return jsonify(ok=True, state=snap)
 
     # -- the clock without a network ---------------------------------------------------
@@ -334,8 +416,7 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
         if not isinstance(who, str):
             return who
         trusted = who == "pin" or unlocked()
-        body = request.get_json(silent=True)
-        now_ms = body.get("now_ms") if isinstance(body, dict) else None
+        now_ms = json_body().get("now_ms")
         if isinstance(now_ms, bool) or not isinstance(now_ms, int | float) or not math.isfinite(now_ms):
             return jsonify(error=tr("clock_bad"), code="clock_bad"), 400
         if clock is None:
@@ -351,6 +432,36 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
     from web.settings import register_settings  # noqa: PLC0415 - the settings and health pages
     register_settings(app, control_check=control_check, tr=tr)
     return app
+
+
+class CheckedJSON(DefaultJSONProvider):
+    """Flask's JSON, which measures a body's nesting before parsing it (every ``get_json``)."""
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        raw = s.encode("utf-8", "replace") if isinstance(s, str) else s
+        if nesting_depth(raw) > LIMITS.max_any_depth:
+            raise BadBody("body_deep")  # a ValueError: get_json(silent=True) gives None
+        return super().loads(s, **kwargs)
+
+
+def _table_session(app: Flask, sessions: Sessions, cookie: str | None) -> bool:
+    """True when a request's ``Cookie`` header holds a session the server knows as unlocked
+    (the server's lanes ask, before the request reaches the app)."""
+    if not cookie:
+        return False
+    name = app.config["SESSION_COOKIE_NAME"]
+    serializer = app.session_interface.get_signing_serializer(app)  # type: ignore[attr-defined]
+    if serializer is None:
+        return False
+    for part in cookie.split(";"):
+        key, _, value = part.strip().partition("=")
+        if key == name and value:
+            try:
+                data = serializer.loads(value, max_age=int(app.permanent_session_lifetime.total_seconds()))
+            except Exception:  # a forged or stale cookie: not the table
+                return False
+            return isinstance(data, dict) and sessions.alive(data.get("sid"))
+    return False
 
 
 def _iso_now() -> str:

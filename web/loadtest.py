@@ -17,6 +17,7 @@ machine. Usage::
 
     python -m web.loadtest --spectators 200 --seconds 20          # the loop's headroom
     python -m web.loadtest --spectators 200 --seconds 20 --fps 8  # paced as the Pi's runner
+    python -m web.loadtest --attack --streams 1000 --slow 600     # under attack (web.attack)
 """
 
 from __future__ import annotations
@@ -38,14 +39,21 @@ from firmware.synthetic import SyntheticTable
 from firmware.table_commands import Say, Unsay
 from firmware.table_loop import TableLoop
 from web.app import create_app
+from web.security import random_pin
 from web.server import make_server
 
 # ------------------------------------------------------------------------------ the spectators
 
 
+def spectator_address(i: int) -> str:
+    """Where spectator ``i`` connects from: 20 to an address of 127.0.1.x (127.0.0.1 is the kiosk,
+    which the cap does not count, and each address has a share of connections: web.server)."""
+    return f"127.0.1.{2 + i // 20}"
+
+
 async def _spectator(host: str, port: int, got: dict[int, float], ready: asyncio.Event,
-                     counter: list[int], total: int) -> None:
-    reader, writer = await asyncio.open_connection(host, port)
+                     counter: list[int], total: int, source: str) -> None:
+    reader, writer = await asyncio.open_connection(host, port, local_addr=(source, 0))
     writer.write(f"GET /api/events HTTP/1.1\r\nHost: {host}:{port}\r\n"
                  "Accept: text/event-stream\r\n\r\n".encode())
     await writer.drain()
@@ -71,7 +79,8 @@ async def _crowd(host: str, port: int, n: int, seconds: float) -> dict[str, Any]
     got: dict[int, float] = {}
     ready = asyncio.Event()
     counter = [0]
-    tasks = [asyncio.create_task(_spectator(host, port, got, ready, counter, n)) for _ in range(n)]
+    tasks = [asyncio.create_task(_spectator(host, port, got, ready, counter, n, spectator_address(i)))
+             for i in range(n)]
     await asyncio.wait_for(ready.wait(), 60)
     print("ready", flush=True)
     await asyncio.sleep(seconds)
@@ -89,7 +98,7 @@ def crowd_main(host: str, port: int, n: int, seconds: float) -> None:
 
 def past_cap(host: str, port: int) -> str:
     """What one more spectator is told once every place is taken (the ``full`` event's message)."""
-    with socket.create_connection((host, port), timeout=10) as s:
+    with socket.create_connection((host, port), timeout=10, source_address=("127.0.0.200", 0)) as s:
         s.sendall(f"GET /api/events HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
         got = b""
         while b"event: full" not in got or not got.endswith(b"\n\n"):
@@ -112,7 +121,7 @@ class Bench:
         self.table = SyntheticTable(seed=5)
         self.loop = TableLoop()
         self.runner = TableRunner(self.loop, self.table, fps=0)
-        self.app = create_app(self.loop, pin="0000", max_spectators=spectators)
+        self.app = create_app(self.loop, pin=random_pin(), max_spectators=spectators)
         self.server = make_server(self.app, "127.0.0.1", 0)
         self.port = self.server.effective_port
         threading.Thread(target=self.server.run, daemon=True).start()
@@ -207,6 +216,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--fps", type=float, default=0.0,
                    help="pace the runner as on the Pi (e.g. 8); 0: as fast as it goes (its headroom)")
     p.add_argument("--crowd", type=int, help=argparse.SUPPRESS)  # internal: the spectators' process
+    p.add_argument("--attack", action="store_true",
+                   help="the attack benchmark instead (web.attack: python -m web.attack --help)")
+    if argv is None:
+        argv = sys.argv[1:]
+    if "--attack" in argv:
+        from web.attack import main as attack_main  # noqa: PLC0415
+
+        return attack_main([x for x in argv if x != "--attack"])
     a = p.parse_args(argv)
     if a.crowd:
         crowd_main("127.0.0.1", a.crowd, a.spectators, a.seconds)

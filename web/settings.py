@@ -50,16 +50,30 @@ HOST = re.compile(r"[A-Za-z0-9.\-:]{0,253}")
 PREFIX = re.compile(r"[A-Za-z0-9_\-/]{1,64}")
 
 
-def local_addresses() -> list[str]:
-    """This machine's address on its network (the route out, no packet sent), and the hotspot's."""
-    found = []
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        try:
-            s.connect(("10.254.254.254", 1))
-            found.append(s.getsockname()[0])
-        except OSError:
-            pass
-    return [a for a in found if not a.startswith("127.")]
+def local_addresses(proc: Path = Path("/proc")) -> list[str]:
+    """This machine's IPv4 addresses on its networks (the club's Wi-Fi, the hotspot's 10.42.0.1),
+    from the kernel's routing table (``/proc/net/fib_trie``: each ``/32 host LOCAL`` entry); no
+    packet is sent, nothing is run.
+
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp()); (d / "net").mkdir()
+    >>> _ = (d / "net/fib_trie").write_text("Main:\\n |-- 127.0.0.1\\n    /32 host LOCAL\\n"
+    ...     " |-- 10.42.0.1\\n    /32 host LOCAL\\n |-- 10.42.0.255\\n    /32 link BROADCAST\\n"
+    ...     "Local:\\n |-- 10.42.0.1\\n    /32 host LOCAL\\n")
+    >>> local_addresses(d)
+    ['10.42.0.1']
+    """
+    try:
+        lines = (proc / "net/fib_trie").read_text().splitlines()
+    except OSError:
+        return []
+    found: list[str] = []
+    for above, line in zip(lines, lines[1:], strict=False):
+        if line.strip() == "/32 host LOCAL" and "|--" in above:
+            address = above.split("|--")[1].strip()
+            if not address.startswith("127.") and address not in found:
+                found.append(address)
+    return found
 
 
 @dataclass
@@ -181,8 +195,8 @@ def register_settings(app: Flask, *, control_check: Callable[[], Any], tr: Calla
     def admin() -> TableAdmin | None:
         return current_app.extensions.get("mus_table_admin")  # type: ignore[no-any-return]
 
-    def unlocked() -> bool:
-        return float(session.get("until", 0)) > time.time()
+    def unlocked() -> bool:  # the server's own sessions (web.security.Sessions): «Bloquear» revokes
+        return bool(current_app.extensions["mus_table"]["unlocked"]())
 
     def refused(code: str, status: int = 400) -> tuple[Response, int]:
         return jsonify(error=tr(code), code=code), status
@@ -334,9 +348,8 @@ def register_settings(app: Flask, *, control_check: Callable[[], Any], tr: Calla
 
 def _links(app: Flask) -> dict[str, str]:
     """The pages of other parts the settings page links to, where this app has them (house
-    rules, decks, the PIN)."""
+    rules, decks); the PIN is changed here, through the app's own ``POST /api/pin``."""
     rules = {r.rule for r in app.url_map.iter_rules()}
-    wanted = {"house_rules": ("/rules", "/house-rules", "/reglas"), "decks": ("/decks", "/deck", "/barajas"),
-              "pin": ("/pin", "/settings/pin")}
+    wanted = {"house_rules": ("/rules", "/house-rules", "/reglas"), "decks": ("/decks", "/deck", "/barajas")}
     return {name: next(p for p in paths if p in rules) for name, paths in wanted.items()
             if any(p in rules for p in paths)}

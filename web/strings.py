@@ -163,6 +163,7 @@ ES: dict[str, str] = {
     "learn_name_btn": "Nombre…",
     "kb_space": "espacio",
     "learn_where": "Coloca estas cartas así y pulsa «Hacer la foto»",
+    "learn_fix": "Esta foto no vale (mira el aviso sobre el tapete): coloca las cartas como se ve y repítela",
     "learn_capture": "Hacer la foto",
     "learn_name": "Nombre de la baraja",
     "learn_save": "Guardar la baraja",
@@ -254,6 +255,16 @@ ES: dict[str, str] = {
     "clock_failed": "No se pudo poner el reloj en hora: {why}",
     "clock_forbidden": "Solo una página de esta mesa puede darle la hora",
     "clock_bad": "Falta la hora del teléfono (now_ms: milisegundos desde 1970)",
+    # what the server refuses, and the PIN (web.server, web.body, web.security)
+    "headers_too_large": "Cabeceras demasiado grandes para esta mesa",
+    "body_json": "La petición no es JSON válido",
+    "body_deep": "La petición tiene demasiados niveles anidados",
+    "body_shape": "La petición no tiene la forma esperada: un objeto con campos sencillos",
+    "host_refused": "Esta mesa no responde a ese nombre",
+    "too_many_connections": "Demasiadas conexiones desde esta dirección; vuelve a intentarlo en un rato",
+    "pin_only_kiosk": "El PIN solo se muestra en la pantalla de la mesa",
+    "pin_bad": "El PIN nuevo debe tener de 4 a 12 cifras",
+    "pin_changed": "PIN cambiado; los demás teléfonos tendrán que desbloquear de nuevo",
     # settings and health (web/settings.py)
     "set_title": "Ajustes de la mesa",
     "set_short": "Ajustes",
@@ -301,6 +312,8 @@ ES: dict[str, str] = {
     "set_link_house_rules": "Reglas de la casa",
     "set_link_decks": "Baraja en uso",
     "set_link_pin": "Cambiar el PIN",
+    "set_pin_new": "PIN nuevo",
+    "set_pin_change": "Cambiar",
     "set_no_admin": "Esta mesa no tiene ajustes aquí (no la arrancó el servicio de la mesa)",
     "set_no_camera": "No hay cámara",
     "set_camera_failed": "La cámara no pudo hacerlo (¿tiene enfoque? ¿da imagen?)",
@@ -377,8 +390,9 @@ ES: dict[str, str] = {
     "msg_no_camera_learn": "no hay cámara: no se puede tomar la foto del mazo",
     "msg_learn_frames_missing": "faltan fotos del mazo: hacen falta las tres (0, 1 y 2)",
     "msg_learn_no_mat": "Foto {photo}: no se ve el tapete (hacen falta tres de sus marcas)",
-    "msg_learn_count": "Foto {photo}, asiento {seat}: hay {found} cartas donde van {want}",
-    "msg_learn_wrong_card": "Foto {photo}, asiento {seat}: la carta {place} es el {seen}, y ahí va el {want}",
+    "msg_learn_count": "Foto {photo}, zona del asiento {seat}: {count_off}",
+    "msg_learn_wrong_card": "Foto {photo}, zona del asiento {seat}: la carta {place} es el {seen_name}, "
+                            "y ahí va el {want_name}",
     "msg_deck_name_bad": "el nombre del mazo {name} no vale: de 1 a 40 letras, cifras, «-», «_» o «.»",
     "msg_learn_failed": "no se pudo aprender el mazo: volved a hacer las fotos",
     "msg_deck_unusable": "no se puede usar el mazo «{name}»: no está aprendido, o hay que aprenderlo otra vez",
@@ -488,6 +502,27 @@ def _stones_off(args: Mapping[str, Any]) -> str:
     return f"{'sobra' if k and diff > 0 else 'falta'}{'n' if k > 1 else ''} {k} {what if k > 1 else what[:-1]}"
 
 
+_SUITS = {"o": "oros", "c": "copas", "e": "espadas", "b": "bastos"}
+
+
+def _card_name(card: str) -> str:
+    """«12o» as people say it: «12 de oros» (anything else as it is)."""
+    rank, suit = card[:-1], card[-1:]
+    return f"{rank} de {_SUITS[suit]}" if rank.isdigit() and suit in _SUITS else card
+
+
+def _count_off(args: Mapping[str, Any]) -> str:
+    """«faltan 2 cartas», «sobra 1 carta», and what is there that is no face-up card."""
+    found, want = args.get("found"), args.get("want")
+    if not isinstance(found, int) or not isinstance(want, int):
+        return "no cuadran las cartas"
+    k = abs(want - found)
+    text = f"{'falta' if found < want else 'sobra'}{'n' if k > 1 else ''} {k} carta{_plural(k)}"
+    if args.get("odd"):
+        text += " (hay algo que no es una carta boca arriba)"
+    return text
+
+
 def _where(args: Mapping[str, Any]) -> str:
     seats = [_person(int(s)) for s in args.get("seats", ())]
     parts = [f"asiento {s}" for s in seats] + (["fuera de las zonas"] if args.get("outside") else [])
@@ -530,6 +565,11 @@ def _args(args: Mapping[str, Any], lang: str) -> dict[str, Any]:
     out["seat_cards"] = _seat_cards(args)
     if "diff" in args:
         out["stones_off"] = _stones_off(args)
+    if "want" in args and "found" in args:
+        out["count_off"] = _count_off(args)
+    for k in ("seen", "want", "card"):
+        if isinstance(args.get(k), str):
+            out[f"{k}_name"] = _card_name(args[k])
     return out
 
 

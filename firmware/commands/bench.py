@@ -11,7 +11,7 @@ import argparse
 import importlib
 
 HELP = ("measure: 'bench score' (hands/s), 'bench read' (ms per frame), 'bench accuracy' (how right the reader is), "
-        "'bench loop', 'bench soak' (partidas killed and restarted), 'bench hub'")
+        "'bench loop', 'bench soak' (partidas killed and restarted), 'bench hub', 'bench attack'")
 TARGETS = {
     "score": "hands scored per second on one core",
     "read": "ms per frame of mus-table read, stage by stage, on one core",
@@ -20,6 +20,7 @@ TARGETS = {
     "soak": "whole partidas through the real loop and journal, SIGKILLed and restarted at random",
     "hub": "many simulated tables, the hub and MQTT-over-WebSocket spectators: events/s, latency, hub CPU/memory",
     "glare": "cards right/wrong as a lamp's glare on the cards grows, on rendered scenes",
+    "attack": "the kiosk's and a player's latency while the display is attacked (streams, slow-loris, big bodies, PINs)",
 }
 
 

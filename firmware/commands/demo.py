@@ -55,8 +55,10 @@ def run(args: argparse.Namespace) -> int:
             played = demo.play(hands, on_hand)
         else:
             stop = threading.Event()
-            players = threading.Thread(target=demo.play, args=(hands, on_hand, stop), daemon=True)
-            print(f"La mesa de demostración: http://127.0.0.1:{args.port}/  (PIN 0000; Ctrl-C para salir)",
+            players = threading.Thread(target=demo.play, args=(hands, on_hand, stop), kwargs={"shared": True},
+                                       daemon=True)
+            print(f"La mesa de demostración: http://127.0.0.1:{args.port}/  (PIN {demo.table.config.table.pin}; "
+                  "Ctrl-C para salir)",
                   flush=True)
             players.start()
             try:

@@ -31,7 +31,10 @@ set -euo pipefail
 
 ROOT="${ROOT:-}"
 ROOT="${ROOT%/}"
-SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# Run from a release or a checkout (hardware/pi/install.sh), or as an installed version's own copy
+# (/opt/mus-table/current/install.sh, which mus-table-admin runs): SRC is the tree it came with.
+if [ -d "$HERE/hardware/pi" ]; then SRC="$HERE"; else SRC="$(cd "$HERE/../.." && pwd)"; fi
 PREFIX=/opt/mus-table
 CURRENT="$PREFIX/current"
 VENV="$CURRENT/venv"
@@ -349,7 +352,9 @@ restart_service() {
     if running; then systemctl daemon-reload; systemctl restart mus-table.service; fi
 }
 
-random_pin() { od -An -N2 -tu2 /dev/urandom | awk '{ printf "%04d", $1 % 10000 }'; }
+random_pin() { od -An -N4 -tu4 /dev/urandom | awk '{ printf "%06d", $1 % 1000000 }'; }
+# The display's PIN as the table will use it: one changed on the display, else the configuration's.
+table_pin() { grep -h -m1 '^pin *= *"[0-9]*"' "$ROOT$DATA/settings.toml" "$ROOT$CONFIG" 2>/dev/null | head -n1 | cut -d'"' -f2; }
 
 install_config() {
     mkdir -p "$ROOT$ETC"
@@ -609,6 +614,12 @@ do_requests() {
         esac
         rm -f "$req.taken"
     done
+    # Anything else named *.request would start the path unit again and again: taken away.
+    for req in "$dir"/*.request; do
+        [ -e "$req" ] || continue
+        rm -f "$req"
+        write_status failed "unknown request $(basename "$req")"
+    done
 }
 
 check_system
@@ -644,3 +655,4 @@ set_watchdog
 set_rtc_charge
 check_or_go_back
 say "done: version $NEW_ID. Update later from the display (Ajustes → Actualizar), or: sudo $CURRENT/install.sh --from mus-table-NEW.tar.gz"
+say "PIN de la mesa: $(table_pin)"

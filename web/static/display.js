@@ -386,30 +386,37 @@ function renderEnd(main, st) {
 /* Deck learning: frame by frame, where each of the frame's cards goes, on a drawing of the mat. */
 function renderLearning(main, st) {
   const L = st.learning || {};
-  const done = L.done || [];
   const frames = (window.LEARN || []).length || 3;
+  const bad = Object.keys(L.faults || {}).map(Number).filter((k) => ((L.faults || {})[k] || []).length);
+  const done = (L.done || []).filter((k) => !bad.includes(k));  /* taken and right */
   const all = done.length >= frames;
-  if (learnK === null || learnK >= frames) learnK = [...Array(frames).keys()].find((k) => !done.includes(k)) ?? 0;
+  if (learnK === null || learnK >= frames) {
+    learnK = bad.length ? bad[0] : [...Array(frames).keys()].find((k) => !done.includes(k)) ?? 0;
+  }
   const k = learnK;
   const mat = el("section", {class: "learnmat"});
   const exp = (window.LEARN || [])[k] || [[], [], [], []];
   const faults = (L.faults || {})[k] || (L.faults || {})[String(k)] || [];
+  const badSeats = faults.map((x) => (x.args || {}).seat).filter((x) => x !== undefined);
   for (let s = 0; s < 4; s++) {
-    mat.append(el("div", {class: "seatcards seat" + s}, el("span", {class: "seatname"}, String(s + 1)),
-      (exp[s] || []).map((c) => cardEl(c, "big"))));
+    mat.append(el("div", {class: "seatcards seat" + s + (badSeats.includes(s) ? " bad" : "")},
+      el("span", {class: "seatname"}, String(s + 1)), (exp[s] || []).map((c) => cardEl(c, "big"))));
   }
-  if (faults.length) mat.append(el("div", {class: "learnfaults", id: "learnfaults"}, faults.map((x) => el("div", null, "\u26A0 " + (x.text || x)))));
+  /* what is wrong, on the mat (the photo's number is in the heading: each line starts at its zone) */
+  if (faults.length) mat.append(el("div", {class: "learnfaults", id: "learnfaults"},
+    faults.map((x) => el("div", null, "\u26A0 " + String(x.text || x).replace(/^Foto \d+, /, "")))));
   const tabs = el("div", {class: "learntabs"});
   for (let i = 0; i < frames; i++) {
-    tabs.append(el("button", {class: "mid" + (i === k ? " chosen" : "") + (done.includes(i) ? " done" : ""),
-      onclick: () => { learnK = i; render(state); }}, (done.includes(i) ? "\u2713 " : "") + (i + 1)));
+    tabs.append(el("button", {class: "mid" + (i === k ? " chosen" : "") + (done.includes(i) ? " done" : "") + (bad.includes(i) ? " bad" : ""),
+      "data-frame": i, onclick: () => { learnK = i; render(state); }},
+      (done.includes(i) ? "\u2713 " : bad.includes(i) ? "\u26A0 " : "") + (i + 1)));
   }
   const side = el("section", {class: "side learnside"},
     el("h2", null, tr("learn_deck")), tabs,
     el("p", {class: "learnstep"}, all ? tr("learn_all_done") : tr("learn_frame", {k: k + 1, total: frames})),
-    all ? null : el("p", {class: "learnwhere"}, tr("learn_where")),
+    all ? null : el("p", {class: "learnwhere"}, bad.includes(k) ? tr("learn_fix") : tr("learn_where")),
     el("button", {class: all ? "mid" : "big", id: "btn-capture", onclick: () => { learnK = null; command({kind: "learn_frame", k}, tr("learn_taken", {k: k + 1})); }},
-      all || done.includes(k) ? tr("learn_retake", {k: k + 1}) : tr("learn_capture")));
+      all || done.includes(k) || bad.includes(k) ? tr("learn_retake", {k: k + 1}) : tr("learn_capture")));
   if (all) {
     side.append(el("div", {class: "learnsave"},
       el("button", {class: "mid", id: "btn-deckname", onclick: () => askName(L.name || "")}, tr("learn_name_btn")),

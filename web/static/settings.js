@@ -50,6 +50,12 @@ on("net-form", "submit", async (ev) => {
   if (await send("/api/network", body)) say(tr("set_net_asked"));
 });
 
+on("pin-change-form", "submit", async (ev) => {
+  ev.preventDefault();
+  const r = await send("/api/pin", {pin: document.getElementById("new-pin").value});  /* web/app.py's own */
+  if (r) { say(r.message || tr("set_saved")); document.getElementById("new-pin").value = ""; }
+});
+
 on("update-usb", "click", async () => {
   if (await send("/api/update", {source: "usb"})) say(tr("set_update_asked"));
 });
