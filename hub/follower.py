@@ -220,14 +220,18 @@ class Follower:
         t.seen = _now()
         if self.keep_latencies and live:
             t.latencies.append(self.clock() - _epoch(str(event["at"])))
-        fresh = self.store.add_event(name, seq, kind, str(event["at"]), state)
+        # the event log holds what came on events/KIND (live or sent again); the retained state
+        # only says where the table is now: counting it as received would hide the events before it
+        if live:
+            self.store.add_event(name, seq, kind, str(event["at"]), state)
         newer = seq >= t.seq
+        advanced = seq > t.seq or t.state is None
         if newer:
             t.state, t.seq = state, seq
         self.store.set_table(name, seq=seq, state=state, seen=t.seen)
         if live and seq > t.last_event + 1 and t.last_event and kind != "state":
             self.ask(name)  # events in between never came
-        if seq > t.last_event:
+        if live and seq > t.last_event:
             t.last_event = seq
             t.asked = None
         judge = state.get("judge") if newer else None
@@ -235,7 +239,7 @@ class Follower:
             call_id = int(judge["id"])
             if judge.get("called") and self.store.add_call(name, call_id, str(judge["called"])):
                 t.call = judge
-        if fresh and self.public is not None and newer:
+        if advanced and self.public is not None:  # the public gets each state once, never an older one
             self.public.event(name, event, self.tables)
 
 

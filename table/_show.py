@@ -39,6 +39,17 @@ def show(value: object, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def visible(text: str) -> str:
+    """``text`` with every character a reader cannot see (zero-width, line separators,
+    controls, a non-breaking space) written as its escape, so a message stays one line and
+    says what is really there.
+
+    >>> visible("palabra desconocida: envido\u200b")
+    'palabra desconocida: envido\\\\u200b'
+    """
+    return text if text.isprintable() else "".join(_visible(c) for c in text)
+
+
 def _visible(c: str) -> str:
     """A character as itself, or as its escape when a reader would not see it."""
     if c.isprintable() and unicodedata.category(c) != "Cf":

@@ -134,6 +134,13 @@ def test_tables_console_draw_and_standings(world: World, page: Any) -> None:
     expect(page.locator("#draw tbody tr")).to_have_count(2)
     expect(page.locator("h1")).to_have_text("Sorteo · ronda 1")
     page.screenshot(path=str(ARTIFACTS / "hub-draw.png"))
+    seated = world.hub.store.matches(1)
+    names = {p["id"]: p["name"] for p in world.hub.store.pairs()}
+    at7 = next(m for m in seated if m["table_name"] == "mesa-7")
+    world.players.play_hand()  # the public index goes out again, with the pairs the draw sat at the table
+    page.goto(world.url + "/ver")
+    expect(page.locator("#index tbody tr").first).to_contain_text(f"{names[at7['pair_a']]} – {names[at7['pair_b']]}")
+    page.screenshot(path=str(ARTIFACTS / "hub-spectators-index.png"))
     page.goto(world.url + "/clasificacion")
     expect(page.locator("#standings tbody tr")).to_have_count(4)
     page.screenshot(path=str(ARTIFACTS / "hub-standings.png"))

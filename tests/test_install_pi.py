@@ -471,7 +471,7 @@ def test_the_debian_trial_parses_and_refuses_to_run_unprivileged(tmp_path: Path)
 # --- releases, updates and the way back -------------------------------------------------------
 
 
-def fake_release(tmp: Path, rid: str, *, damage: bool = False) -> Path:
+def fake_release(tmp: Path, rid: str, *, damage: bool = False, unit_note: str = "") -> Path:
     """A release archive as hardware/release.py lays it out, with a dummy wheel (the venvs are
     stubs here; tests/test_release.py installs a real one)."""
     import tarfile
@@ -482,6 +482,9 @@ def fake_release(tmp: Path, rid: str, *, damage: bool = False) -> Path:
     (top / "dist").mkdir(parents=True)
     (top / "dist/mus_table-0.1.0-py3-none-any.whl").write_text(f"wheel of {rid}\n")
     shutil.copytree(REPO / "hardware/pi", top / "hardware/pi")
+    if unit_note:  # a release whose service unit differs
+        unit = top / "hardware/pi/mus-table.service"
+        unit.write_text(unit.read_text() + f"# {unit_note}\n")
     shutil.copy(REPO / "hardware/README.md", top / "hardware/README.md")
     (top / "firmware").mkdir()
     shutil.copy(REPO / "firmware/table.example.toml", top / "firmware/table.example.toml")
@@ -513,9 +516,12 @@ def test_an_update_that_fails_its_self_check_goes_back_by_itself(tmp_path: Path,
     config.write_text(config.read_text() + "\n# the club's\n")
 
     monkeypatch.setenv("FAKE_CHECK_RC", "1")  # the new version's self-check fails
-    bad = install(tmp_path, "--from", str(fake_release(tmp_path, "0.1.0-bbbbbbb")), root=first.root)
+    bad = install(tmp_path, "--from", str(fake_release(tmp_path, "0.1.0-bbbbbbb", unit_note="the new unit")),
+                  root=first.root)
     assert bad.rc != 0
     assert "update to 0.1.0-bbbbbbb failed its self-check; the table runs 0.1.0-aaaaaaa again" in bad.out
+    # the old version runs with its own unit again, not the new release's
+    assert "the new unit" not in (first.root / "etc/systemd/system/mus-table.service").read_text()
     assert versions(first.root) == ("0.1.0-aaaaaaa", "0.1.0-bbbbbbb", ["0.1.0-aaaaaaa", "0.1.0-bbbbbbb"])
 
     monkeypatch.setenv("FAKE_CHECK_RC", "0")

@@ -111,3 +111,10 @@ def test_a_bad_body_is_refused_in_spanish() -> None:
             assert "msg_" + exc.code in ES and not any(w in f" {exc} " for w in _ENGLISH)
         else:
             raise AssertionError(f"{body} was taken")
+
+
+def test_a_message_shows_what_a_reader_cannot_see() -> None:
+    # a zero-width space or a line separator typed with a word is written as its escape
+    said = say("unknown_word", {"word": "envido\u200b"})
+    assert "envido\\u200b" in said and said.isprintable()
+    assert "\\u2028" in say("unknown_word", {"word": "paso\u2028"})

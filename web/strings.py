@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from table._show import visible
 from table.errors import InvalidInput
 
 
@@ -49,6 +50,10 @@ ES: dict[str, str] = {
     "seat_of": "del asiento {n}",
     "seat_of_named": "de {name} (asiento {n})",
     "de": "de",
+    "suit_o": "oros",
+    "suit_c": "copas",
+    "suit_e": "espadas",
+    "suit_b": "bastos",
     "amarracos": "amarracos",
     "amarraco": "amarraco",
     "piedras": "piedras",
@@ -237,9 +242,18 @@ ES: dict[str, str] = {
     "waiting_cards": "Esperando a que se enseñen las cartas",
     "juego_was_won": "Último juego para {p}",
     "camera": "Cámara",
+    "view_seat": "asiento {n}",
+    "view_pool": "centro {n}",
+    "view_no_mat": "no se ve el tapete: menos de 3 marcas",
     "no_frame": "Sin imagen de la cámara",
     "no_reading": "No hay lectura todavía",
     "not_found": "No existe la mano {n}",
+    "no_partida": "No existe la partida {n}",
+    "partidas": "Partidas de la mesa",
+    "partida_row": "Partida {id}: {hands} manos",
+    "partida_in_play": "(en juego)",
+    "partida_title": "Partida {k}",
+    "open_partida": "Ver",
     "page_not_found": "Esta página no existe en la mesa",
     "method_not_allowed": "Esta dirección de la mesa no admite esa petición",
     "too_large": "Lo enviado es demasiado grande para la mesa",
@@ -592,7 +606,7 @@ def say(code: str, args: Mapping[str, Any] | None = None, lang: str = "es") -> s
     template = table.get("msg_" + code)
     if template is None:
         return table["msg_refused"] + f" ({code})"
-    return template.format_map(_Missing(_args(args or {}, lang)))
+    return visible(template.format_map(_Missing(_args(args or {}, lang))))  # one line, all of it seen
 
 
 def say_entry(kind: str, body: Mapping[str, Any], lang: str = "es") -> str:

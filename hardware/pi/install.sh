@@ -334,6 +334,17 @@ install_program() {
     switch_to "$NEW_ID"
 }
 
+restore_units() {
+    # The units of the version going back to, as it was installed with them (a newer release may
+    # have changed them in a way the older program does not understand).
+    local dir="$ROOT$PREFIX/versions/$1/hardware/pi" unit
+    [ -d "$dir" ] || return 0
+    for unit in mus-table.service mus-table-admin.service mus-table-admin.path; do
+        [ -f "$dir/$unit" ] && install -m 0644 "$dir/$unit" "$ROOT/etc/systemd/system/$unit"
+    done
+    return 0
+}
+
 rollback() {
     # current <-> previous, and the service restarted on the old version.
     local cur prev
@@ -344,6 +355,7 @@ rollback() {
     fi
     link_to current "$prev"
     link_to previous "$cur"
+    restore_units "$prev"
     restart_service
     say "back to version $prev (was $cur)"
 }
@@ -540,6 +552,7 @@ check_or_go_back() {
         say "self-check FAILED on $NEW_ID: going back to $PREVIOUS_ID"
         link_to current "$PREVIOUS_ID"
         link_to previous "$NEW_ID"
+        restore_units "$PREVIOUS_ID"
         restart_service
         die "update to $NEW_ID failed its self-check; the table runs $PREVIOUS_ID again"
     fi
