@@ -527,7 +527,7 @@ class TableLoop:
             classifier = learn_deck(cmd.name, [self._learn_frames[k] for k in (0, 1, 2)], self.mat)
             if isinstance(self.reader, TableReader):  # read with the deck just learnt from now on
                 self.reader = TableReader(self.mat, classifier=classifier)
-            self.deck = cmd.name
+            self.deck = deck_name(cmd.name)
             self._learning = None
             self._learn_frames = {}
         self.bus.publish(EventKind.LEARNING, self._state())
@@ -545,7 +545,7 @@ class TableLoop:
             raise CommandRefused("deck_unusable", name=name, why=str(exc)) from None
         if isinstance(self.reader, TableReader):
             self.reader = TableReader(self.mat, classifier=classifier)
-        self.deck = name
+        self.deck = deck_name(name) if name is not None else None
         self.bus.publish(EventKind.LEARNING, self._snapshot())
         return self._snapshot()
 
@@ -582,3 +582,9 @@ def learn_deck(name: str, frames: list[Image], mat: Mat | None = None) -> Any:
             raise CommandRefused(exc.code, **exc.params) from None
         raise CommandRefused("learn_failed", why=str(exc)) from None
 
+
+def deck_name(name: str) -> str:
+    """A deck's name as it is kept (:func:`vision.learnt.check_name`: spaces made one)."""
+    from vision import learnt
+
+    return learnt.check_name(name)

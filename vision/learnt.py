@@ -472,7 +472,8 @@ def use_deck(name: str | None, root: Path | None = None) -> None:
     cut leaves the old choice or the new one, never half of either.
     """
     base = root or decks_dir()
-    if name is not None and not (base / check_name(name) / "deck.json").is_file():
+    name = check_name(name) if name is not None else None
+    if name is not None and not (base / name / "deck.json").is_file():
         raise DeckNotFound(f"no learnt deck called {name!r} (mus-table deck list)")
     base.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f"{IN_USE}.", dir=base)
