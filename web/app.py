@@ -160,7 +160,7 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
                            request.host):
             return refuse(Refusal(403, forbidden))
         if not request.is_json:
-            return jsonify(error="JSON body required", code="json"), 415
+            return jsonify(error=tr("json_needed"), code="json"), 415
         given_pin = request.headers.get("X-Table-PIN")
         if given_pin is not None:
             r = guard.check(given_pin, request.remote_addr)
@@ -342,7 +342,7 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
                            request.host):
             return refuse(Refusal(403, "pin_needed"))
         if not request.is_json:  # as for commands: no cross-site form can send JSON
-            return jsonify(error="JSON body required", code="json"), 415
+            return jsonify(error=tr("json_needed"), code="json"), 415
         waiting = guard.waiting(request.remote_addr)
         if waiting:  # not even read: the address is waiting
             return refuse(Refusal(429, "pin_throttled", waiting))
