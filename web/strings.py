@@ -414,6 +414,7 @@ ES: dict[str, str] = {
                             "y ahí va el {want_name}",
     "msg_deck_name_bad": "el nombre del mazo {name} no vale: de 1 a 40 letras, cifras, «-», «_» o «.»",
     "msg_learn_failed": "no se pudo aprender el mazo: volved a hacer las fotos",
+    "msg_deck_unusable": "no se puede usar el mazo «{name}»: no está aprendido, o hay que aprenderlo otra vez",
     "msg_already_reading": "ya se están leyendo las cartas",
     "msg_no_reader": "esta mesa no tiene lector de cartas",
     "msg_no_camera_read": "no hay cámara: no se puede leer",
