@@ -12,7 +12,7 @@ from firmware.cli import main
 
 def test_the_soak_finishes_a_partida_through_kills_and_checks_its_journal(tmp_path: Path, capsys: Any) -> None:
     journal = tmp_path / "soak.sqlite"
-    assert main(["bench", "soak", "--partidas", "1", "--reader", "truth", "--kill-every", "3", "--seed", "5",
+    assert main(["bench", "soak", "--partidas", "1", "--reader", "truth", "--kill-every", "5", "--seed", "5",
                  "--journal", str(journal), "--json"]) == 0
     got = json.loads(capsys.readouterr().out)
     assert got["errors"] == [] and got["partidas_finished"] == 1 and not got["stopped_by_seconds"]

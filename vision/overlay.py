@@ -8,6 +8,8 @@ counts. An installer moves the camera until the outline sits on the mat.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -17,6 +19,20 @@ from vision.mat import Mat
 from vision.reading import Detail, Reading
 
 Image = npt.NDArray[np.uint8]
+
+
+@dataclass(frozen=True, slots=True)
+class ViewLabels:
+    """The words drawn on the picture (the edges pass their own language's; ``{n}`` is the number).
+
+    ``first_seat``: the number the first seat is given (1 where people read it, 0 for the
+    installer's command line, which speaks the JSON's numbering).
+    """
+
+    seat: str = "seat {n}"
+    pool: str = "pool {n}"
+    no_mat: str = "mat not found: fewer than 3 markers"
+    first_seat: int = 0
 
 GREEN = (60, 200, 60)
 YELLOW = (0, 220, 255)
@@ -51,9 +67,10 @@ def _text(img: Image, text: str, at: npt.ArrayLike, colour: tuple[int, int, int]
 
 
 def draw_view(frame: Image, calibration: Calibration | None, reading: Reading | None = None,
-              detail: Detail | None = None, mat: Mat | None = None) -> Image:
+              detail: Detail | None = None, mat: Mat | None = None, labels: ViewLabels | None = None) -> Image:
     """The frame with markers, mat outline, zones, seat labels, cards and stone counts drawn on it."""
     mat = mat or (calibration.mat if calibration is not None else Mat())
+    labels = labels or ViewLabels()
     img = np.asarray(cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR) if frame.ndim == 2 else frame.copy(), np.uint8)
     scale = max(0.5, min(img.shape[:2]) / 1400)
     thick = max(1, int(round(2 * scale)))
@@ -62,7 +79,7 @@ def draw_view(frame: Image, calibration: Calibration | None, reading: Reading | 
         cv2.circle(img, tuple(int(v) for v in np.round(corners[0])), 3 * thick, RED, -1)
         _text(img, f"{mid}", corners.mean(axis=0), GREEN, scale)
     if calibration is None:
-        _text(img, "mat not found: fewer than 3 markers", (img.shape[1] / 2, img.shape[0] / 2), RED, scale)
+        _text(img, labels.no_mat, (img.shape[1] / 2, img.shape[0] / 2), RED, scale)
         return img
     cal = calibration
     _poly(img, cal, _rect((0.0, 0.0, mat.side, mat.side), 16), YELLOW, thick + 1)
@@ -76,7 +93,7 @@ def draw_view(frame: Image, calibration: Calibration | None, reading: Reading | 
         dx, dy = cx - ox, cy - oy
         n = max(1e-6, float(np.hypot(dx, dy)))
         label = cal.to_image([[cx + dx / n * 40, cy + dy / n * 40]])[0]
-        _text(img, f"seat {seat}", label, YELLOW, scale)
+        _text(img, labels.seat.format(n=seat + labels.first_seat), label, YELLOW, scale)
     t = np.linspace(0, 2 * np.pi, 72, endpoint=False)
     cx, cy = mat.centre
     circle = np.stack([cx + mat.pool_radius * np.cos(t), cy + mat.pool_radius * np.sin(t)], 1)
@@ -94,7 +111,7 @@ def draw_view(frame: Image, calibration: Calibration | None, reading: Reading | 
                 p = cal.to_image([[s.x, s.y]])[0]
                 cv2.circle(img, (int(p[0]), int(p[1])), 3 * thick, GREEN if s.zone else RED, -1)
     if reading is not None:
-        _text(img, f"pool {reading.stones.pool}", cal.to_image([[cx, cy + mat.pool_radius + 20]])[0],
+        _text(img, labels.pool.format(n=reading.stones.pool), cal.to_image([[cx, cy + mat.pool_radius + 20]])[0],
               YELLOW, scale)
         for seat in range(4):
             x0, y0, x1, y1 = mat.stone_zone(seat)

@@ -29,12 +29,14 @@ from flask.json.provider import DefaultJSONProvider
 
 from table.errors import MusTableError, Refused
 from table.explain import explain
+from vision.overlay import ViewLabels
 from web.body import LIMITS, UPLOAD_ROUTES, BadBody, body_limit, nesting_depth, parse_object
 from web.camera import BOUNDARY, Picture
 from web.security import (
     BadPin,
     HostNames,
     PinGuard,
+    QuietLog,
     Refusal,
     Sessions,
     is_kiosk,
@@ -75,9 +77,10 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
         from firmware.table_commands import parse_command as parse_command  # noqa: PLC0415
     guard = PinGuard(pin)
     sessions = Sessions()
+    quiet = QuietLog(log)
     host_names = HostNames(hosts)
     hub = Hub(loop.bus, loop.snapshot, cap=max_spectators, keepalive=keepalive, retry_ms=retry_ms)
-    picture = Picture(loop)
+    picture = Picture(loop, labels=ViewLabels(t["view_seat"], t["view_pool"], t["view_no_mat"], first_seat=1))
     camera = _Counter()
     kinds_json = json.dumps(_event_kinds())
     learn_json = json.dumps(_learning_layout())
@@ -135,7 +138,7 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
     def _gate() -> tuple[Response, int] | None:
         """The Host must be one of the table's names; each route reads at most its own body."""
         if not host_names.allowed(request.host):
-            log.warning("refused: Host %r from %s", request.host[:80], request.remote_addr)
+            quiet.warning("host_refused", "refused: Host %r from %s", request.host[:80], request.remote_addr)
             return jsonify(error=tr("host_refused"), code="host_refused"), 421
         request.max_content_length = body_limit(request.method, request.path,
                                                 table=request.path in UPLOAD_ROUTES and unlocked())
@@ -147,8 +150,8 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
 
     @app.errorhandler(BadBody)
     def _bad_body(e: BadBody) -> tuple[Response, int]:
-        log.warning("refused: %s %s from %s: %s", request.method, request.path,
-                    request.remote_addr, e.code)
+        quiet.warning(e.code, "refused: %s %s from %s: %s", request.method, request.path[:80],
+                      request.remote_addr, e.code)
         return jsonify(error=tr(e.code), code=e.code), 400
 
     def site_request(forbidden: str) -> tuple[Response, int] | str:
@@ -159,7 +162,7 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
                            request.host):
             return refuse(Refusal(403, forbidden))
         if not request.is_json:
-            return jsonify(error="JSON body required", code="json"), 415
+            return jsonify(error=tr("json_needed"), code="json"), 415
         given_pin = request.headers.get("X-Table-PIN")
         if given_pin is not None:
             r = guard.check(given_pin, request.remote_addr)
@@ -178,8 +181,8 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
 
     @app.errorhandler(NoSuchHand)
     def _no_hand(e: NoSuchHand) -> tuple[Response, int] | tuple[str, int]:
-        text = tr("not_found", n=e.n)
-        if request.path.startswith("/hands/"):
+        text = tr("no_partida" if isinstance(e, NoSuchPartida) else "not_found", n=e.n)
+        if request.path.startswith(("/hands/", "/partidas/")):
             return render_template("message.html", message=text), 404
         return jsonify(error=text, code="not_found"), 404
 
@@ -199,8 +202,8 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
 
     @app.errorhandler(413)
     def _too_large(e: Exception) -> tuple[Response, int] | tuple[str, int]:
-        log.warning("refused: %s %s from %s: body over %s bytes", request.method, request.path,
-                    request.remote_addr, request.max_content_length)
+        quiet.warning("too_large", "refused: %s %s from %s: body over %s bytes", request.method,
+                      request.path[:80], request.remote_addr, request.max_content_length)
         return _error_page("too_large", 413)
 
     @app.errorhandler(500)
@@ -230,9 +233,17 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
 
     @app.get("/hands/<int:n>")
     def replay(n: int) -> str:
-        h = _hand(loop, n)
-        return render_template("replay.html", n=n, lines=explain(h.record, h.answer),
+        partida = request.args.get("partida", type=int)
+        h = _hand(loop, n, partida)
+        return render_template("replay.html", n=n, lines=explain(h.record, h.answer), partida=partida,
                                record=h.record.to_json(), answer=h.answer.to_json())
+
+    @app.get("/partidas/<int:k>")
+    def partida_page(k: int) -> str:
+        """A partida of the journal, closed or in play: its hands, each a replay and a download."""
+        if not any(p["id"] == k for p in _partidas(loop)):
+            raise NoSuchPartida(k)
+        return render_template("partida.html", k=k, hands=[_hand_json(h) for h in loop.hands(k)])
 
     # -- read-only API -----------------------------------------------------------------
 
@@ -258,6 +269,11 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
         resp.headers["X-Accel-Buffering"] = "no"
         return resp
 
+    @app.get("/api/partidas")
+    def partidas() -> Response:
+        """Every partida of the table's journal, the one in play last (a closed one stays listed)."""
+        return jsonify(_partidas(loop))
+
     @app.get("/api/hands")
     def hands() -> Response:
         partida = request.args.get("partida", type=int)
@@ -265,7 +281,7 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
 
     @app.get("/api/hands/<int:n>")
     def hand(n: int) -> Response:
-        h = _hand(loop, n)
+        h = _hand(loop, n, request.args.get("partida", type=int))
         out = _hand_json(h)
         out["explain"] = explain(h.record, h.answer)
         return jsonify(out)
@@ -289,7 +305,7 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
 
     @app.get("/download/hand/<int:n>.json")
     def download_hand(n: int) -> Response:
-        h = _hand(loop, n)
+        h = _hand(loop, n, request.args.get("partida", type=int))
         resp = Response(json.dumps(h.record.to_json(), ensure_ascii=False, indent=1) + "\n",
                         mimetype="application/json")
         resp.headers["Content-Disposition"] = f'attachment; filename="mano-{n}.json"'
@@ -328,14 +344,14 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
                            request.host):
             return refuse(Refusal(403, "pin_needed"))
         if not request.is_json:  # as for commands: no cross-site form can send JSON
-            return jsonify(error="JSON body required", code="json"), 415
+            return jsonify(error=tr("json_needed"), code="json"), 415
         waiting = guard.waiting(request.remote_addr)
         if waiting:  # not even read: the address is waiting
             return refuse(Refusal(429, "pin_throttled", waiting))
         body = json_body()
         r = guard.check(body.get("pin"), request.remote_addr)
         if r is not None:
-            log.info("wrong PIN from %s", request.remote_addr)
+            quiet.warning("pin_wrong", "wrong PIN from %s", request.remote_addr)
             return refuse(r)
         sessions.revoke(session.get("sid"))
         session["sid"] = sessions.open()
@@ -528,11 +544,30 @@ class NoSuchHand(Exception):
         self.n = n
 
 
-def _hand(loop: Any, n: int) -> Any:
-    for h in loop.hands(None):
+def _hand(loop: Any, n: int, partida: int | None = None) -> Any:
+    for h in loop.hands(partida):
         if h.n == n:
             return h
     raise NoSuchHand(n)
+
+
+class NoSuchPartida(NoSuchHand):
+    """A partida the journal does not have (answered 404)."""
+
+
+def _partidas(loop: Any) -> list[dict[str, Any]]:
+    """The partidas of the table: the journal's summaries where it keeps one (who won, the juegos,
+    the vacas), else the hands the loop holds of each; the one in play says so."""
+    in_play = int(loop.snapshot()["partida"]["id"])
+    journal = getattr(loop, "journal", None)
+    if journal is not None:
+        out = [p.to_json() for p in journal.partidas()]
+    else:
+        out = [{"id": k, "hands": len(loop.hands(k))} for k in range(1, in_play + 1)
+               if k == in_play or loop.hands(k)]
+    for p in out:
+        p["in_play"] = p["id"] == in_play
+    return out
 
 
 def _hand_json(h: Any) -> dict[str, Any]:

@@ -19,7 +19,7 @@ import numpy as np
 
 from vision.calibration import Calibrator
 from vision.mat import Mat
-from vision.overlay import draw_view
+from vision.overlay import ViewLabels, draw_view
 
 MAX_WIDTH = 960
 """Pictures are scaled down to this width: enough for a 1080p overlay's inset and a phone."""
@@ -31,8 +31,10 @@ RESEND_S = 5.0
 class Picture:
     """The latest frame of ``loop`` as a JPEG, drawn and encoded at most once per frame."""
 
-    def __init__(self, loop: Any, *, mat: Mat | None = None, max_width: int = MAX_WIDTH) -> None:
+    def __init__(self, loop: Any, *, mat: Mat | None = None, max_width: int = MAX_WIDTH,
+                 labels: ViewLabels | None = None) -> None:
         self.loop = loop
+        self.labels = labels or ViewLabels()
         self.mat = mat or getattr(loop, "mat", None) or Mat()
         self.max_width = max_width
         self._calibrator = Calibrator(self.mat)
@@ -54,7 +56,7 @@ class Picture:
     def _encode(self, frame: np.ndarray) -> bytes:
         state = self._calibrator.update(frame)
         reading = self.loop.latest_reading()
-        img = draw_view(frame, state.calibration, reading, mat=self.mat)
+        img = draw_view(frame, state.calibration, reading, mat=self.mat, labels=self.labels)
         h, w = img.shape[:2]
         if w > self.max_width:
             img = np.asarray(cv2.resize(img, (self.max_width, int(h * self.max_width / w)),

@@ -3,8 +3,9 @@
 A child process runs the demo's table (the synthetic camera, the runner, the
 reader, the loop and its journal) and the synthetic players play partida after
 partida, starting the next one when one is won. The parent SIGKILLs the child
-at random moments (a pulled plug: no chance to flush or close anything) and
-starts it again on the same journal; the players take up the hand in play
+at a random moment of its play (a pulled plug: no chance to flush or close
+anything; drawn once the table has resumed its journal, so that a loaded
+machine still gets on) and starts it again on the same journal; the players take up the hand in play
 where the journal left it. The child says each hand the moment the table
 confirms it (after the journal's write), and each refusal the table gives the
 players.
@@ -45,7 +46,7 @@ HELP = "whole partidas through the real loop and journal, SIGKILLed and restarte
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--partidas", type=int, default=3, help="whole partidas to finish (default 3)")
+    parser.add_argument("--partidas", type=int, default=3, help="whole partidas to finish (default 3; --n says the same)")
     parser.add_argument("--reader", choices=("camera", "truth"), default="camera",
                         help="camera: the real reader reads the rendered stills (default); "
                              "truth: the cards laid are read without looking at the picture (fast)")
@@ -55,6 +56,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="stop after about S seconds (a last kill), and report what was played by then")
     parser.add_argument("--journal", type=Path, default=None,
                         help="the journal to play into (default: a new one in a temporary folder)")
+
+
+START_S = 600.0
+"""Seconds a (re)started table may take to resume its journal before the soak says it did not start."""
 
 
 def _digest(record: dict[str, Any]) -> str:
@@ -141,8 +146,10 @@ def _run_child(args: argparse.Namespace, journal: Path, soak: Soak, rng: random.
     err: list[str] = []
     errs = threading.Thread(target=lambda: err.extend(proc.stderr or ()), daemon=True)  # type: ignore[arg-type]
     errs.start()
-    kill_at = min(end, time.monotonic() + rng.uniform(0.2, 2.0) * args.kill_every)
-    killed = False
+    # the moment of the kill is drawn once the table has started (resumed its journal): kills
+    # during the start alone could keep a loaded machine from ever getting on with the play
+    kill_at = min(end, time.monotonic() + START_S)
+    started = killed = False
     while True:
         try:  # the child's next line, until the moment of the kill; after it, until its output ends
             line = lines.get(timeout=None if killed else max(0.0, kill_at - time.monotonic()))
@@ -151,21 +158,25 @@ def _run_child(args: argparse.Namespace, journal: Path, soak: Soak, rng: random.
             proc.send_signal(signal.SIGKILL)  # the plug pulled, at a random moment
             killed = True
             soak.kills += 1
+            if not started and time.monotonic() < end:
+                soak.errors.append(f"the table did not start in {START_S:.0f} s")
         if line is None:
             break
-        if line:
-            _take(line, soak)
+        if line and _take(line, soak) == "started" and not killed:
+            started = True
+            kill_at = min(end, time.monotonic() + rng.uniform(0.2, 2.0) * args.kill_every)
     proc.wait()
     errs.join(timeout=10)
     if not killed and proc.returncode != 0:
         soak.errors.append(f"child exited {proc.returncode}: {''.join(err)[-2000:]}")
 
 
-def _take(line: str, soak: Soak) -> None:
+def _take(line: str, soak: Soak) -> str | None:
+    """Take one line the child said; what it was."""
     try:
         msg = json.loads(line)
     except json.JSONDecodeError:
-        return  # a line cut by the kill: never said
+        return None  # a line cut by the kill: never said
     if "confirmed" in msg:
         p, n, digest = msg["confirmed"]
         soak.confirmed[(p, n)] = digest
@@ -173,6 +184,7 @@ def _take(line: str, soak: Soak) -> None:
         soak.refusals.append(msg["refused"])
     elif "done" in msg:
         soak.done = True
+    return next(iter(msg), None)
 
 
 def integrity(journal: Path, juegos: int = 3, vacas: int = 1) -> dict[str, Any]:
@@ -213,6 +225,8 @@ def run(args: argparse.Namespace) -> int:
     from firmware.journal import Journal
     from table.errors import InvalidInput
 
+    if getattr(args, "n", None) is not None:  # bench's --n: how many partidas
+        args.partidas = args.n
     if args.partidas < 1 or args.kill_every <= 0 or (args.seconds is not None and args.seconds <= 0):
         raise InvalidInput("--partidas must be at least 1, --kill-every and --seconds more than 0")
     rng = random.Random(args.seed)

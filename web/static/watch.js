@@ -25,6 +25,19 @@ async function loadHands() {
   }
 }
 
+/* Every partida of the table, closed ones too: each listed, to see and download. */
+async function loadPartidas() {
+  const r = await fetch("/api/partidas");
+  if (!r.ok) return;
+  const ps = await r.json();
+  const ul = document.getElementById("partidas");
+  ul.replaceChildren(...ps.map((p) => el("li", {class: p.in_play ? "won" : null},
+    el("a", {href: "/partidas/" + p.id}, tr("partida_row", {id: p.id, hands: p.hands}) +
+      (p.winner !== null && p.winner !== undefined ? " · " + tr("partida_won", {p: pairPhrase(p.winner)}) : "") +
+      (p.in_play ? " " + tr("partida_in_play") : "")),
+    " · ", el("a", {href: "/download/partida.jsonl?partida=" + p.id, download: true}, tr("download_json")))));
+}
+
 /* The result, first thing on the page: who won the partida, the juego, or the hand's juego now. */
 function resultText(st) {
   const part = st.partida || {};
@@ -37,6 +50,11 @@ function resultText(st) {
   if (st.phase === "scored" && won !== null && won !== undefined) return tr("wins_juego", {p: pairPhrase(won, st).toUpperCase()});
   const last = st.last_hand;
   if (st.phase === "playing" && last && last.winner !== null && last.winner !== undefined && (st.score || [0, 0]).every((x) => x === 0)) {
+    const vr = part.vaca_results || [];
+    if (vr.length && (part.juegos || [0, 0]).every((x) => x === 0)) {  /* that juego closed a vaca */
+      const v = vr[vr.length - 1];
+      return tr("vaca_was_won", {p: pairPhrase(v[0] > v[1] ? 0 : 1, st), a: v[0], b: v[1]});
+    }
     return tr("juego_was_won", {p: pairPhrase(last.winner, st)});
   }
   return "";
@@ -99,7 +117,8 @@ function renderWatch(st) {
   renderLances(side, st);
   tan.prepend(...side.childNodes);
   countScore(st);
-  if (st.hands !== handsSeen) { handsSeen = st.hands; loadHands(); }
+  const seen = st.hands + "/" + ((st.partida || {}).id);
+  if (seen !== handsSeen) { handsSeen = seen; loadHands(); loadPartidas(); }
 }
 
 live(renderWatch, (s, message) => {
