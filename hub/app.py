@@ -38,7 +38,7 @@ from flask import (
 
 from hub.follower import Follower
 from hub.public import PHASES, glance
-from hub.results import RULING_TEXT, RulingKind, match_partida, partida_view, results
+from hub.results import RULING_TEXT, RulingKind, match_partida, partida_view, results, seats
 from hub.store import Store
 from hub.tournament import (
     Format,
@@ -77,10 +77,13 @@ def create_app(store: Store, follower: Follower | None = None, *, pin: str, publ
     def is_juez() -> bool:
         return bool(session.get("juez"))
 
-    def guard() -> None:
+    def same_site() -> None:
         source = request.headers.get("Origin") or request.headers.get("Referer")
         if source and urlsplit(source).netloc.lower() != request.host.lower():
             abort(403)
+
+    def guard() -> None:
+        same_site()
         if not is_juez():
             abort(403)
 
@@ -92,21 +95,17 @@ def create_app(store: Store, follower: Follower | None = None, *, pin: str, publ
 
     def seated(name: str) -> list[str] | None:
         """The names of the pairs the draw sat at a table in the current round."""
-        r = current_round()
-        names = pairs_by_id()
-        for m in store.matches(r) if r else []:
-            if m["table_name"] == name and m["pair_b"] is not None:
-                return [names[m["pair_a"]]["name"], names[m["pair_b"]]["name"]]
-        return None
+        return seats(store).get(name)
 
     def tables() -> list[dict[str, Any]]:
         calls = {c["table"]: c for c in store.calls(open_only=True)}
+        seated_now = seats(store)
         live = follower.tables if follower is not None else {}
         rows = []
         for t in store.tables():
             f = live.get(t.name)
             row = glance(t.name, f.state if f else t.state, f.status if f else t.status, f.seen if f else t.seen)
-            row["pairs"] = seated(t.name)
+            row["pairs"] = seated_now.get(t.name)
             row["call"] = calls.get(t.name)
             rows.append(row)
         return rows
@@ -123,10 +122,12 @@ def create_app(store: Store, follower: Follower | None = None, *, pin: str, publ
 
     @app.post("/entrar")
     def login() -> Any:
+        same_site()
         given = request.form.get("pin", "")
         if hmac.compare_digest(given.encode(), pin.encode()):
             session["juez"] = True
-            return redirect(request.form.get("next") or url_for("index"))
+            back = request.form.get("next", "")
+            return redirect(back if back.startswith("/") and not back.startswith("//") else url_for("index"))
         time.sleep(0.5)  # a script guessing PINs goes slowly
         return render_template("message.html", text="PIN equivocado"), 403
 

@@ -47,8 +47,11 @@ class PublicTree:
     """Publishes the public tree on a client, ``delay_s`` after the hub got each message."""
 
     def __init__(self, *, delay_s: float = 0.0, index_every_s: float = 1.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 pairs: Callable[[], dict[str, list[str]]] | None = None) -> None:
         self.delay_s = max(0.0, delay_s)
+        self.pairs = pairs
+        """The pairs' names at each table (the draw), for the index; None: no names."""
         self.index_every_s = index_every_s
         self.clock = clock
         self._client: mqtt.Client | None = None
@@ -95,7 +98,12 @@ class PublicTree:
             self._cond.notify_all()
 
     def _index(self) -> bytes:
-        rows = [glance(t.name, t.state, t.status, t.seen) for t in list(self._tables.values())]
+        try:
+            seated = self.pairs() if self.pairs is not None else {}
+        except Exception:  # noqa: BLE001 - the index goes out without names rather than not at all
+            seated = {}
+        rows = [{**glance(t.name, t.state, t.status, t.seen), "pairs": seated.get(t.name)}
+                for t in list(self._tables.values())]
         return json.dumps({"tables": sorted(rows, key=lambda r: r["table"])}, ensure_ascii=False,
                           separators=(",", ":")).encode()
 

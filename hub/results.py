@@ -135,6 +135,15 @@ def result_of(store: Store, match: dict[str, Any], rulings: list[dict[str, Any]]
             "firmada" if signed else "terminada: falta la firma de la pareja perdedora")
 
 
+def seats(store: Store) -> dict[str, list[str]]:
+    """The pairs' names the current round's draw sat at each table (pair 0 first)."""
+    matches = store.matches()
+    current = max((m["round"] for m in matches), default=0)
+    names = {p["id"]: p["name"] for p in store.pairs()}
+    return {m["table_name"]: [names[m["pair_a"]], names[m["pair_b"]]] for m in matches
+            if m["round"] == current and m["table_name"] and m["pair_b"] is not None}
+
+
 def results(store: Store) -> list[tuple[dict[str, Any], Result, bool, str]]:
     """Every match of the tournament with its result (see :func:`result_of`)."""
     rulings = store.rulings()

@@ -10,6 +10,7 @@ from flask import Flask
 from hub.app import DELAY_KEY, MAX_SSE, create_app
 from hub.follower import BrokerAddress, Follower
 from hub.public import PublicTree
+from hub.results import seats
 from hub.store import Store
 
 
@@ -32,7 +33,7 @@ def build_hub(db: str, broker: BrokerAddress, *, pin: str, prefix: str = "mus-ta
     store = Store(db, schema=schema)
     if delay_s is not None:
         store.set_setting(DELAY_KEY, str(int(delay_s)))
-    tree = PublicTree(delay_s=float(store.setting(DELAY_KEY, "0"))) if public else None
+    tree = PublicTree(delay_s=float(store.setting(DELAY_KEY, "0")), pairs=lambda: seats(store)) if public else None
     follower = Follower(store, broker, prefix=prefix, public=tree)
     return Hub(store, follower, create_app(store, follower, pin=pin, public_ws=public_ws))
 

@@ -277,13 +277,19 @@ class Store:
                                                                         events_t.c.at <= at)).scalar()
         return int(value or 0)
 
-    def event_kinds(self, table: str, kinds: tuple[str, ...]) -> list[tuple[int, str, str]]:
-        """``(seq, kind, at)`` of a table's events of these kinds (the console's corrected and undone hands)."""
+    def event_kinds(self, table: str, kinds: tuple[str, ...]) -> list[dict[str, Any]]:
+        """A table's events of these kinds (the console's corrected and undone hands): ``seq``,
+        ``kind``, ``at``, and the partida, hand number and cards of the state they carried."""
         with self._tx() as conn:
-            rows = conn.execute(select(events_t.c.seq, events_t.c.kind, events_t.c.at)
+            rows = conn.execute(select(events_t.c.seq, events_t.c.kind, events_t.c.at, events_t.c.state)
                                 .where(events_t.c.table_name == table, events_t.c.kind.in_(kinds))
                                 .order_by(events_t.c.seq)).all()
-        return [(int(s), k, a) for s, k, a in rows]
+        out = []
+        for seq, kind, at, state in rows:
+            s = json.loads(state)
+            out.append({"seq": int(seq), "kind": kind, "at": at, "partida": (s.get("partida") or {}).get("id"),
+                        "hand": s.get("hand_no"), "cards": s.get("cards")})
+        return out
 
     def partidas(self, table: str) -> dict[int, tuple[str, dict[str, Any]]]:
         """Each partida the hub holds of a table: when it started, its rules and format."""

@@ -24,6 +24,7 @@ from firmware.table_commands import CallJudge  # noqa: E402
 from firmware.table_loop import LoopSettings, TableLoop  # noqa: E402
 from firmware.truth import TruthPlayers, TruthReader  # noqa: E402
 from hub.follower import BrokerAddress  # noqa: E402
+from hub.public import PHASES  # noqa: E402
 from hub.service import build_hub, make_server  # noqa: E402
 from table.rules import Rules  # noqa: E402
 from tests._mosquitto import HOST, Mosquitto, free_port, needs_mosquitto  # noqa: E402
@@ -106,6 +107,12 @@ def test_spectator_page_follows_a_table_through_the_websocket_listener(world: Wo
         c.on('message', (t) => { seen.push(t); if (t === 'public/index') { c.end(); done(seen); } });
     })""", f"ws://{HOST}:{world.broker.ws_port}")
     assert "public/index" in got and all(t.startswith("public/") for t in got), got
+    # the fallback without WebSockets: server-sent events from the hub
+    page.goto(world.url + "/sse/mesa-7")
+    expect(page.locator("#seq")).to_have_text(str(world.loop.bus.last_seq))
+    world.players.play_hand()
+    expect(page.locator("#seq")).to_have_text(str(world.loop.bus.last_seq))
+    expect(page.locator("#phase")).to_have_text(PHASES[world.loop.snapshot()["phase"]])
 
 
 def test_tables_console_draw_and_standings(world: World, page: Any) -> None:
@@ -134,6 +141,13 @@ def test_tables_console_draw_and_standings(world: World, page: Any) -> None:
     expect(page.locator("#draw tbody tr")).to_have_count(2)
     expect(page.locator("h1")).to_have_text("Sorteo · ronda 1")
     page.screenshot(path=str(ARTIFACTS / "hub-draw.png"))
+    seated = world.hub.store.matches(1)
+    names = {p["id"]: p["name"] for p in world.hub.store.pairs()}
+    at7 = next(m for m in seated if m["table_name"] == "mesa-7")
+    world.players.play_hand()  # the public index goes out again, with the pairs the draw sat at the table
+    page.goto(world.url + "/ver")
+    expect(page.locator("#index tbody tr").first).to_contain_text(f"{names[at7['pair_a']]} – {names[at7['pair_b']]}")
+    page.screenshot(path=str(ARTIFACTS / "hub-spectators-index.png"))
     page.goto(world.url + "/clasificacion")
     expect(page.locator("#standings tbody tr")).to_have_count(4)
     page.screenshot(path=str(ARTIFACTS / "hub-standings.png"))

@@ -14,11 +14,12 @@ import pytest
 
 from firmware.journal import Journal
 from firmware.mqtt import MqttPublisher
-from firmware.table_commands import CallJudge, NewPartida
+from firmware.table_commands import CallJudge, Confirm, Correct, NewPartida, UndoHand
 from firmware.table_loop import LoopSettings, TableLoop
 from firmware.truth import TruthPlayers, TruthReader
 from hub.follower import BrokerAddress
 from hub.service import Hub, build_hub
+from table.cards import Card
 from table.match import replay
 from table.partida import narrate
 from table.rules import Rules
@@ -63,6 +64,9 @@ def test_tables_console_call_and_rulings(hub: tuple[Hub, Mosquitto], tmp_path: P
     try:
         for _ in range(3):
             t.players.play_hand()
+        t.loop.submit(UndoHand())  # the last hand taken back, a card corrected by hand, confirmed again
+        t.loop.submit(Correct(0, 0, Card.parse(t.loop.snapshot()["cards"][0][0])))
+        t.loop.submit(Confirm(t.loop.snapshot()["confirm_by"][0]))
         f = h.follower
         assert f.wait(lambda: "mesa-1" in f.tables and f.tables["mesa-1"].last_entry == t.journal.last_seq()
                       and f.tables["mesa-1"].seq == t.loop.bus.last_seq, WAIT)
@@ -78,8 +82,10 @@ def test_tables_console_call_and_rulings(hub: tuple[Hub, Mosquitto], tmp_path: P
         assert f"id: {t.loop.bus.last_seq}\nevent: state\n" in first, first
         assert web.get("/api/sse/nowhere").status_code == 404
 
-        # the console narrates every partida as replay --explain does
+        # the console narrates every partida as replay --explain does, and lists the hands undone and corrected
         page = web.get("/mesa/mesa-1").get_data(as_text=True)
+        changes = page[page.index('id="changes"'):page.index('id="history"')]
+        assert "mano 3 · deshecha" in changes and "mano 3 · carta corregida a mano" in changes, changes
         for p in (s.id for s in t.journal.partidas() if s.hands):
             lines = [json.dumps(r) for r in t.journal.export(p)]
             partida, played = replay(lines, 1, 1)
@@ -104,6 +110,8 @@ def test_tables_console_call_and_rulings(hub: tuple[Hub, Mosquitto], tmp_path: P
         assert [r["kind"] for r in h.store.rulings("mesa-1")] == ["warning"]
         assert "señas" in web.get("/mesa/mesa-1").get_data(as_text=True)
         assert len(t.journal.entries()) == entries
+        assert web.post("/entrar", data={"pin": PIN, "next": "//evil.example/x"}).headers["Location"] == "/"
+        assert web.post("/entrar", data={"pin": PIN}, headers={"Origin": "http://evil.example"}).status_code == 403
         other = h.app.test_client()
         assert other.post("/mesa/mesa-1/decision", data={"kind": "note"}).status_code == 403
         assert web.post("/mesa/mesa-1/decision", data={"kind": "note"},

@@ -105,6 +105,10 @@ def test_broker_restart_table_offline_and_hub_restart_lose_nothing(broker: Mosqu
             _same_partidas(hub.store, t)
             assert hub.store.table(t.name) is not None
             assert hub.wait(lambda t=t: hub.tables[t.name].seq == t.loop.bus.last_seq, WAIT)
+            # and every numbered event, each with its whole state, as the table made it
+            kept = hub.store.events(t.name, 0, 100_000)
+            assert [e["seq"] for e in kept] == list(range(1, t.loop.bus.last_seq + 1))
+            assert kept[-1]["state"] == t.loop.snapshot()
     finally:
         hub.close()
         a.disconnect()
@@ -170,3 +174,30 @@ def test_two_hubs_share_one_tournament_in_postgresql(broker: Mosquitto, tmp_path
         with engine.begin() as conn:
             conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
         engine.dispose()
+
+
+def test_a_table_restarted_after_hands_offline_delivers_them(broker: Mosquitto, tmp_path: Path) -> None:
+    """The table's process restarts (its journal on disk) after hands played with no broker: the
+    hub asks when it comes back «online», and the table sends them from its journal."""
+    hub = Follower(Store("sqlite://"), BrokerAddress(HOST, broker.port))
+    hub.start()
+    t = Table("mesa-r", tmp_path, broker.port, 5)
+    try:
+        t.connect()
+        t.play(2)
+        assert hub.wait(lambda: _caught_up(hub, [t]), WAIT)
+        t.disconnect()
+        t.play(3)
+        t.journal.close()
+        t.journal = Journal(tmp_path / "mesa-r.sqlite")  # the restarted table resumes from its journal
+        t.loop = TableLoop(LoopSettings(table="mesa-r", rules=Rules(target=30), juegos=1), reader=t.reader,
+                           journal=t.journal)
+        t.players = TruthPlayers(t.loop, t.reader, 6)
+        t.connect()
+        assert hub.wait(lambda: _caught_up(hub, [t]), WAIT)
+        t.play(1)
+        assert hub.wait(lambda: _caught_up(hub, [t]) and hub.tables["mesa-r"].seq == t.loop.bus.last_seq, WAIT)
+        _same_partidas(hub.store, t)
+    finally:
+        hub.close()
+        t.disconnect()

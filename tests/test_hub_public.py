@@ -61,7 +61,7 @@ def test_events_go_out_after_the_delay_in_order_with_the_index() -> None:
         assert client.wait(5)
         topic, index, retained = client.sent[4]
         assert topic == "public/index" and retained
-        assert index["tables"] == [glance("mesa-1", _event(2)["state"], "online", None)]
+        assert index["tables"] == [{**glance("mesa-1", _event(2)["state"], "online", None), "pairs": None}]
         assert index["tables"][0]["score"] == [3, 4] and index["tables"][0]["lance"] == "chica"
     finally:
         tree.close()

@@ -6,7 +6,7 @@ import argparse
 import threading
 from pathlib import Path
 
-from table.rules import Rules
+from table.rules import REYES, TARGETS, Rules
 
 HELP = "the whole table on a laptop: the synthetic table plays hands through the real loop, shown on localhost"
 
@@ -16,8 +16,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="hands to play (stops sooner when the partida is won; default: 3 with --no-web, "
                              "a whole partida with the display)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the cards, bets and scenes")
-    parser.add_argument("--reyes", type=int, choices=(8, 4), default=8)
-    parser.add_argument("--target", type=int, choices=(40, 30), default=40)
+    parser.add_argument("--reyes", type=int, choices=REYES, default=8)
+    parser.add_argument("--target", type=int, choices=TARGETS, default=40,
+                        help="stones that win a juego (40, 30 or 20)")
     parser.add_argument("--journal", type=Path, default=None, help="keep the partida in this journal (resumes it)")
     parser.add_argument("--no-web", action="store_true", help="no display: narrate each hand on the terminal")
     parser.add_argument("--port", type=int, default=8000, help="port of the display on localhost")

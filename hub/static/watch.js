@@ -17,7 +17,7 @@
     const tbody = document.querySelector("#index tbody");
     tbody.replaceChildren(...(body.tables || []).map((t) => {
       const tr = document.createElement("tr");
-      for (const v of [t.table, t.score ? t.score.join("-") : "", t.phase || "", t.status]) {
+      for (const v of [t.table, t.pairs ? t.pairs.join(" – ") : "", t.score ? t.score.join("-") : "", t.phase || "", t.status]) {
         const td = document.createElement("td"); td.textContent = v; tr.appendChild(td);
       }
       tr.firstChild.replaceChildren(Object.assign(document.createElement("a"), { href: "/ver/" + encodeURIComponent(t.table), textContent: t.table }));
