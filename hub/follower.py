@@ -38,6 +38,10 @@ from hub.store import Store
 log = logging.getLogger(__name__)
 
 
+ASK_AGAIN_S = 5.0
+"""A resend asked for and not answered: asked again at the table's next message after this long."""
+
+
 @dataclass
 class Followed:
     """What the follower knows of one table right now (the store holds the rest)."""
@@ -50,9 +54,13 @@ class Followed:
     seq: int = 0
     seen: str | None = None
     asked: tuple[int, int] | None = None
-    """The last resend asked for (events, journal), not asked again until something moves."""
+    """The last resend asked for (events, journal), not asked again until something moves
+    (or :data:`ASK_AGAIN_S` passed: the answer was lost)."""
+    asked_at: float = 0.0
     call: dict[str, Any] | None = None
     latencies: list[float] = field(default_factory=list)
+    kept: set[int] = field(default_factory=set)
+    """Event numbers this follower has kept since it started (a resent one costs no database trip)."""
 
 
 @dataclass(frozen=True)
@@ -127,9 +135,10 @@ class Follower:
         """Ask a table for what the hub has not got: events and journal entries after the last kept."""
         t = self._table(name)
         want = (t.last_event, t.last_entry)
-        if t.asked == want and not force:
+        now = time.monotonic()
+        if t.asked == want and not force and now - t.asked_at < ASK_AGAIN_S:
             return
-        t.asked = want
+        t.asked, t.asked_at = want, now
         self.client.publish(f"{self.prefix}/{name}/resend",
                             json.dumps({"events": want[0], "journal": want[1]}), qos=1)
 
@@ -222,13 +231,17 @@ class Follower:
             t.latencies.append(self.clock() - _epoch(str(event["at"])))
         # the event log holds what came on events/KIND (live or sent again); the retained state
         # only says where the table is now: counting it as received would hide the events before it
-        if live:
+        if live and seq not in t.kept:
             self.store.add_event(name, seq, kind, str(event["at"]), state)
+            t.kept.add(seq)
+            if len(t.kept) > 5000:
+                t.kept = {k for k in t.kept if k > seq - 2000}
         newer = seq >= t.seq
         advanced = seq > t.seq or t.state is None
         if newer:
             t.state, t.seq = state, seq
-        self.store.set_table(name, seq=seq, state=state, seen=t.seen)
+        if advanced:
+            self.store.set_table(name, seq=seq, state=state, seen=t.seen)
         if live and seq > t.last_event + 1 and t.last_event and kind != "state":
             self.ask(name)  # events in between never came
         if live and seq > t.last_event:

@@ -254,7 +254,7 @@ class Hand:
 
     def check(self) -> Hand:
         """The hand itself, once its words are known to hold together (raises otherwise)."""
-        self._derive(strict=True)
+        self.__dict__["_derived"] = self._derive(strict=True)  # what the views would derive: kept
         return self
 
     @property

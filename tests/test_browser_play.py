@@ -294,5 +294,13 @@ def test_spectators_and_the_overlay_know_the_state_and_the_result(served: Served
     served.command({"kind": "confirm", "seat": state["confirm_by"][0]})
     settle(served)
     expect(phone.locator("#result")).to_contain_text("Último juego para los asientos")
+    # a juego that closes a vaca says the vaca, and the partida's end says who won it
+    said = phone.evaluate("""() => [
+      resultText({phase: "playing", score: [0, 0], hands: 9, last_hand: {winner: 1},
+                  partida: {juegos: [0, 0], vacas: [0, 1], vaca_results: [[1, 2]], over: false}}),
+      resultText({phase: "over", score: [0, 0], names: ["Jon", "", "Ane", ""],
+                  partida: {juegos: [0, 0], vacas: [2, 1], vaca_results: [[2, 0], [1, 2], [2, 1]],
+                            over: true, winner: 0}})]""")
+    assert said == ["¡Vaca para los asientos 2 y 4! (1 a 2 en juegos)", "¡Partida para Jon y Ane! Vacas: 2 a 1"]
     for page in (overlay, bar, phone):
         page.close()

@@ -146,28 +146,36 @@ async def _slow(host: str, port: int, source: str, drip_s: float, tally: Tally, 
 
 
 async def _huge(host: str, port: int, source: str, tally: Tally, stop: asyncio.Event) -> None:
+    """Announce a 1 GB body and push it as fast as the server takes it, until it answers."""
     while not stop.is_set():
         t0 = time.monotonic()
+        answer: asyncio.Future[bytes] | None = None
         try:
             reader, writer = await asyncio.open_connection(host, port, local_addr=(source, 0))
             writer.write(f"POST /api/command HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json"
                          f"\r\nContent-Length: {10**9}\r\n\r\n".encode())
             chunk = b"[" * 65536
-            sent = 0
             answer = asyncio.ensure_future(reader.readline())
-            while not answer.done() and sent < 10**9 and time.monotonic() - t0 < TIMEOUT_S:
+            while not answer.done() and time.monotonic() - t0 < TIMEOUT_S:
                 writer.write(chunk)
-                sent += len(chunk)
                 try:
                     await asyncio.wait_for(writer.drain(), 0.5)
                 except TimeoutError:
                     pass
-                await asyncio.sleep(0)
-            line = await asyncio.wait_for(answer, TIMEOUT_S) if not answer.done() else answer.result()
+            line = await asyncio.wait_for(answer, TIMEOUT_S)
             tally.add(f"1 GB body: {line[9:12].decode() or 'closed'}")
             writer.close()
         except (TimeoutError, OSError):
-            tally.add("1 GB body: no answer")
+            # the server answered and closed while we still pushed: was there an answer?
+            if answer is not None and answer.done() and not answer.cancelled() and answer.exception() is None:
+                tally.add(f"1 GB body: {answer.result()[9:12].decode() or 'closed'}")
+            else:
+                tally.add("1 GB body: reset before an answer was read")
+        finally:
+            if answer is not None and not answer.done():
+                answer.cancel()
+            elif answer is not None and not answer.cancelled():
+                answer.exception()  # retrieved: no «never retrieved» warning
         await asyncio.sleep(0.2)
 
 

@@ -35,6 +35,7 @@ import copy
 import json
 import logging
 import resource
+import select
 import threading
 import time
 from collections import Counter
@@ -44,6 +45,7 @@ from enum import StrEnum
 from typing import Any
 
 from flask import Flask
+from waitress import wasyncore
 from waitress.channel import HTTPChannel
 from waitress.parser import HTTPRequestParser
 from waitress.server import TcpWSGIServer
@@ -51,7 +53,7 @@ from waitress.task import ThreadedTaskDispatcher
 from waitress.utilities import RequestEntityTooLarge, RequestHeaderFieldsTooLarge
 
 from web.body import UPLOAD_ROUTES, body_limit
-from web.security import is_kiosk
+from web.security import client_key, is_kiosk
 from web.strings import ES
 
 log = logging.getLogger("mus_table.web")
@@ -86,6 +88,13 @@ class ServerSettings:
     fd_margin: int = 256
     """File descriptors kept for the journal, the camera, temporary files."""
     max_header_bytes: int = 16 * 1024
+    loop_rest_max_s: float = 0.02
+    """The event loop rests as long as its last round worked, up to this: waitress looks at every
+    connection each round (Python, a few us a socket), so with a thousand busy sockets an unpaced
+    loop would hold the GIL all the time and starve the workers; resting, it holds it at most
+    half the time and batches what arrived. With few sockets the rest is a few microseconds."""
+    accept_batch: int = 64
+    """Connections accepted in one round (a flood must not fill the listen backlog ahead of the kiosk)."""
 
 
 SETTINGS = ServerSettings()
@@ -217,17 +226,24 @@ class TableServer(TcpWSGIServer):  # type: ignore[misc]
         return bool(self.accepting)
 
     def handle_accept(self) -> None:
+        for _ in range(self.settings.accept_batch):
+            if not self._accept_one():
+                return
+
+    def _accept_one(self) -> bool:
+        """Accept one waiting connection (False: none was waiting)."""
         try:
             v = self.accept()
             if v is None:
-                return
+                return False
             conn, addr = v
             self.set_socket_options(conn)
         except OSError:
-            return
+            return True
         host = addr[0] if isinstance(addr, tuple) else str(addr)
+        key = client_key(host)  # an IPv6 client counts by its /64
         full = len(self._map) >= self.adj.connection_limit
-        if not is_kiosk(host) and (full or self.per_address[host] >= self.settings.per_address):
+        if not is_kiosk(host) and (full or self.per_address[key] >= self.settings.per_address):
             self.refused_connections += 1
             try:
                 conn.setblocking(False)
@@ -235,17 +251,49 @@ class TableServer(TcpWSGIServer):  # type: ignore[misc]
             except OSError:
                 pass
             conn.close()
-            return
+            return True
         channel = self.channel_class(self, conn, self.fix_addr(addr), self.adj, map=self._map)
         if not is_kiosk(host):
-            self.per_address[host] += 1
+            self.per_address[key] += 1
             channel._counted = True
+        return True
+
+    def run(self) -> None:
+        """waitress's poll loop (``wasyncore.poll2``), resting after each round as long as the round
+        worked, up to ``loop_rest_max_s`` (see :class:`ServerSettings`)."""
+        most = self.settings.loop_rest_max_s
+        timeout = int(self.adj.asyncore_loop_timeout * 1000)
+        try:
+            while self._map:
+                t0 = time.monotonic()
+                pollster = select.poll()
+                for fd, obj in list(self._map.items()):
+                    flags = select.POLLIN | select.POLLPRI if obj.readable() else 0
+                    if obj.writable() and not obj.accepting:
+                        flags |= select.POLLOUT
+                    if flags:
+                        pollster.register(fd, flags)
+                t1 = time.monotonic()
+                try:
+                    ready = pollster.poll(timeout)
+                except InterruptedError:
+                    ready = []
+                t2 = time.monotonic()
+                for fd, flags in ready:
+                    obj = self._map.get(fd)
+                    if obj is not None:
+                        wasyncore.readwrite(obj, flags)
+                worked = (t1 - t0) + (time.monotonic() - t2)
+                if worked > 0.001:
+                    time.sleep(min(most, worked))
+        except (SystemExit, KeyboardInterrupt):
+            self.task_dispatcher.shutdown()
 
     def left(self, addr: Any) -> None:
-        host = addr[0] if isinstance(addr, tuple) else str(addr)
-        self.per_address[host] -= 1
-        if self.per_address[host] <= 0:
-            del self.per_address[host]
+        key = client_key(addr[0] if isinstance(addr, tuple) else str(addr))
+        self.per_address[key] -= 1
+        if self.per_address[key] <= 0:
+            del self.per_address[key]
 
     def maintenance(self, now: float) -> None:
         super().maintenance(now)  # idle connections (channel_timeout)

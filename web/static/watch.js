@@ -50,6 +50,11 @@ function resultText(st) {
   if (st.phase === "scored" && won !== null && won !== undefined) return tr("wins_juego", {p: pairPhrase(won, st).toUpperCase()});
   const last = st.last_hand;
   if (st.phase === "playing" && last && last.winner !== null && last.winner !== undefined && (st.score || [0, 0]).every((x) => x === 0)) {
+    const vr = part.vaca_results || [];
+    if (vr.length && (part.juegos || [0, 0]).every((x) => x === 0)) {  /* that juego closed a vaca */
+      const v = vr[vr.length - 1];
+      return tr("vaca_was_won", {p: pairPhrase(v[0] > v[1] ? 0 : 1, st), a: v[0], b: v[1]});
+    }
     return tr("juego_was_won", {p: pairPhrase(last.winner, st)});
   }
   return "";
