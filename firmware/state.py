@@ -170,13 +170,15 @@ class TableState:
     """The table's call to the juez and its answer (docs/hub.md), or None."""
     names: tuple[str, ...] = ()
     """The players' names by seat, given at the start of the partida (empty: none)."""
+    deck: str | None = None
+    """The learnt deck the table reads with («Baraja: …»), None for the card model alone."""
     lang: str = field(default="es", compare=False)
 
     @classmethod
     def of(cls, game: Game, *, seq: int, table: str, phase: Phase, piedras: tuple[int, int],
            check_stones: bool, reading: Mapping[str, Any] | None, faults: tuple[Fault, ...],
            pending: int, learning: Mapping[str, Any] | None,
-           judge: Mapping[str, Any] | None = None) -> TableState:
+           judge: Mapping[str, Any] | None = None, deck: str | None = None) -> TableState:
         p, h = game.partida, game.hand
         betting = h.betting
         bets = BetsState(h.lance, h.speaker, h.legal, h.asked, h.declared, h.words_by_lance, h.outcomes,
@@ -195,7 +197,8 @@ class TableState:
             record=h.record, answer=h.answer, hand_score=h.score, confirm_by=h.confirm_by,
             stones_check=stones_check(h, target, piedras) if check_stones else (),
             faults=faults, pending_entries=pending, learning=learning,
-            last_hand=game.confirmed[-1].answer if game.confirmed else None, judge=judge, names=game.names)
+            last_hand=game.confirmed[-1].answer if game.confirmed else None, judge=judge, names=game.names,
+            deck=deck)
 
     def at_seq(self, seq: int) -> TableState:
         """The same state under the number of the event that carries it."""
@@ -244,6 +247,7 @@ class TableState:
             "faults": [f.to_json() for f in self.faults],
             "pending_entries": self.pending_entries,
             "learning": None if self.learning is None else dict(self.learning),
+            "deck": self.deck,
             "hands": self.hands,
             "last_hand": self.last_hand.to_json() if self.last_hand is not None else None,
             "judge": None if self.judge is None else dict(self.judge),

@@ -25,7 +25,7 @@ from firmware.panel import BEEP_ERROR, BEEP_OK, Light, Panel
 from firmware.runner import PanelDriver, TableRunner
 from firmware.table_loop import Reader, TableLoop
 from firmware.watcher import Watcher
-from table.errors import InvalidInput
+from table.errors import InvalidInput, MusTableError
 from vision.mat import Mat
 
 log = logging.getLogger(__name__)
@@ -49,15 +49,26 @@ def open_source(config: TableConfig) -> CameraSource:
     raise CameraError(f"unknown camera source {cam.source!r}")
 
 
-def make_reader(config: TableConfig, mat: Mat) -> Reader:
-    """The table reader, with the learnt deck of the configuration when it names one."""
+def deck_to_use(config: TableConfig) -> str | None:
+    """The deck the table reads with: the one last learnt or chosen (kept beside the decks, so that a
+    restart or a power cut keeps it), else the configuration's ``[deck] name``, else none."""
+    from vision.learnt import IN_USE, deck_in_use, decks_dir
+
+    if (decks_dir() / IN_USE).is_file():  # a choice was made at the table (None: the card model alone)
+        return deck_in_use()
+    return config.deck.name or None
+
+
+def make_reader(config: TableConfig, mat: Mat, deck: str | None = None) -> Reader:
+    """The table reader, with the learnt deck ``deck`` (default: :func:`deck_to_use`) when there is one."""
     from vision.reading import TableReader
 
-    if not config.deck.name:
+    name = deck_to_use(config) if deck is None else deck
+    if not name:
         return TableReader(mat)
     from vision.learnt import load_deck
 
-    return TableReader(mat, classifier=load_deck(config.deck.name).classifier())
+    return TableReader(mat, classifier=load_deck(name).classifier())
 
 
 class ShutdownHook:
@@ -174,8 +185,15 @@ def build_table(config: TableConfig, *, source: CameraSource | None = None, read
                 raise InvalidInput(f"cannot make the journal's folder {path.parent}: {exc.strerror}") from None
         journal = Journal(path)
         closers.append(journal.close)
-    loop = TableLoop(config.loop_settings(), reader=reader if reader is not None else make_reader(config, mat),
-                     journal=journal, mat=mat)
+    deck = deck_to_use(config) if reader is None else None
+    if reader is None:
+        try:
+            reader = make_reader(config, mat, deck or "")
+        except MusTableError as exc:  # a deck gone or learnt with another model: read without it, and say so
+            log.warning("deck %s: %s", deck, exc)
+            deck, reader = None, make_reader(config, mat, "")
+    loop = TableLoop(config.loop_settings(), reader=reader, journal=journal, mat=mat)
+    loop.deck = deck
     reopen = None if source is not None else (lambda: open_source(config))
     if source is None:
         try:

@@ -122,12 +122,23 @@ class LearnCancel:
         return {"kind": self.kind}
 
 
+@dataclass(frozen=True, slots=True)
+class UseDeck:
+    """Read with the learnt deck ``name`` from now on (``None``: the card model alone); kept across restarts."""
+
+    kind: ClassVar[str] = "use_deck"
+    name: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name}
+
+
 Command = (Say | Unsay | LanceOutcome | Declare | Read | Correct | Confirm | UndoHand | NewPartida
-           | CallJudge | LearnFrame | LearnDeck | LearnCancel)
+           | CallJudge | LearnFrame | LearnDeck | LearnCancel | UseDeck)
 
 _KINDS: dict[str, type] = {c.kind: c for c in (Say, Unsay, LanceOutcome, Declare, Read, Correct, Confirm,
                                                 UndoHand, NewPartida, CallJudge, LearnFrame, LearnDeck,
-                                                LearnCancel)}
+                                                LearnCancel, UseDeck)}
 
 
 def _seat(obj: dict[str, Any], key: str = "seat", optional: bool = False) -> int | None:
@@ -220,4 +231,9 @@ def parse_command(obj: Any) -> Command:
         if not isinstance(name, str) or not name.strip() or len(name) > 64:
             raise CommandRefused("deck_name")
         return LearnDeck(name.strip())
+    if cls is UseDeck:
+        name = obj.get("name")
+        if name is not None and (not isinstance(name, str) or not name.strip() or len(name) > 64):
+            raise CommandRefused("deck_name")
+        return UseDeck(name.strip() if name is not None else None)
     return cls()  # type: ignore[no-any-return]

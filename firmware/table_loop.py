@@ -53,10 +53,11 @@ from firmware.table_commands import (
     Read,
     Say,
     Unsay,
+    UseDeck,
 )
 from table.cards import Card
 from table.entries import CardsRead, Change, entry_from_json
-from table.errors import InvalidInput, Message, Refused
+from table.errors import InvalidInput, Message, MusTableError, Refused
 from table.game import ConfirmedHand, Game, expected_stones, is_dentro
 from table.hand import Phase, outcome_words, reading_problem
 from table.match import Partida
@@ -151,6 +152,8 @@ class TableLoop:
         self._reading_now = False
         self._learning: dict[str, Any] | None = None
         self._learn_frames: dict[int, Image] = {}
+        self.deck: str | None = None
+        """The learnt deck the table reads with (the state's ``deck``; None: the card model alone)."""
         self._judge: dict[str, Any] | None = None
         self._recent: deque[tuple[int, str, dict[str, Any]]] = deque(maxlen=_RECENT)
         self._last_entry = 0
@@ -216,6 +219,8 @@ class TableLoop:
                 return self._call_judge()
             if isinstance(cmd, LearnFrame | LearnDeck | LearnCancel):
                 return self._learn(cmd)
+            if isinstance(cmd, UseDeck):
+                return self._use_deck(cmd.name)
             if self._learning is not None:
                 raise CommandRefused("learning_now")
             self._check_fresh(seq)
@@ -495,7 +500,7 @@ class TableLoop:
             reading=self._reading.to_json() if self._reading is not None else None,
             faults=tuple(self._faults.values()), pending=len(self._pending),
             learning=dict(self._learning) if self._learning is not None else None,
-            judge=dict(self._judge) if self._judge is not None else None)
+            judge=dict(self._judge) if self._judge is not None else None, deck=self.deck)
 
     def _snapshot(self) -> dict[str, Any]:
         return self._state().to_json()
@@ -522,9 +527,26 @@ class TableLoop:
             classifier = learn_deck(cmd.name, [self._learn_frames[k] for k in (0, 1, 2)], self.mat)
             if isinstance(self.reader, TableReader):  # read with the deck just learnt from now on
                 self.reader = TableReader(self.mat, classifier=classifier)
+            self.deck = deck_name(cmd.name)
             self._learning = None
             self._learn_frames = {}
         self.bus.publish(EventKind.LEARNING, self._state())
+        return self._snapshot()
+
+
+    def _use_deck(self, name: str | None) -> dict[str, Any]:
+        """Read with the learnt deck ``name`` (None: the card model alone) from now on, and after a restart."""
+        from vision import learnt
+
+        try:
+            classifier = learnt.load_deck(name).classifier() if name is not None else None
+            learnt.use_deck(name)
+        except MusTableError as exc:
+            raise CommandRefused("deck_unusable", name=name, why=str(exc)) from None
+        if isinstance(self.reader, TableReader):
+            self.reader = TableReader(self.mat, classifier=classifier)
+        self.deck = deck_name(name) if name is not None else None
+        self.bus.publish(EventKind.LEARNING, self._snapshot())
         return self._snapshot()
 
 
@@ -546,15 +568,23 @@ def learn_frame_faults(k: int, frame: Image, mat: Mat | None = None) -> list[dic
 
 
 def learn_deck(name: str, frames: list[Image], mat: Mat | None = None) -> Any:
-    """Learn a deck from its three frames and keep it as ``name`` (:mod:`vision.learnt`);
-    the classifier that reads it."""
+    """Learn a deck from its three frames, keep it as ``name`` and make it the deck in use
+    (:mod:`vision.learnt`); the classifier that reads it."""
     from vision import learnt
 
     try:
         deck = learnt.learn_deck(frames, mat)
         learnt.save_deck(learnt.check_name(name), deck)
+        learnt.use_deck(name)
         return deck.classifier()
     except InvalidInput as exc:
         if exc.code.startswith(("learn_", "deck_")):
             raise CommandRefused(exc.code, **exc.params) from None
         raise CommandRefused("learn_failed", why=str(exc)) from None
+
+
+def deck_name(name: str) -> str:
+    """A deck's name as it is kept (:func:`vision.learnt.check_name`: spaces made one)."""
+    from vision import learnt
+
+    return learnt.check_name(name)

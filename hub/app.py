@@ -77,10 +77,13 @@ def create_app(store: Store, follower: Follower | None = None, *, pin: str, publ
     def is_juez() -> bool:
         return bool(session.get("juez"))
 
-    def guard() -> None:
+    def same_site() -> None:
         source = request.headers.get("Origin") or request.headers.get("Referer")
         if source and urlsplit(source).netloc.lower() != request.host.lower():
             abort(403)
+
+    def guard() -> None:
+        same_site()
         if not is_juez():
             abort(403)
 
@@ -119,10 +122,12 @@ def create_app(store: Store, follower: Follower | None = None, *, pin: str, publ
 
     @app.post("/entrar")
     def login() -> Any:
+        same_site()
         given = request.form.get("pin", "")
         if hmac.compare_digest(given.encode(), pin.encode()):
             session["juez"] = True
-            return redirect(request.form.get("next") or url_for("index"))
+            back = request.form.get("next", "")
+            return redirect(back if back.startswith("/") and not back.startswith("//") else url_for("index"))
         time.sleep(0.5)  # a script guessing PINs goes slowly
         return render_template("message.html", text="PIN equivocado"), 403
 

@@ -9,6 +9,12 @@ then ``--scenes`` scenes with the reader's full variety (other felts and
 lights, tilt, blur, glare, a hand, objects) are read twice by the whole reader
 (``mus-table bench accuracy``'s ``evaluate``): with the model alone (out of the box) and
 with the learnt deck. Cards right / wrong / unknown are per true card.
+
+``--px-per-mm`` fixes the reading frames' resolution (2.9: a Camera Module
+3's full-resolution still, 4608 x 2592; by default the live camera's
+1.2-1.8), ``--learn-px-per-mm`` the learning frames' (1.45: its 2304 x 1296
+frames). ``learnt, no ends`` reads with the learnt faces alone, ``learnt``
+also asks the ends reader about the cards they are not sure of (stills only).
 """
 
 from __future__ import annotations
@@ -53,17 +59,22 @@ def held_out_decks(deck_dirs: list[Path], seed: int) -> dict[str, DeckStyle | Ma
 
 
 def measure(name: str, deck: DeckStyle | Mapping[Card, np.ndarray], scenes: int, seed: int,
-            model: CardClassifier) -> dict[str, object]:
+            model: CardClassifier, px_per_mm: float | None = None, learn_px_per_mm: float | None = None,
+            alone: CardClassifier | None = None) -> dict[str, object]:
     """Learn ``deck`` from three rendered frames, then read ``scenes`` scenes with and without it."""
     rng = np.random.default_rng(seed)
-    frames = [render_scene(learning_scene(rng, k, deck=deck), rng).image for k in range(3)]
+    fixed = {} if learn_px_per_mm is None else {"px_per_mm": learn_px_per_mm}
+    frames = [render_scene(learning_scene(rng, k, deck=deck, **fixed), rng).image for k in range(3)]
     t0 = time.process_time()
     learnt = learn_deck(frames, model=model)
     learn_s = time.process_time() - t0
     faces = deck_faces(deck) if isinstance(deck, DeckStyle) else deck
     out: dict[str, object] = {"deck": name, "learn_cpu_s": round(learn_s, 1)}
-    for what, clf in (("model alone", model), ("learnt", learnt.classifier(model))):
-        tally = evaluate(scenes, seed + 1, classifier=clf, faces=faces)
+    ways: list[tuple[str, object]] = [("model alone", model), ("learnt", learnt.classifier(model))]
+    if alone is not None:
+        ways.append(("learnt, no ends", learnt.classifier(alone)))
+    for what, clf in ways:
+        tally = evaluate(scenes, seed + 1, classifier=clf, faces=faces, px_per_mm=px_per_mm)
         s = tally.summary(True)
         out[what] = {k: s[k] for k in ("cards_right_pct", "cards_wrong_pct", "cards_unknown_pct",
                                        "scenes_all_right_pct", "finder_recall_pct", "wrong_cases")}
@@ -81,12 +92,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", type=Path, default=None,
                         help="the card model to learn and read with (default: the installed one); one trained "
                              "with --no-fournier makes Fournier 1878 a real deck it never saw")
+    parser.add_argument("--px-per-mm", type=float, default=None,
+                        help="the reading frames' resolution (2.9: a full-resolution still; default 1.2-1.8)")
+    parser.add_argument("--learn-px-per-mm", type=float, default=None,
+                        help="the learning frames' resolution (default: the live camera's 1.2-1.8)")
+    parser.add_argument("--no-ends-too", action="store_true", help="also read with the learnt faces alone")
     args = parser.parse_args(argv)
-    model = CardClassifier(args.model, threads=1)
+    model = CardClassifier(args.model, threads=1, ends=True)
+    alone = CardClassifier(args.model, threads=1, ends=False) if args.no_ends_too else None
     for name, deck in held_out_decks(args.deck_dir, args.seed).items():
         if args.only and name not in args.only:
             continue
-        print(json.dumps(measure(name, deck, args.scenes, args.seed, model)), flush=True)
+        print(json.dumps(measure(name, deck, args.scenes, args.seed, model, args.px_per_mm, args.learn_px_per_mm,
+                                 alone)), flush=True)
     return 0
 
 

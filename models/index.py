@@ -356,8 +356,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("index.onnx"))
-    parser.add_argument("--float", dest="quantized", action="store_false",
-                        help="write the float model, not the 8-bit one the reader ships (models.quantize)")
+    parser.add_argument("--int8", dest="quantized", action="store_true",
+                        help="write an 8-bit copy (models.quantize), not the float model the reader ships: "
+                             "faster, but its calls move between CPUs")
     a = parser.parse_args(argv)
     t0 = time.time()
     x, y = build_patches(a.patches, a.seed, workers=a.threads)

@@ -1,4 +1,9 @@
-"""8-bit copies of the card model and the index model: the same calls in half the time on one core.
+"""8-bit copies of the card model and the index model: half the time on one core, but not shipped.
+
+The reader ships the float models: onnxruntime's 8-bit kernels differ from
+one CPU to another (x86 with or without VNNI, the Pi's ARM), and a card near
+the reader's bar was sure on one and unknown on another (the model card,
+"The same calls on every CPU"; ``models.agreement`` measures it).
 
 ``python -m models.quantize SRC [DST]`` rewrites an exported card model
 (``--index``: an index model) with
@@ -16,8 +21,8 @@ The index model's ranges come from corners drawn as its training draws them
 onnxruntime runs its row-wise maximum in float, and the copy was twice as
 slow as the float model.
 
-Training writes the quantised models by default (``models.train`` and
-``models.index``; ``--float`` keeps the float one).
+Training writes the float models; ``--int8`` (``models.train`` and
+``models.index``) writes the quantised copy instead.
 """
 
 from __future__ import annotations

@@ -945,3 +945,55 @@ def learning_scene(rng: np.random.Generator, frame: int, **overrides: Any) -> Sc
                         spec.upside_down_prob)) if seat else ()
         for s, seat in enumerate(cards))
     return replace(spec, placements=placements)
+
+
+# ---------------------------------------------------------------- cards a finder may miss
+
+HARD_CASES = ("line", "tilted", "pale", "stone")
+"""Tables that have made a finder drop cards: cards over a zone's printed line, tilted 12 degrees,
+on a felt almost as pale as their paper, and beside a seat's stones."""
+
+
+def hard_scene(rng: np.random.Generator, case: str, **overrides: Any) -> SceneSpec:
+    """A scene of sixteen cards laid as ``case`` (one of :data:`HARD_CASES`) at every seat.
+
+    ``line``: in each zone one card over its inner line, one over its outer
+    line and one over a side line (their centres inside the zone); ``tilted``:
+    every card turned 12 degrees one way or the other; ``pale``: a felt nearly
+    the colour of the cards' paper; ``stone``: a card at the zone's end next to
+    the seat's stone zone, full of large stones that touch. The rest varies as
+    in :func:`random_scene`.
+    """
+    if case not in HARD_CASES:
+        raise ValueError(f"no hard case {case!r} (known: {', '.join(HARD_CASES)})")
+    spec = random_scene(rng, cards=random_cards(rng), extras=(), hidden_markers=(), hand_over_pool=False,
+                        **overrides)
+    w, h = spec.card_mm
+    x0, y0, x1, y1 = spec.mat.card_zone(0)
+    gap = 4.0
+    xs = [x0 + w / 2 + 2 + i * (w + gap) for i in range(4)]
+    ys = [(y0 + y1) / 2] * 4
+    angles = [0.0] * 4
+    extra: dict[str, Any] = {}
+    if case == "line":
+        xs = [x0 + 8.0 + i * (w + gap) for i in range(4)]            # the first over the left line
+        ys = [y0 + 6.0, y1 - 6.0, (y0 + y1) / 2, y0 + h / 2 - 3.0]     # over the inner, the outer line
+    elif case == "tilted":
+        angles = [12.0 * float(rng.choice([-1, 1])) for _ in range(4)]
+        xs = [x0 + w / 2 + 12 + i * (w + 14.0) for i in range(4)]
+    elif case == "pale":
+        paper = float(rng.uniform(185, 215))
+        extra["felt"] = tuple(int(np.clip(paper + rng.normal(0, 8), 0, 255)) for _ in range(3))
+        extra["stone_colour"] = (40, 40, 160)
+    else:
+        xs = [x1 - w / 2 - 1.0 - (3 - i) * (w + gap) for i in range(4)]
+        extra.update(seat_stones=(8, 8, 8, 8), stone_mm=28.0, touching=0.6)
+    placements = []
+    for seat in range(4):
+        row = []
+        for x, y, a in zip(xs, ys, angles, strict=True):
+            flip = 180.0 if rng.random() < spec.upside_down_prob else 0.0
+            c = quarter_turn(x, y, seat, spec.mat.side / 2)
+            row.append(CardPlacement((float(c[0]), float(c[1])), a + flip + _seat_rotation(seat)))
+        placements.append(tuple(row))
+    return replace(spec, placements=tuple(placements), **{**extra, **overrides})

@@ -24,6 +24,7 @@ from firmware.table_commands import CallJudge  # noqa: E402
 from firmware.table_loop import LoopSettings, TableLoop  # noqa: E402
 from firmware.truth import TruthPlayers, TruthReader  # noqa: E402
 from hub.follower import BrokerAddress  # noqa: E402
+from hub.public import PHASES  # noqa: E402
 from hub.service import build_hub, make_server  # noqa: E402
 from table.rules import Rules  # noqa: E402
 from tests._mosquitto import HOST, Mosquitto, free_port, needs_mosquitto  # noqa: E402
@@ -106,6 +107,12 @@ def test_spectator_page_follows_a_table_through_the_websocket_listener(world: Wo
         c.on('message', (t) => { seen.push(t); if (t === 'public/index') { c.end(); done(seen); } });
     })""", f"ws://{HOST}:{world.broker.ws_port}")
     assert "public/index" in got and all(t.startswith("public/") for t in got), got
+    # the fallback without WebSockets: server-sent events from the hub
+    page.goto(world.url + "/sse/mesa-7")
+    expect(page.locator("#seq")).to_have_text(str(world.loop.bus.last_seq))
+    world.players.play_hand()
+    expect(page.locator("#seq")).to_have_text(str(world.loop.bus.last_seq))
+    expect(page.locator("#phase")).to_have_text(PHASES[world.loop.snapshot()["phase"]])
 
 
 def test_tables_console_draw_and_standings(world: World, page: Any) -> None:

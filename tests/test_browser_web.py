@@ -443,3 +443,28 @@ def test_a_phone_opening_the_page_gives_a_table_with_no_network_its_time(browser
     finally:
         app.extensions["mus_table"]["hub"].stop()
         server.close()
+
+
+def test_a_long_press_shows_the_pin_on_the_kiosk_and_changes_it(browser: Any) -> None:
+    """The kiosk (loopback) holds «Desbloquear»: the PIN, and «Cambiar el PIN» (the PIN asked first)."""
+    s = Served()
+    try:
+        page = browser.new_page(viewport={"width": 800, "height": 480})
+        page.set_default_timeout(TIMEOUT)
+        page.goto(s.url + "/")
+        page.locator("#btn-lock").click(delay=1600)  # a long press
+        expect(page.locator("#pinvalue")).to_have_text(PIN)
+        expect(page.locator("#pinshow")).to_be_visible()  # the press did not also ask to unlock
+        shot(page, "display-800x480-pin-shown.png")
+        page.click("#btn-change-pin")
+        for d in PIN:  # locked: the PIN first
+            page.click(f'.pinkey[data-key="{d}"]')
+        page.click('.pinkey[data-key="OK"]')
+        for d in "975310":
+            page.click(f'.newpinkey[data-key="{d}"]')
+        page.click('.newpinkey[data-key="OK"]')
+        expect(page.locator("#newpinmsg")).to_contain_text("PIN cambiado")
+        assert s.app.extensions["mus_table"]["guard"].pin == "975310"
+        page.close()
+    finally:
+        s.close()

@@ -14,6 +14,7 @@ from vision.cardcrop import warp_card
 from vision.classifier import (
     CORNER_THRESHOLD,
     DEFAULT_THRESHOLD,
+    KERNEL_MARGIN,
     CardClassifier,
     CornerModel,
     ModelNotFound,
@@ -54,10 +55,12 @@ def test_cards_read_from_their_true_quads_both_ways_round() -> None:
     preds = clf.classify(crops)
     assert len(preds) == 16 and all(isinstance(p, Prediction) for p in preds)
     assert [p.card for p in preds] == [t.card for t in scene.cards]
-    assert all(p.sure() for p in preds)
+    # sure with a margin no CPU's kernels cross (a card at 0.894 against the bar flipped on another CPU)
+    assert all(p.sure(DEFAULT_THRESHOLD + KERNEL_MARGIN) for p in preds)
     # upside down, the same cards
     flipped = clf.classify([np.ascontiguousarray(c[::-1, ::-1]) for c in crops])
     assert [p.card for p in flipped] == [t.card for t in scene.cards]
+    assert all(p.sure(DEFAULT_THRESHOLD + KERNEL_MARGIN) for p in flipped)
     assert clf.classify([]) == []
 
 
@@ -65,7 +68,7 @@ def test_a_blank_crop_is_not_a_sure_card() -> None:
     clf = CardClassifier()
     blank = np.full((112, 72, 3), 235, np.uint8)
     felt = np.zeros((112, 72, 3), np.uint8) + np.array([40, 110, 30], np.uint8)
-    assert not any(p.sure() for p in clf.classify([blank, felt]))
+    assert all(p.probability < DEFAULT_THRESHOLD - KERNEL_MARGIN for p in clf.classify([blank, felt]))
 
 
 def _p(card: str, probability: float, agreed: bool = True) -> Prediction:

@@ -14,7 +14,7 @@ import pytest
 
 from firmware.cli import main
 from firmware.config import parse_config
-from firmware.table_app import make_reader
+from firmware.table_app import deck_to_use, make_reader
 from models.deck import HELD_OUT_STYLES
 from models.scene import learning_scene, random_cards, random_scene, render_scene
 from vision.learnt import DeckNotFound, LearntClassifier
@@ -47,7 +47,8 @@ def test_learn_list_read_and_remove(tmp_path: Path, data_home: Path,
     assert "learnt deck club" in capsys.readouterr().out
     assert (data_home / "mus-table" / "decks" / "club" / "deck.json").is_file()
     assert main(["deck", "list"]) == 0
-    assert capsys.readouterr().out.split() == ["club"]
+    assert capsys.readouterr().out.splitlines() == ["club  (in use)"]  # learning makes it the table's deck
+    assert deck_to_use(parse_config("")) == "club"
     rng = np.random.default_rng(31)
     scene = render_scene(random_scene(rng, cards=random_cards(rng), deck=STYLE, extras=(), glare=0.0), rng)
     image = tmp_path / "table.png"
@@ -68,11 +69,17 @@ def test_learn_list_read_and_remove(tmp_path: Path, data_home: Path,
     reader = make_reader(parse_config('[deck]\nname = "club"\n'), Mat())
     assert isinstance(reader.classifier, LearntClassifier)  # type: ignore[attr-defined]
     assert [[str(c) for c in seat] for seat in reader.read(scene.image).cards] == reading["cards"]
+    # the table's deck is changed, and the change kept: the card model alone, then the deck again
+    assert main(["deck", "use", "--none"]) == 0 and deck_to_use(parse_config('[deck]\nname = "club"\n')) is None
+    assert main(["deck", "use", "club"]) == 0 and deck_to_use(parse_config("")) == "club"
+    assert main(["deck", "use", "other"]) == 2 and deck_to_use(parse_config("")) == "club"
+    assert "no learnt deck called 'other'" in capsys.readouterr().err
     assert main(["deck", "remove", "club"]) == 0
     assert main(["deck", "list"]) == 0
-    assert capsys.readouterr().out.split() == ["forgot", "deck", "club"]
+    assert capsys.readouterr().out.split()[-3:] == ["forgot", "deck", "club"]
+    assert deck_to_use(parse_config('[deck]\nname = "club"\n')) is None  # a deck forgotten is in use no more
     with pytest.raises(DeckNotFound, match="no learnt deck called 'club'"):
-        make_reader(parse_config('[deck]\nname = "club"\n'), Mat())
+        make_reader(parse_config(""), Mat(), "club")
 
 
 def test_a_refused_frame_keeps_nothing_and_says_one_line(tmp_path: Path, data_home: Path,

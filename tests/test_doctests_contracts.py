@@ -116,3 +116,14 @@ def test_the_reading_shown_is_what_the_reader_reads(tmp_path: Path, capsys: pyte
     assert main(["read", "--json", "frame.png"]) == 0
     shown = next(b for b in _blocks("mat.md") if "markers" in b)
     assert json.loads(capsys.readouterr().out) == shown
+    # and every card of it is read far from the bar, so that no CPU reads it otherwise
+    import cv2
+
+    from vision.classifier import DEFAULT_THRESHOLD, KERNEL_MARGIN
+    from vision.reading import TableReader
+
+    reader = TableReader()
+    reader.read(cv2.imread("frame.png"))
+    probabilities = [p.probability for p in reader.detail.predictions if p is not None]
+    assert len(probabilities) == 16
+    assert all(abs(p - DEFAULT_THRESHOLD) > KERNEL_MARGIN for p in probabilities)

@@ -110,6 +110,8 @@ def test_tables_console_call_and_rulings(hub: tuple[Hub, Mosquitto], tmp_path: P
         assert [r["kind"] for r in h.store.rulings("mesa-1")] == ["warning"]
         assert "señas" in web.get("/mesa/mesa-1").get_data(as_text=True)
         assert len(t.journal.entries()) == entries
+        assert web.post("/entrar", data={"pin": PIN, "next": "//evil.example/x"}).headers["Location"] == "/"
+        assert web.post("/entrar", data={"pin": PIN}, headers={"Origin": "http://evil.example"}).status_code == 403
         other = h.app.test_client()
         assert other.post("/mesa/mesa-1/decision", data={"kind": "note"}).status_code == 403
         assert web.post("/mesa/mesa-1/decision", data={"kind": "note"},

@@ -1,4 +1,4 @@
-"""models.quantize: the 8-bit card model keeps the reader's contract and its calls."""
+"""models.quantize: an 8-bit copy keeps the reader's contract and its calls; the shipped models stay float."""
 
 from __future__ import annotations
 
@@ -47,9 +47,10 @@ def _tiny_card_model(path: Path) -> None:
     onnx.save(model, str(path))
 
 
-def test_the_shipped_card_and_index_models_are_the_8_bit_ones_and_the_pinta_model_float() -> None:
-    assert is_quantized(default_model_path()) and is_quantized(ends_path(INDEX_MODEL_NAME))
-    assert not is_quantized(ends_path(PINTA_MODEL_NAME))
+def test_the_shipped_models_are_float_so_that_every_cpu_makes_the_same_calls() -> None:
+    # 8-bit kernels differ by CPU (VNNI or not, the Pi's ARM): a call could flip (model card)
+    assert not any(is_quantized(p) for p in (default_model_path(), ends_path(INDEX_MODEL_NAME),
+                                            ends_path(PINTA_MODEL_NAME)))
 
 
 def _tiny_index_model(path: Path) -> None:
@@ -100,7 +101,10 @@ def test_quantising_keeps_the_contract_and_the_calls(tmp_path: Path) -> None:
 
 def test_the_command_refuses_a_model_quantised_already_and_a_missing_one(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main([str(default_model_path()), str(tmp_path / "x.onnx")]) == 2
+    src, done = tmp_path / "float.onnx", tmp_path / "int8.onnx"
+    _tiny_card_model(src)
+    quantize(src, done, scenes=1)
+    assert main([str(done), str(tmp_path / "x.onnx")]) == 2
     assert "quantised already" in capsys.readouterr().err
     assert main([str(tmp_path / "none.onnx")]) == 2
     assert "no model at" in capsys.readouterr().err

@@ -478,6 +478,59 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     return [CardObject(o.quad, mat.zone_at(*o.centre), o.why) for o in unique]
 
 
+UNREAD_WHY = "card-sized, not found as a card"
+"""Why a thing that :func:`unread_things` found is in ``unknown``."""
+UNREAD_EDGE_SIGMAS = 6.0
+"""A pixel is busy when its log-brightness gradient is this many times the free felt's (and at least
+:data:`UNREAD_MIN_EDGE`)."""
+UNREAD_MIN_EDGE = 0.06
+UNREAD_CLOSE_MM = 10.0
+"""Busy pixels this close are one thing (a card's print is dense; a felt's weave, shadow or glare is not)."""
+UNREAD_AREA = 0.25
+"""Least share of a card a busy thing left uncovered must fill to be reported."""
+
+
+def unread_things(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat,
+                  found: list[CardObject]) -> list[CardObject]:
+    """Card-sized things in the card zones that no object found covers: reported, never read.
+
+    The finder looks for paper lighter than the felt; a card on a felt as pale
+    as its paper (or paler) can escape it. Its print cannot: the edges of the
+    ink are dense over a card and rare on felt, whatever its colour, a shadow
+    or a glare. So what is busy with edges, card-sized, in a card zone and not
+    under anything found is put in ``unknown`` with its box, and a table is
+    never read short of a card without a hint where.
+    """
+    k = px_per_mm
+    grey = _log_grey(rectified)
+    mag = _gradient(grey) / 8.0  # Sobel's scale: per pixel
+    free = felt.free > 0
+    spread = float(np.median(mag[free])) * 1.4826 if free.any() else 0.0
+    busy: Image = np.asarray((mag > max(UNREAD_MIN_EDGE, UNREAD_EDGE_SIGMAS * spread)), np.uint8) * np.uint8(255)
+    zones = np.zeros(busy.shape, np.uint8)
+    for s in range(4):
+        x0, y0, x1, y1 = mat.card_zone(s)
+        cv2.rectangle(zones, (round(x0 * k), round(y0 * k)), (round(x1 * k) - 1, round(y1 * k) - 1), 255, -1)
+    busy &= zones
+    busy &= np.asarray(cv2.bitwise_not(outline_band(mat, k, busy.shape[:2], half_mm=2.0)), np.uint8)  # mat lines
+    size = 2 * round(UNREAD_CLOSE_MM * k / 2) + 1
+    closed = cv2.morphologyEx(busy, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    blob = _fill(np.asarray(closed, np.uint8))  # a card's frame line holds its plain middle
+    blob &= np.asarray(cv2.bitwise_not(_taken(found, k, busy.shape[:2], 3.0)), np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(blob, connectivity=8)
+    card_px = CARD_MM[0] * CARD_MM[1] * k * k
+    out = []
+    for i in range(1, n):
+        if stats[i, cv2.CC_STAT_AREA] < UNREAD_AREA * card_px:
+            continue
+        x, y, w, h = (int(v) for v in stats[i, :4])
+        quad = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float64) / k
+        obj = CardObject(quad, mat.zone_at(*quad.mean(axis=0)), UNREAD_WHY)
+        if obj.seat is not None:
+            out.append(obj)
+    return out
+
+
 def _faint_cards(rectified: Image, felt: Felt, light: FloatImage, k: float, mat: Mat,
                  found: list[CardObject], card: tuple[float, float]) -> list[CardObject]:
     """Cards far fainter than the frame's paper (under a glare on dark felt), cut at the felt's noise.

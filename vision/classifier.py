@@ -39,6 +39,13 @@ FEATURES = "features"
 """The model's second output: what its last layer sees, one row per crop (for learnt decks)."""
 DEFAULT_THRESHOLD = 0.9
 """Least probability (in both views) for a card to be called; below it the card is unknown."""
+KERNEL_MARGIN = 0.02
+"""How far from a bar a probability must lie for a test to assert which side of it it falls.
+
+The shipped models are float: another CPU's kernels move a probability by
+about 1e-6 (``models.agreement``, the model card's "The same calls on every
+CPU"); the 8-bit copies moved them by up to 0.09 and flipped calls. A test
+whose cards lie nearer a bar than this is a test of the CPU, not of the reader."""
 CORNER_THRESHOLD = 0.97
 """Least probability (in both end bands) for the corner model to call a card the main model is unsure of."""
 

@@ -27,7 +27,7 @@ import numpy.typing as npt
 from table.cards import Card
 from vision.calibration import Calibration, Calibrator
 from vision.cardcrop import warp_card
-from vision.cards import CardObject, card_area_share, find_cards
+from vision.cards import CardObject, card_area_share, find_cards, unread_things
 from vision.classifier import DEFAULT_THRESHOLD, CardClassifier, Classifier, Prediction
 from vision.felt import estimate_felt
 from vision.frames import as_frame
@@ -228,6 +228,7 @@ class TableReader:
         felt = estimate_felt(rect, k, self.mat)
         t2 = clock()
         objects = find_cards(rect, felt, k, self.mat)
+        objects += unread_things(rect, felt, k, self.mat, objects)
         crops_for = [o for o in objects if o.why is None and o.seat is not None]
         crops = [warp_card(frame, cal.to_image(o.quad).astype(np.float32)) for o in crops_for]
         t3 = clock()

@@ -281,6 +281,9 @@ ES: dict[str, str] = {
     "pin_only_kiosk": "El PIN solo se muestra en la pantalla de la mesa",
     "pin_bad": "El PIN nuevo debe tener de 4 a 12 cifras",
     "pin_changed": "PIN cambiado; los demás teléfonos tendrán que desbloquear de nuevo",
+    "pin_of_table": "PIN de la mesa",
+    "pin_change": "Cambiar el PIN",
+    "pin_new": "PIN nuevo (de 4 a 12 cifras)",
     # settings and health (web/settings.py)
     "set_title": "Ajustes de la mesa",
     "set_short": "Ajustes",
@@ -411,6 +414,7 @@ ES: dict[str, str] = {
                             "y ahí va el {want_name}",
     "msg_deck_name_bad": "el nombre del mazo {name} no vale: de 1 a 40 letras, cifras, «-», «_» o «.»",
     "msg_learn_failed": "no se pudo aprender el mazo: volved a hacer las fotos",
+    "msg_deck_unusable": "no se puede usar el mazo «{name}»: no está aprendido, o hay que aprenderlo otra vez",
     "msg_already_reading": "ya se están leyendo las cartas",
     "msg_no_reader": "esta mesa no tiene lector de cartas",
     "msg_no_camera_read": "no hay cámara: no se puede leer",

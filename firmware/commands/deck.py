@@ -1,17 +1,20 @@
-"""``mus-table deck learn NAME FRAME0 FRAME1 FRAME2 | list | remove NAME``: the players' own decks.
+"""``mus-table deck learn NAME FRAME0 FRAME1 FRAME2 | list | use NAME | use --none | remove NAME``.
 
 ``learn`` reads the three learning frames of ``docs/mat.md`` ("Learning a
 deck"), refuses one not laid out as it says (one line naming the frame and
-the zone, nothing kept), and keeps the deck under
-``$XDG_DATA_HOME/mus-table/decks/NAME``; ``mus-table read --deck NAME`` reads
-with it.
+the zone, nothing kept), keeps the deck under
+``$XDG_DATA_HOME/mus-table/decks/NAME`` (on the Pi, the state directory with
+the journal) and makes it the table's deck in use, which the table reads
+with until another is learnt or chosen, after a restart or a power cut too.
+``use`` chooses another (``--none``: the card model alone), ``list`` marks
+the one in use; ``mus-table read --deck NAME`` reads with any.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from table.errors import MusTableError
+from table.errors import InvalidInput, MusTableError
 
 HELP = "learn a deck from three frames of it laid out on the mat; list or remove learnt decks"
 
@@ -22,17 +25,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     learn.add_argument("name", metavar="NAME", help="what to call the deck (letters, digits, - _ .)")
     learn.add_argument("frames", nargs=3, metavar="FRAME", help="the frames 0, 1 and 2, in that order")
     learn.add_argument("--model", default=None, help="card model (default: models/cards.onnx)")
-    sub.add_parser("list", help="the learnt decks")
+    sub.add_parser("list", help="the learnt decks (the one in use marked)")
+    use = sub.add_parser("use", help="make a learnt deck the table's deck (read from the next start)")
+    use.add_argument("name", metavar="NAME", nargs="?", default=None)
+    use.add_argument("--none", action="store_true", help="no learnt deck: the card model alone")
     remove = sub.add_parser("remove", help="forget a learnt deck")
     remove.add_argument("name", metavar="NAME")
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.learnt import check_name, list_decks, remove_deck
+    from vision.learnt import check_name, deck_in_use, list_decks, remove_deck, use_deck
 
     if args.action == "list":
+        in_use = deck_in_use()
         for name in list_decks():
-            print(name)
+            print(f"{name}  (in use)" if name == in_use else name)
+        return 0
+    if args.action == "use":
+        if args.none == (args.name is not None):
+            raise InvalidInput("deck use: name a learnt deck, or --none for the card model alone")
+        use_deck(None if args.none else check_name(args.name))
+        print(f"deck in use: {args.name}" if not args.none else "deck in use: none (the card model alone)")
         return 0
     if args.action == "remove":
         remove_deck(args.name)
@@ -51,5 +64,6 @@ def run(args: argparse.Namespace) -> int:
             raise MusTableError(f"frame {k}: {exc}") from exc
     deck = learn_deck(frames, model=CardClassifier(args.model))
     folder = save_deck(name, deck)
-    print(f"learnt deck {name}: 40 cards, kept in {folder}")
+    use_deck(name)
+    print(f"learnt deck {name}: 40 cards, kept in {folder}; the deck in use now")
     return 0
