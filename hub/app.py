@@ -47,6 +47,7 @@ from hub.tournament import (
     crossed,
     groups,
     knockout_round,
+    losses_of,
     round_robin,
     standings,
     swiss_round,
@@ -283,7 +284,14 @@ def create_app(store: Store, follower: Follower | None = None, *, pin: str, publ
         else:
             pairings = swiss_round(ids, past, seed)
         at = now_iso()
-        store.add_matches([{"round": number, "stage": f"{fmt} (semilla {seed})", "table_name": table,
+        losses = losses_of([r for m, r, _, _ in results(store) if m["fmt"] in (Format.CROSSED, Format.KNOCKOUT)])
+
+        def bracket(a: int) -> str:
+            if fmt != Format.KNOCKOUT or not losses[a]:
+                return f"{fmt} (semilla {seed})"
+            return f"{fmt}, cuadro de {losses[a]} derrota{'s' if losses[a] > 1 else ''} (semilla {seed})"
+
+        store.add_matches([{"round": number, "stage": bracket(a), "table_name": table,
                             "pair_a": a, "pair_b": b, "drawn_at": at, "fmt": str(fmt)}
                            for table, (a, b) in assign_tables(pairings, sorted(tables_now))])
         return redirect(url_for("draw"))

@@ -174,6 +174,12 @@ def test_draw_result_signed_by_the_losers_and_standings(hub: tuple[Hub, Mosquitt
         rested = next(m["pair_a"] for m in draw if m["pair_b"] is None)
         second = [m for m in h.store.matches(2) if m["pair_b"] is not None]
         assert rested in (second[0]["pair_a"], second[0]["pair_b"])
+        # a knockout with a losers' bracket: the signed result counts, the loser plays in the bracket of one loss
+        assert web.post("/torneo/ronda", data={"format": "knockout", "lives": "2", "seed": "3",
+                                               "tables": "mesa-9"}).status_code == 302
+        third = h.store.matches(3)
+        assert sorted(p for m in third for p in (m["pair_a"], m["pair_b"]) if p is not None) == sorted(names)
+        assert "knockout" in web.get("/sorteo").get_data(as_text=True)
     finally:
         t.close()
 
