@@ -165,7 +165,7 @@ ES: dict[str, str] = {
     "learn_retake": "Repetir la foto {k}",
     "learn_taken": "Foto {k} hecha",
     "learn_saved": "Baraja «{name}» aprendida",
-    "learn_name_btn": "Nombre…",
+    "learn_name_save": "Nombre y guardar",
     "kb_space": "espacio",
     "learn_where": "Coloca estas cartas así y pulsa «Hacer la foto»",
     "learn_fix": "Esta foto no vale (mira el aviso sobre el tapete): coloca las cartas como se ve y repítela",
