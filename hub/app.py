@@ -111,6 +111,17 @@ def create_app(store: Store, follower: Follower | None = None, *, pin: str, publ
             rows.append(row)
         return rows
 
+    @app.before_request
+    def held_back() -> Any:
+        """While the tournament holds the public feed back, the live pages are the juez's only
+        (else anyone could read on the hub what the delay hides on /ver)."""
+        path = request.path
+        live = path == "/" or path == "/api/tables" or path.startswith(("/mesa/", "/api/mesa/"))
+        if live and not is_juez() and float(store.setting(DELAY_KEY, "0") or 0) > 0:
+            return render_template("message.html", text="El torneo retrasa lo que ve el público: las mesas en "
+                                   "directo son para el juez (PIN arriba); el público, en «Espectadores»."), 403
+        return None
+
     @app.context_processor
     def common() -> dict[str, Any]:
         return {"juez": is_juez(), "ruling_text": RULING_TEXT, "phases": PHASES}

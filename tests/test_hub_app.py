@@ -112,6 +112,13 @@ def test_tables_console_call_and_rulings(hub: tuple[Hub, Mosquitto], tmp_path: P
         assert len(t.journal.entries()) == entries
         assert web.post("/entrar", data={"pin": PIN, "next": "//evil.example/x"}).headers["Location"] == "/"
         assert web.post("/entrar", data={"pin": PIN}, headers={"Origin": "http://evil.example"}).status_code == 403
+        # a tournament that holds the public feed back keeps its live pages for the juez
+        assert web.post("/torneo/retraso", data={"delay": "900"}).status_code == 302
+        stranger = h.app.test_client()
+        assert stranger.get("/").status_code == 403 and stranger.get("/api/mesa/mesa-1").status_code == 403
+        assert stranger.get("/ver/mesa-1").status_code == 200 and web.get("/").status_code == 200
+        assert web.post("/torneo/retraso", data={"delay": "0"}).status_code == 302
+        assert stranger.get("/").status_code == 200
         other = h.app.test_client()
         assert other.post("/mesa/mesa-1/decision", data={"kind": "note"}).status_code == 403
         assert web.post("/mesa/mesa-1/decision", data={"kind": "note"},
