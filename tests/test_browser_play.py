@@ -296,6 +296,9 @@ def test_spectators_and_the_overlay_know_the_state_and_the_result(served: Served
     last = ([t["score"] for t in state["tanteo"] if t["counted"]] or [state["score"]])[-1]
     expect(phone.locator('.points[data-pair="0"]')).to_have_text(str(last[0]))
     expect(phone.locator('.points[data-pair="1"]')).to_have_text(str(last[1]))
+    overlay.wait_for_function("window.countDone === true")  # the stream's score bar follows too
+    expect(overlay.locator('.points[data-pair="0"]')).to_have_text(str(last[0]))
+    expect(overlay.locator('.points[data-pair="1"]')).to_have_text(str(last[1]))
     shot(phone, "watch-phone-won.png", scrolls=True)
     served.command({"kind": "confirm", "seat": state["confirm_by"][0]})
     settle(served)
