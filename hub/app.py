@@ -47,6 +47,7 @@ from hub.tournament import (
     crossed,
     groups,
     knockout_round,
+    losses_of,
     round_robin,
     standings,
     swiss_round,
@@ -77,10 +78,13 @@ def create_app(store: Store, follower: Follower | None = None, *, pin: str, publ
     def is_juez() -> bool:
         return bool(session.get("juez"))
 
-    def guard() -> None:
+    def same_site() -> None:
         source = request.headers.get("Origin") or request.headers.get("Referer")
         if source and urlsplit(source).netloc.lower() != request.host.lower():
             abort(403)
+
+    def guard() -> None:
+        same_site()
         if not is_juez():
             abort(403)
 
@@ -107,6 +111,17 @@ def create_app(store: Store, follower: Follower | None = None, *, pin: str, publ
             rows.append(row)
         return rows
 
+    @app.before_request
+    def held_back() -> Any:
+        """While the tournament holds the public feed back, the live pages are the juez's only
+        (else anyone could read on the hub what the delay hides on /ver)."""
+        path = request.path
+        live = path == "/" or path == "/api/tables" or path.startswith(("/mesa/", "/api/mesa/"))
+        if live and not is_juez() and float(store.setting(DELAY_KEY, "0") or 0) > 0:
+            return render_template("message.html", text="El torneo retrasa lo que ve el público: las mesas en "
+                                   "directo son para el juez (PIN arriba); el público, en «Espectadores»."), 403
+        return None
+
     @app.context_processor
     def common() -> dict[str, Any]:
         return {"juez": is_juez(), "ruling_text": RULING_TEXT, "phases": PHASES}
@@ -119,10 +134,12 @@ def create_app(store: Store, follower: Follower | None = None, *, pin: str, publ
 
     @app.post("/entrar")
     def login() -> Any:
+        same_site()
         given = request.form.get("pin", "")
         if hmac.compare_digest(given.encode(), pin.encode()):
             session["juez"] = True
-            return redirect(request.form.get("next") or url_for("index"))
+            back = request.form.get("next", "")
+            return redirect(back if back.startswith("/") and not back.startswith("//") else url_for("index"))
         time.sleep(0.5)  # a script guessing PINs goes slowly
         return render_template("message.html", text="PIN equivocado"), 403
 
@@ -278,7 +295,14 @@ def create_app(store: Store, follower: Follower | None = None, *, pin: str, publ
         else:
             pairings = swiss_round(ids, past, seed)
         at = now_iso()
-        store.add_matches([{"round": number, "stage": f"{fmt} (semilla {seed})", "table_name": table,
+        losses = losses_of([r for m, r, _, _ in results(store) if m["fmt"] in (Format.CROSSED, Format.KNOCKOUT)])
+
+        def bracket(a: int) -> str:
+            if fmt != Format.KNOCKOUT or not losses[a]:
+                return f"{fmt} (semilla {seed})"
+            return f"{fmt}, cuadro de {losses[a]} derrota{'s' if losses[a] > 1 else ''} (semilla {seed})"
+
+        store.add_matches([{"round": number, "stage": bracket(a), "table_name": table,
                             "pair_a": a, "pair_b": b, "drawn_at": at, "fmt": str(fmt)}
                            for table, (a, b) in assign_tables(pairings, sorted(tables_now))])
         return redirect(url_for("draw"))

@@ -115,6 +115,9 @@ def _tie(rec: HandRecord, lance: Lance, seat: int) -> str:
     seats = rec.jugadas.seats
     key = seats[seat].key(lance)
     tied = [s for s in rec.jugadas.order if seats[s].key(lance) == key]
+    if lance.jugada and rec.rules.penalties != "none":  # a hidden jugada does not count
+        said = rec.declared[0 if lance == Lance.PARES else 1]
+        tied = [s for s in tied if said[s] or s == seat]
     if not any(s & 1 != seat & 1 for s in tied):
         return ""
     if seat == rec.mano:

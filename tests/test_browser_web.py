@@ -346,7 +346,9 @@ def test_the_spectator_page_follows_live_and_resumes_after_a_drop(served: Served
     shot(page, "watch-phone.png", scrolls=True)
     overlay = browser.new_page(viewport={"width": 1920, "height": 1080})
     overlay.goto(served.url + "/overlay")
-    expect(overlay.locator(".ov-score .points").first).to_have_text(str(state["score"][0]))
+    overlay.wait_for_function("window.countDone === true")  # the score bar moved with the count
+    final = ([t["score"] for t in state["tanteo"] if t["counted"]] or [state["score"]])[-1]
+    expect(overlay.locator(".ov-score .points").first).to_have_text(str(final[0]))
     expect(overlay.locator(".ov-tanteo .tev")).to_have_count(len(state["tanteo"]))
     shot(overlay, "overlay-1080p.png", transparent=True)
     overlay.close()
@@ -443,3 +445,28 @@ def test_a_phone_opening_the_page_gives_a_table_with_no_network_its_time(browser
     finally:
         app.extensions["mus_table"]["hub"].stop()
         server.close()
+
+
+def test_a_long_press_shows_the_pin_on_the_kiosk_and_changes_it(browser: Any) -> None:
+    """The kiosk (loopback) holds «Desbloquear»: the PIN, and «Cambiar el PIN» (the PIN asked first)."""
+    s = Served()
+    try:
+        page = browser.new_page(viewport={"width": 800, "height": 480})
+        page.set_default_timeout(TIMEOUT)
+        page.goto(s.url + "/")
+        page.locator("#btn-lock").click(delay=1600)  # a long press
+        expect(page.locator("#pinvalue")).to_have_text(PIN)
+        expect(page.locator("#pinshow")).to_be_visible()  # the press did not also ask to unlock
+        shot(page, "display-800x480-pin-shown.png")
+        page.click("#btn-change-pin")
+        for d in PIN:  # locked: the PIN first
+            page.click(f'.pinkey[data-key="{d}"]')
+        page.click('.pinkey[data-key="OK"]')
+        for d in "975310":
+            page.click(f'.newpinkey[data-key="{d}"]')
+        page.click('.newpinkey[data-key="OK"]')
+        expect(page.locator("#newpinmsg")).to_contain_text("PIN cambiado")
+        assert s.app.extensions["mus_table"]["guard"].pin == "975310"
+        page.close()
+    finally:
+        s.close()

@@ -202,3 +202,12 @@ def test_a_lance_nobody_may_take_says_what_was_bet_and_no_deje() -> None:
             "el 0 no quiere. No querido. No es de nadie: las dos parejas se equivocaron.") in lines
     assert "  Pares: No se juega: solo una pareja los tiene. Los gana el asiento 2 (pareja 0) con par de ases." in lines
     assert not [line for line in lines if "porque no" in line]
+
+
+def test_a_hidden_jugada_is_no_tie() -> None:
+    cards = "12o 3c 5e 4b | 12c 3o 6e 7b | 1o 6c 2b 10e | 10o 11c 1c 5b"  # seats 0 and 1: par de reyes
+    said = [line for line in explain(HandRecord.from_json(record(cards))) if "Pares" in line]
+    assert said[0].endswith("con par de reyes; empata con el asiento 1, y gana la mano.")
+    hidden = record(cards, declared={"pares": [True, False, False, False]})   # seat 1 hides it
+    said = [line for line in explain(HandRecord.from_json(hidden)) if "Pares" in line]
+    assert said[0].endswith("con par de reyes.")

@@ -36,6 +36,7 @@ from web.security import (
     BadPin,
     HostNames,
     PinGuard,
+    QuietLog,
     Refusal,
     Sessions,
     is_kiosk,
@@ -76,6 +77,7 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
         from firmware.table_commands import parse_command as parse_command  # noqa: PLC0415
     guard = PinGuard(pin)
     sessions = Sessions()
+    quiet = QuietLog(log)
     host_names = HostNames(hosts)
     hub = Hub(loop.bus, loop.snapshot, cap=max_spectators, keepalive=keepalive, retry_ms=retry_ms)
     picture = Picture(loop, labels=ViewLabels(t["view_seat"], t["view_pool"], t["view_no_mat"], first_seat=1))
@@ -136,7 +138,7 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
     def _gate() -> tuple[Response, int] | None:
         """The Host must be one of the table's names; each route reads at most its own body."""
         if not host_names.allowed(request.host):
-            log.warning("refused: Host %r from %s", request.host[:80], request.remote_addr)
+            quiet.warning("host_refused", "refused: Host %r from %s", request.host[:80], request.remote_addr)
             return jsonify(error=tr("host_refused"), code="host_refused"), 421
         request.max_content_length = body_limit(request.method, request.path,
                                                 table=request.path in UPLOAD_ROUTES and unlocked())
@@ -148,8 +150,8 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
 
     @app.errorhandler(BadBody)
     def _bad_body(e: BadBody) -> tuple[Response, int]:
-        log.warning("refused: %s %s from %s: %s", request.method, request.path,
-                    request.remote_addr, e.code)
+        quiet.warning(e.code, "refused: %s %s from %s: %s", request.method, request.path[:80],
+                      request.remote_addr, e.code)
         return jsonify(error=tr(e.code), code=e.code), 400
 
     def site_request(forbidden: str) -> tuple[Response, int] | str:
@@ -200,8 +202,8 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
 
     @app.errorhandler(413)
     def _too_large(e: Exception) -> tuple[Response, int] | tuple[str, int]:
-        log.warning("refused: %s %s from %s: body over %s bytes", request.method, request.path,
-                    request.remote_addr, request.max_content_length)
+        quiet.warning("too_large", "refused: %s %s from %s: body over %s bytes", request.method,
+                      request.path[:80], request.remote_addr, request.max_content_length)
         return _error_page("too_large", 413)
 
     @app.errorhandler(500)
@@ -349,7 +351,7 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
         body = json_body()
         r = guard.check(body.get("pin"), request.remote_addr)
         if r is not None:
-            log.info("wrong PIN from %s", request.remote_addr)
+            quiet.warning("pin_wrong", "wrong PIN from %s", request.remote_addr)
             return refuse(r)
         sessions.revoke(session.get("sid"))
         session["sid"] = sessions.open()

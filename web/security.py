@@ -31,6 +31,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 from urllib.parse import urlsplit
 
 from table.errors import InvalidInput
@@ -316,3 +317,48 @@ class HostNames:
         except ValueError:
             return False
         return _is_local_address(name)
+
+
+class QuietLog:
+    """A log that says each kind of refusal at most once every ``every_s`` seconds, with how many
+    it kept quiet since: one line per bad request, but an attacker cannot fill the SD card.
+
+    >>> import logging; now = [0.0]
+    >>> q = QuietLog(logging.getLogger("doctest"), every_s=10, clock=lambda: now[0])
+    >>> q.warning("body_deep", "refused %s", "x"), q.warning("body_deep", "refused %s", "y")
+    (True, False)
+    >>> now[0] = 11.0; q.quiet("body_deep"), q.warning("body_deep", "refused %s", "z"), q.quiet("body_deep")
+    (1, True, 0)
+    """
+
+    def __init__(self, logger: Any, *, every_s: float = 10.0, clock: Callable[[], float] = time.monotonic,
+                 max_kinds: int = 64) -> None:
+        self._log = logger
+        self._every = every_s
+        self._clock = clock
+        self._max = max_kinds
+        self._last: dict[str, float] = {}
+        self._quiet: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def quiet(self, kind: str) -> int:
+        with self._lock:
+            return self._quiet.get(kind, 0)
+
+    def warning(self, kind: str, msg: str, *args: Any) -> bool:
+        """Log ``msg % args`` unless ``kind`` was logged less than ``every_s`` ago; True if logged."""
+        with self._lock:
+            now = self._clock()
+            last = self._last.get(kind)
+            if last is not None and now - last < self._every:
+                self._quiet[kind] = self._quiet.get(kind, 0) + 1
+                return False
+            if last is None and len(self._last) >= self._max:
+                kind = "other"
+            self._last[kind] = now
+            quiet = self._quiet.pop(kind, 0)
+        if quiet:
+            self._log.warning(msg + " (and %d more like it)", *args, quiet)
+        else:
+            self._log.warning(msg, *args)
+        return True

@@ -53,7 +53,7 @@ from waitress.task import ThreadedTaskDispatcher
 from waitress.utilities import RequestEntityTooLarge, RequestHeaderFieldsTooLarge
 
 from web.body import UPLOAD_ROUTES, body_limit
-from web.security import is_kiosk
+from web.security import client_key, is_kiosk
 from web.strings import ES
 
 log = logging.getLogger("mus_table.web")
@@ -241,8 +241,9 @@ class TableServer(TcpWSGIServer):  # type: ignore[misc]
         except OSError:
             return True
         host = addr[0] if isinstance(addr, tuple) else str(addr)
+        key = client_key(host)  # an IPv6 client counts by its /64
         full = len(self._map) >= self.adj.connection_limit
-        if not is_kiosk(host) and (full or self.per_address[host] >= self.settings.per_address):
+        if not is_kiosk(host) and (full or self.per_address[key] >= self.settings.per_address):
             self.refused_connections += 1
             try:
                 conn.setblocking(False)
@@ -253,7 +254,7 @@ class TableServer(TcpWSGIServer):  # type: ignore[misc]
             return True
         channel = self.channel_class(self, conn, self.fix_addr(addr), self.adj, map=self._map)
         if not is_kiosk(host):
-            self.per_address[host] += 1
+            self.per_address[key] += 1
             channel._counted = True
         return True
 
@@ -289,10 +290,10 @@ class TableServer(TcpWSGIServer):  # type: ignore[misc]
             self.task_dispatcher.shutdown()
 
     def left(self, addr: Any) -> None:
-        host = addr[0] if isinstance(addr, tuple) else str(addr)
-        self.per_address[host] -= 1
-        if self.per_address[host] <= 0:
-            del self.per_address[host]
+        key = client_key(addr[0] if isinstance(addr, tuple) else str(addr))
+        self.per_address[key] -= 1
+        if self.per_address[key] <= 0:
+            del self.per_address[key]
 
     def maintenance(self, now: float) -> None:
         super().maintenance(now)  # idle connections (channel_timeout)

@@ -165,7 +165,7 @@ ES: dict[str, str] = {
     "learn_retake": "Repetir la foto {k}",
     "learn_taken": "Foto {k} hecha",
     "learn_saved": "Baraja «{name}» aprendida",
-    "learn_name_btn": "Nombre…",
+    "learn_name_save": "Nombre y guardar",
     "kb_space": "espacio",
     "learn_where": "Coloca estas cartas así y pulsa «Hacer la foto»",
     "learn_fix": "Esta foto no vale (mira el aviso sobre el tapete): coloca las cartas como se ve y repítela",
@@ -281,6 +281,9 @@ ES: dict[str, str] = {
     "pin_only_kiosk": "El PIN solo se muestra en la pantalla de la mesa",
     "pin_bad": "El PIN nuevo debe tener de 4 a 12 cifras",
     "pin_changed": "PIN cambiado; los demás teléfonos tendrán que desbloquear de nuevo",
+    "pin_of_table": "PIN de la mesa",
+    "pin_change": "Cambiar el PIN",
+    "pin_new": "PIN nuevo (de 4 a 12 cifras)",
     # settings and health (web/settings.py)
     "set_title": "Ajustes de la mesa",
     "set_short": "Ajustes",
