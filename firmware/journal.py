@@ -28,6 +28,7 @@ from firmware.events import now_iso
 from table.entries import partida_hands, partida_starts
 from table.errors import InvalidInput
 from table.match import Partida
+from table.people import pair
 from table.record import HandRecord
 from table.rules import Rules
 from table.tanteo import score
@@ -77,7 +78,7 @@ class PartidaSummary:
 
     @property
     def result(self) -> str:
-        return (f"ganada por la pareja {self.winner}" if self.winner is not None
+        return (f"ganada por {pair(self.winner)}" if self.winner is not None
                 else f"sin terminar ({self.score[0]}-{self.score[1]})")
 
     def to_json(self) -> dict[str, Any]:

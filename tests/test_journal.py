@@ -71,7 +71,7 @@ def test_nothing_is_deleted_and_partidas_list_and_export(tmp_path: Path) -> None
     assert kinds.count("undo_hand") == 1 and kinds.count("confirm") == len(loop.hands(1)) + 2 + 1
     first, second = j.partidas()
     assert (first.id, first.hands, first.winner is not None) == (1, len(loop.hands(1)), True)
-    assert sum(first.juegos) == 1 and first.result.startswith("ganada por la pareja")
+    assert sum(first.juegos) == 1 and first.result.startswith("ganada por los asientos ")
     assert (second.id, second.hands, second.winner) == (2, len(loop.hands()), loop.partida.winner)
     # the export is the partida as JSON lines the engine replays (what mus-table replay reads)
     lines = "".join(json.dumps(r) + "\n" for r in j.export(1))

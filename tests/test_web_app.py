@@ -373,6 +373,25 @@ def test_a_whole_hand_through_the_api(table: Any) -> None:
     assert "Grande" in page and "envida dos" in page
 
 
+def test_the_narration_names_the_players_where_the_partida_has_names(table: Any) -> None:
+    """Seats 1-4 and the players' names, as the display says them; the JSON keeps 0-3."""
+    loop, reader, app = table
+    c, token = unlocked_client(app)
+    names = ["Jon", "Iker", "Ane", "<b>Mikel</b>"]
+    assert cmd(c, token, {"kind": "new_partida", "names": names}).status_code == 200
+    st = play_hand(loop, reader, c, token)
+    assert cmd(c, token, {"kind": "confirm", "seat": st["confirm_by"][0]}).status_code == 200
+    one = c.get("/api/hands/1").json
+    assert one["record"]["mano"] == 0
+    said = one["explain"]
+    assert said[0].startswith("Mano Jon (asiento 1). La pareja de Jon y Ane contra la pareja de Iker y "
+                              "<b>Mikel</b>; van 0 a 0")
+    assert "  Grande: Jon envida dos, Iker no quiere, <b>Mikel</b> quiere. Querida a dos. La gana Jon "\
+        "(asiento 1, pareja Jon y Ane) con dos reyes, cuatro y as." in said
+    page = c.get("/hands/1").text
+    assert "Jon envida dos" in page and "&lt;b&gt;Mikel&lt;/b&gt; quiere" in page and "<b>Mikel" not in page
+
+
 def test_reading_and_camera_picture(table: Any) -> None:
     loop, reader, app = table
     c = app.test_client()

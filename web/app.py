@@ -235,7 +235,8 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
     def replay(n: int) -> str:
         partida = request.args.get("partida", type=int)
         h = _hand(loop, n, partida)
-        return render_template("replay.html", n=n, lines=explain(h.record, h.answer), partida=partida,
+        return render_template("replay.html", n=n, lines=explain(h.record, h.answer, _names(loop, partida)),
+                               partida=partida,
                                record=h.record.to_json(), answer=h.answer.to_json())
 
     @app.get("/partidas/<int:k>")
@@ -283,7 +284,7 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
     def hand(n: int) -> Response:
         h = _hand(loop, n, request.args.get("partida", type=int))
         out = _hand_json(h)
-        out["explain"] = explain(h.record, h.answer)
+        out["explain"] = explain(h.record, h.answer, _names(loop, request.args.get("partida", type=int)))
         return jsonify(out)
 
     @app.get("/api/reading")
@@ -542,6 +543,13 @@ class NoSuchHand(Exception):
     def __init__(self, n: int) -> None:
         super().__init__(n)
         self.n = n
+
+
+def _names(loop: Any, partida: int | None) -> tuple[str, ...]:
+    """The players' names of the partida in play (none for an earlier one: the narration then
+    says the seats alone)."""
+    st = loop.state()
+    return st.names if partida is None or partida == st.partida.id else ()
 
 
 def _hand(loop: Any, n: int, partida: int | None = None) -> Any:

@@ -259,6 +259,7 @@ ES: dict[str, str] = {
     "method_not_allowed": "Esta dirección de la mesa no admite esa petición",
     "too_large": "Lo enviado es demasiado grande para la mesa",
     "json_needed": "La mesa solo acepta órdenes en JSON",
+    "json_object_needed": "Lo enviado debe ser un objeto JSON, entre llaves ({...})",
     "server_error": "La mesa ha tenido un fallo al contestar; vuelve a intentarlo",
     # the clock without a network (the phone's time)
     "clock_set": "Reloj de la mesa puesto en hora con la de este teléfono: {when}",
