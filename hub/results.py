@@ -19,8 +19,8 @@ from typing import Any
 
 from hub.store import Store
 from hub.tournament import Result
-from table.entries import partida_hands, partida_starts, seat_names
-from table.errors import InvalidInput, MusTableError
+from table.entries import journaled_names, partida_hands, partida_starts
+from table.errors import InvalidInput
 from table.match import Partida, Played, replay
 from table.partida import juegos_won, narrate
 
@@ -87,7 +87,7 @@ def partida_view(store: Store, table: str, partida: int) -> PartidaView:
     if partida not in starts:
         raise InvalidInput(f"la mesa {table} no tiene partida {partida}")
     started, body = starts[partida]
-    names = _names(body.get("names"))
+    names = journaled_names(body)
     hands = partida_hands(entries, partida)
     last_seat = None
     for _, p, kind, _, b in entries:
@@ -98,16 +98,6 @@ def partida_view(store: Store, table: str, partida: int) -> PartidaView:
     lines = [json.dumps(record) for record, _ in hands]
     state, played = replay(lines, int(body.get("juegos", 3)), int(body.get("vacas", 1)))
     return PartidaView(table, partida, started, state, played, last_seat, names)
-
-
-def _names(given: object) -> tuple[str, ...]:
-    """The names a table journaled, checked as the table checks them (none where they are not)."""
-    if given is None:
-        return ()
-    try:
-        return seat_names(given)
-    except MusTableError:
-        return ()
 
 
 def match_partida(store: Store, match: dict[str, Any]) -> PartidaView | None:
