@@ -31,6 +31,7 @@ from firmware.table_commands import CommandRefused, Read
 from firmware.table_loop import ConfirmedHand, Phase, Reader
 from table.errors import MusTableError
 from table.explain import explain
+from table.people import pair
 from table.rules import Rules
 
 log = logging.getLogger(__name__)
@@ -151,9 +152,9 @@ def narrate(hand: PlayedHand, confirmed: ConfirmedHand | None, state: TableState
     else:
         lines.append("La cámara leyó las dieciséis cartas.")
     if confirmed is not None:
-        lines += explain(confirmed.record, confirmed.answer)
+        lines += explain(confirmed.record, confirmed.answer, state.names)
     partida = state.partida
     lines.append(f"Juegos {partida.juegos[0]}-{partida.juegos[1]}; van {state.score[0]} a {state.score[1]}.")
     if partida.over:
-        lines.append(f"¡Partida para la pareja {partida.winner}!")
+        lines.append(f"¡Partida para {pair(partida.winner or 0, state.names)}!")
     return lines

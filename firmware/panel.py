@@ -22,7 +22,7 @@ two (attention), one long (error).
 >>> with Panel(pin_factory=factory) as panel:
 ...     factory.pin(PanelPins().confirm).drive_low()
 ...     factory.pin(PanelPins().confirm).drive_high()
-...     print(panel.poll())
+...     print(panel.wait(timeout=10))  # gpiozero calls back on its own thread
 confirm
 """
 

@@ -47,6 +47,7 @@ from hub.tournament import (
     crossed,
     groups,
     knockout_round,
+    losses_of,
     round_robin,
     standings,
     swiss_round,
@@ -109,6 +110,17 @@ def create_app(store: Store, follower: Follower | None = None, *, pin: str, publ
             row["call"] = calls.get(t.name)
             rows.append(row)
         return rows
+
+    @app.before_request
+    def held_back() -> Any:
+        """While the tournament holds the public feed back, the live pages are the juez's only
+        (else anyone could read on the hub what the delay hides on /ver)."""
+        path = request.path
+        live = path == "/" or path == "/api/tables" or path.startswith(("/mesa/", "/api/mesa/"))
+        if live and not is_juez() and float(store.setting(DELAY_KEY, "0") or 0) > 0:
+            return render_template("message.html", text="El torneo retrasa lo que ve el público: las mesas en "
+                                   "directo son para el juez (PIN arriba); el público, en «Espectadores»."), 403
+        return None
 
     @app.context_processor
     def common() -> dict[str, Any]:
@@ -183,7 +195,7 @@ def create_app(store: Store, follower: Follower | None = None, *, pin: str, publ
         partida = request.form.get("partida", "")
         text = request.form.get("text", "").strip()[:2000]
         if kind in (RulingKind.JUEGO_AWARDED, RulingKind.JUEGO_LOST, RulingKind.PARTIDA_LOST) and pair not in ("0", "1"):
-            raise InvalidInput("di a qué pareja (0 o 1) se aplica la decisión")
+            raise InvalidInput("di a qué pareja (asientos 1 y 3, o 2 y 4) se aplica la decisión")
         store.add_ruling(name, kind, partida=int(partida) if partida.isdigit() else None,
                          pair=int(pair) if pair in ("0", "1") else None, text=text,
                          juez=request.form.get("juez", "").strip()[:100], at=now_iso())
@@ -283,7 +295,14 @@ def create_app(store: Store, follower: Follower | None = None, *, pin: str, publ
         else:
             pairings = swiss_round(ids, past, seed)
         at = now_iso()
-        store.add_matches([{"round": number, "stage": f"{fmt} (semilla {seed})", "table_name": table,
+        losses = losses_of([r for m, r, _, _ in results(store) if m["fmt"] in (Format.CROSSED, Format.KNOCKOUT)])
+
+        def bracket(a: int) -> str:
+            if fmt != Format.KNOCKOUT or not losses[a]:
+                return f"{fmt} (semilla {seed})"
+            return f"{fmt}, cuadro de {losses[a]} derrota{'s' if losses[a] > 1 else ''} (semilla {seed})"
+
+        store.add_matches([{"round": number, "stage": bracket(a), "table_name": table,
                             "pair_a": a, "pair_b": b, "drawn_at": at, "fmt": str(fmt)}
                            for table, (a, b) in assign_tables(pairings, sorted(tables_now))])
         return redirect(url_for("draw"))

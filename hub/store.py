@@ -170,6 +170,7 @@ class Store:
         except SQLAlchemyError as exc:
             raise StoreError(f"cannot open the hub's database {_safe(url)}: {_first_line(exc)}") from None
         self.dialect = self.engine.dialect.name
+        self._entries: dict[str, tuple[tuple[Any, ...], list[Entry]]] = {}
         self._lock = threading.Lock() if self.dialect == "sqlite" else None
 
     @contextmanager
@@ -258,10 +259,19 @@ class Store:
         return int(value or 0)
 
     def entries(self, table: str) -> list[Entry]:
+        """A table's journal entries, in order (read again only when the table's entries changed:
+        the pages replay them often)."""
         with self._tx() as conn:
+            mark = conn.execute(select(func.count(), func.max(entries_t.c.seq))
+                                .where(entries_t.c.table_name == table)).one()
+            cached = self._entries.get(table)
+            if cached is not None and cached[0] == tuple(mark):
+                return list(cached[1])
             rows = conn.execute(select(entries_t).where(entries_t.c.table_name == table)
                                 .order_by(entries_t.c.seq)).all()
-        return [(int(r.seq), int(r.partida), r.kind, r.at, json.loads(r.body)) for r in rows]
+        out = [(int(r.seq), int(r.partida), r.kind, r.at, json.loads(r.body)) for r in rows]
+        self._entries[table] = (tuple(mark), out)
+        return list(out)
 
     def events(self, table: str, since: int = 0, limit: int = 1000) -> list[dict[str, Any]]:
         """A table's events after ``since``, oldest first, as the table sent them."""

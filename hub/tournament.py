@@ -121,7 +121,7 @@ def knockout_round(pairs: Sequence[int], results: Sequence[Result], seed: int | 
     bye when they are odd. Empty when one pair (or none) is left: the tournament is won."""
     if lives < 1:
         raise InvalidInput("una pareja queda fuera tras 1 derrota al menos")
-    losses = Counter(loser for r in results if (loser := _loser(r)) is not None)
+    losses = losses_of(results)
     alive = [p for p in pairs if losses[p] < lives]
     if len(alive) < 2:
         return []
@@ -153,6 +153,11 @@ def swiss_round(pairs: Sequence[int], results: Sequence[Result], seed: int | str
         order.remove(bye)
         out.append((bye, None))
     return _pair_up(order, _met(results)) + out
+
+
+def losses_of(results: Iterable[Result]) -> Counter[int]:
+    """Partidas lost by each pair (a knockout's brackets: 0 losses, 1 loss...)."""
+    return Counter(loser for r in results if (loser := _loser(r)) is not None)
 
 
 def _loser(r: Result) -> int | None:

@@ -1,12 +1,14 @@
 """The juez's narration of a hand: how each lance went, then the tanteo step by step.
 
 Spanish text lines, as a juez de mesa would say them aloud, in the players' own
-words (the rule texts of ``docs/sources.md``): raises said as raises («el 0 envida
-dos, el 1 envida tres más»), «¡órdago a la grande!», every tie with its seats and
+words (the rule texts of ``docs/sources.md``): raises said as raises («el 1 envida
+dos, el 2 envida tres más»), «¡órdago a la grande!», every tie with its seats and
 who wins it («gana la mano», «gana el más cercano a la mano»), a robbed lance,
 «punto y miedo», «tran-tran», each event with the score after it (the dejes «en el
 acto»), «estamos dentro», where the juego was won, by how much, and what was not
 counted because of it, and why; the stones between hands as they lie on the felt.
+Seats and pairs are said as the display says them (:mod:`table.people`): seats 1-4,
+pairs by their seats («los asientos 1 y 3») or, given ``names``, by their players.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from table.cards import BY_TEXT, RANK_NAMES
 from table.jugadas import SeatJugadas, strength
 from table.lances import Lance
 from table.numerals import amarracos, capitalised, stones
+from table.people import Names, pair, seat, seat_in_pair, speaker, the_pair
+from table.people import seats as seats_
 from table.record import HandRecord
 from table.tanteo import score as score_hand
 from table.vocabulary import (
@@ -35,35 +39,32 @@ _WINS = {"grande": "La gana", "chica": "La gana", "pares": "Los gana", "juego": 
 _ENDING = {"grande": "a", "chica": "a", "pares": "os", "juego": "o", "punto": "o"}
 
 
-def _pair(pair: int) -> str:
-    return f"la pareja {pair} (asientos {pair} y {pair + 2})"
-
-
-def _words(rec: HandRecord, lance: Lance, words: tuple[Word, ...]) -> str:
-    """The words of a lance as they are said: «el 0 envida, el 1 envida tres más, ...»."""
+def _words(rec: HandRecord, lance: Lance, words: tuple[Word, ...], names: Names = None) -> str:
+    """The words of a lance as they are said: «el 1 envida dos, el 2 envida tres más, ...»."""
     out = []
     total = 0
     for w in words:
+        who = speaker(w.seat, names)
         if w.word == PASO:
-            out.append(f"el {w.seat} pasa")
+            out.append(f"{who} pasa")
         elif w.word == ENVIDO:
             n = w.n or 2
             if total == 0:
-                said = f"el {w.seat} envida {stones(n)}"
+                said = f"{who} envida {stones(n)}"
                 total = n
             else:
-                said = f"el {w.seat} envida {stones(n)} más"
+                said = f"{who} envida {stones(n)} más"
                 total += n
             name = envite_name(n)
             if name is not None:
                 said += f" ({name})"
             out.append(said)
         elif w.word == QUIERO:
-            out.append(f"el {w.seat} quiere")
+            out.append(f"{who} quiere")
         elif w.word == NO_QUIERO:
-            out.append(f"el {w.seat} no quiere")
+            out.append(f"{who} no quiere")
         elif w.word == ORDAGO:
-            out.append(f"el {w.seat}: ¡órdago {lance.a}!")
+            out.append(f"{who}: ¡órdago {lance.a}!")
     return ", ".join(out)
 
 
@@ -108,34 +109,30 @@ def _jugada(rec: HandRecord, lance: Lance, seat: int) -> str:
     return f"{stones(sj.sum)} de punto".replace("una de", "uno de")
 
 
-def _tie(rec: HandRecord, lance: Lance, seat: int) -> str:
-    """A lance won on a tie, said with its seats: «; empata con el asiento 3, y gana la mano»,
-    «; empatan los asientos 1, 2 y 3: gana el más cercano a la mano» (the texts: «gana el
+def _tie(rec: HandRecord, lance: Lance, seat: int, names: Names = None) -> str:
+    """A lance won on a tie, said with its seats: «; empata con el asiento 4, y gana la mano»,
+    «; empatan los asientos 2, 3 y 4: gana el más cercano a la mano» (the texts: «gana el
     jugador mano o el más cercano al mano»). Empty when no seat of the other pair ties."""
     seats = rec.jugadas.seats
     key = seats[seat].key(lance)
     tied = [s for s in rec.jugadas.order if seats[s].key(lance) == key]
+    if lance.jugada and rec.rules.penalties != "none":  # a hidden jugada does not count
+        said = rec.declared[0 if lance == Lance.PARES else 1]
+        tied = [s for s in tied if said[s] or s == seat]
     if not any(s & 1 != seat & 1 for s in tied):
         return ""
     if seat == rec.mano:
         others = [s for s in tied if s != seat]
-        who = _seats(others)
-        return f"; empata con {who}, y gana la mano"
-    return f"; empatan {_seats(tied)}: gana el más cercano a la mano"
-
-
-def _seats(seats: list[int]) -> str:
-    if len(seats) == 1:
-        return f"el asiento {seats[0]}"
-    return "los asientos " + ", ".join(str(s) for s in seats[:-1]) + f" y {seats[-1]}"
+        return f"; empata con {seats_(others, names)}, y gana la mano"
+    return f"; empatan {seats_(tied, names)}: gana el más cercano a la mano"
 
 
 def _score(points: list[int] | tuple[int, int]) -> str:
     return f"{points[0]} a {points[1]}"
 
 
-def _stones_of(points: list[int] | tuple[int, int], target: int) -> str:
-    """«la pareja 0, dos amarracos y tres piedras; la pareja 1, dentro y una piedra».
+def _stones_of(points: list[int] | tuple[int, int], target: int, names: Names = None) -> str:
+    """«los asientos 1 y 3, dos amarracos y tres piedras; los asientos 2 y 4, dentro y una piedra».
 
     At «estamos dentro» the amarracos go back to the centre and the pair keeps its piedras
     («los devuelve al centro diciendo "estamos dentro"», the general rules), as the table's
@@ -147,11 +144,11 @@ def _stones_of(points: list[int] | tuple[int, int], target: int) -> str:
             felt = f"dentro y {amarracos(n - (target - 5))}"
         else:
             felt = amarracos(n)
-        out.append(f"la pareja {p}, {felt}")
+        out.append(f"{pair(p, names)}, {felt}")
     return "; ".join(out)
 
 
-def _result(rec: HandRecord, lance: Lance, res: LanceResult) -> str:
+def _result(rec: HandRecord, lance: Lance, res: LanceResult, names: Names = None) -> str:
     """How a lance ended, in words."""
     e = _ENDING[lance]
     if res.lost_by:  # what was bet; who takes it is said after (a false «sí» lost it)
@@ -159,7 +156,7 @@ def _result(rec: HandRecord, lance: Lance, res: LanceResult) -> str:
                 "no querido": f"No querid{e}.", "ordago": "Órdago querido: se enseñan las cartas.",
                 }.get(res.how, "No se jugó: solo una pareja lo cantó.")
     if res.annulled and res.penalty:
-        return (f"Se anula lo jugado (regla 19): {_pair(res.winner or 0)} se apunta "
+        return (f"Se anula lo jugado (regla 19): {the_pair(res.winner or 0, names)} se apunta "
                 f"el deje por la equivocación.")
     if res.annulled:
         nobody = "" if res.winner is not None else f", y nadie tiene {lance}"
@@ -170,9 +167,9 @@ def _result(rec: HandRecord, lance: Lance, res: LanceResult) -> str:
         return f"Querid{e} a {stones(res.stake)}."
     if res.how == "no querido":
         if lance == Lance.PUNTO and res.deje == 1:
-            return (f"No querido: {PUNTO_Y_MIEDO}, {_pair(res.winner or 0)} se lleva una "
+            return (f"No querido: {PUNTO_Y_MIEDO}, {the_pair(res.winner or 0, names)} se lleva una "
                     f"porque no, y la de punto al final.")
-        return (f"No querid{e}: {_pair(res.winner or 0)} se lleva "
+        return (f"No querid{e}: {the_pair(res.winner or 0, names)} se lleva "
                 f"{stones(res.deje or 1)} porque no.")
     if res.how == "ordago":
         return "Órdago querido: se enseñan las cartas."
@@ -190,7 +187,7 @@ def _event(ev: Event) -> str:
     return capitalised(ev.why) + ("" if ev.lance in ev.why else f" ({ev.lance})")
 
 
-def _lances(rec: HandRecord, a: Answer) -> list[str]:
+def _lances(rec: HandRecord, a: Answer, names: Names = None) -> list[str]:
     """How each lance went: its words, how it ended, who wins it and with what."""
     lines = []
     robbed = robbed_lances(rec, a)
@@ -203,22 +200,22 @@ def _lances(rec: HandRecord, a: Answer) -> list[str]:
             bet = Lance.JUEGO  # the words were said at juego («¡órdago al juego!»)
             words = rec.bets.get(bet, ())
             heading = "Punto (se cantó juego, pero nadie lo tiene)"
-        said = _words(rec, bet, words)
+        said = _words(rec, bet, words, names)
         line = f"  {heading}: " + (capitalised(said) + ". " if said else "")
-        line += _result(rec, lance, res)
+        line += _result(rec, lance, res, names)
         e = _ENDING[lance]
         if res.lost_by and res.winner is not None:
             p = res.lost_by[0]
-            line += (f" {_WINS[lance]} la pareja {res.winner}: la pareja {p} "
+            line += (f" {_WINS[lance]} {the_pair(res.winner, names)}: {the_pair(p, names)} "
                      f"{_ARTICLE[e]} pierde por la equivocación.")
         elif res.lost_by:
             line += " No es de nadie: las dos parejas se equivocaron."
         elif res.seat is not None:
-            line += (f" {_WINS[lance]} el asiento {res.seat} (pareja {res.seat & 1}) con "
-                     f"{_jugada(rec, lance, res.seat)}{_tie(rec, lance, res.seat)}.")
+            line += (f" {_WINS[lance]} {seat_in_pair(res.seat, names)} con "
+                     f"{_jugada(rec, lance, res.seat)}{_tie(rec, lance, res.seat, names)}.")
         if lance in robbed and res.winner is not None:
-            line += (f" La pareja {res.winner} roba {lance.the}: las cartas eran de la "
-                     f"pareja {1 - res.winner}.")
+            line += (f" {capitalised(the_pair(res.winner, names))} roba {lance.the}: las cartas "
+                     f"eran de {pair(1 - res.winner, names)}.")
         lines.append(line)
     if TRAN_TRAN in answer_names(a):
         lines.append("  Tran-tran: un lance tras otro en paso.")
@@ -226,7 +223,7 @@ def _lances(rec: HandRecord, a: Answer) -> list[str]:
     return lines
 
 
-def _tanteo(a: Answer, target: int) -> list[str]:
+def _tanteo(a: Answer, target: int, names: Names = None) -> list[str]:
     """The events that counted, in order, each with the score after it."""
     dejes = any(ev.kind == DEJE for ev in (*a.tanteo, *a.not_counted))
     lines = ["El tanteo, por su orden" + (
@@ -241,19 +238,19 @@ def _tanteo(a: Answer, target: int) -> list[str]:
         before = points[ev.pair]
         points[ev.pair] += ev.stones
         when = ", en el acto" if ev.kind == DEJE else ""
-        line = f"  {_event(ev)}, para la pareja {ev.pair}{when}: "
+        line = f"  {_event(ev)}, para {pair(ev.pair, names)}{when}: "
         if ev is won:
             line += f"llega a {points[ev.pair]}."
         else:
             line += f"van {_score(points)}."
             if (ESTAMOS_DENTRO in score_names(points[ev.pair], target)
                     and ESTAMOS_DENTRO not in score_names(before, target)):
-                line += f" «Estamos dentro», dice la pareja {ev.pair}."
+                line += f" «Estamos dentro», dice {the_pair(ev.pair, names)}."
         lines.append(line)
     return lines
 
 
-def _not_counted(a: Answer) -> list[str]:
+def _not_counted(a: Answer, names: Names = None) -> list[str]:
     """What was not counted, and why: the juego won before it, or the órdago."""
     if not a.not_counted:
         return []
@@ -262,11 +259,11 @@ def _not_counted(a: Answer) -> list[str]:
         lines = [f"No se cuenta, porque el órdago {Lance(a.ordago).a} acabó la mano: solo cuentan "
                  f"los dejes, que se cuentan en el acto:"]
     elif won is not None:
-        lines = [f"No se cuenta, porque la pareja {won.pair} ya había ganado el juego con "
+        lines = [f"No se cuenta, porque {the_pair(won.pair, names)} ya había ganado el juego con "
                  f"«{won.why}» ({won.lance}), y lo que se cuenta después ya no vale:"]
     else:
         lines = ["No se cuenta:"]
-    lines += [f"  {_event(ev)}, de la pareja {ev.pair}." for ev in a.not_counted]
+    lines += [f"  {_event(ev)}, de {pair(ev.pair, names)}." for ev in a.not_counted]
     if won is not None and won.kind == DEJE:
         before = sorted({ev.lance for ev in a.not_counted
                          if _ORDER[Lance(ev.lance)] < _ORDER[Lance(won.lance)]},
@@ -280,46 +277,47 @@ def _not_counted(a: Answer) -> list[str]:
     return lines
 
 
-def explain(rec: HandRecord, answer: Answer | None = None) -> list[str]:
-    """The narration of ``rec`` (scored again unless its ``answer`` is given)."""
+def explain(rec: HandRecord, answer: Answer | None = None, names: Names = None) -> list[str]:
+    """The narration of ``rec`` (scored again unless its ``answer`` is given); ``names``: the
+    players' names, one per seat (empty where none), where the partida has them."""
     a = answer or score_hand(rec)
     target = rec.rules.target
-    head = (f"Mano el asiento {rec.mano}. {capitalised(_pair(0))} contra {_pair(1)}; "
-            f"van {_score(rec.score)}, a {target}")
+    head = (f"Mano {seat(rec.mano, names)}. {capitalised(the_pair(0, names))} contra "
+            f"{the_pair(1, names)}; van {_score(rec.score)}, a {target}")
     dentro = [p for p in (0, 1) if ESTAMOS_DENTRO in score_names(rec.score[p], target)]
-    head += "".join(f"; la pareja {p} está dentro" for p in dentro) + "."
+    head += "".join(f"; {the_pair(p, names)} está dentro" for p in dentro) + "."
     lines = [head]
     for m in a.mistakes:
-        lines.append(f"Equivocación: el asiento {m.seat} {m.why}.")
+        lines.append(f"Equivocación: {seat(m.seat, names)} {m.why}.")
     lines.append("Los lances:")
-    lines += _lances(rec, a)
-    lines += _tanteo(a, target)
+    lines += _lances(rec, a, names)
+    lines += _tanteo(a, target, names)
     won = a.won_at
     if won is not None:
-        lines.append(f"La pareja {won.pair} llega a {a.score[won.pair]} con «{won.why}» "
+        lines.append(f"{capitalised(the_pair(won.pair, names))} llega a {a.score[won.pair]} con «{won.why}» "
                      f"y gana el juego.")
     elif a.ordago is not None and a.winner is not None:
         pre = " (ya lo había ganado por un deje)" if a.tanteo and a.score[a.winner] >= target else ""
-        lines.append(f"El órdago {Lance(a.ordago).a} lo gana la pareja {a.winner}: gana el "
+        lines.append(f"El órdago {Lance(a.ordago).a} lo gana {the_pair(a.winner, names)}: gana el "
                      f"juego{pre}.")
     elif a.ordago is not None:
         last = list(a.lances.values())[-1]
         why = ("las dos parejas se equivocaron" if len(last.lost_by) == 2
                else "nadie tiene la jugada")
         lines.append(f"El órdago {Lance(a.ordago).a} no lo gana nadie: {why}.")
-    lines += _not_counted(a)
-    lines.append(closing(a))
+    lines += _not_counted(a, names)
+    lines.append(closing(a, names))
     return lines
 
 
-def closing(a: Answer) -> str:
+def closing(a: Answer, names: Names = None) -> str:
     """The hand's last word: where the stones stand, or who won the juego and by how much."""
     w = a.winner
     if w is None:
-        return (f"Quedan {_score(a.score)} ({_stones_of(a.score, a.target)}); nadie gana el juego "
+        return (f"Quedan {_score(a.score)} ({_stones_of(a.score, a.target, names)}); nadie gana el juego "
                 f"en esta mano.")
     if a.ordago is not None and a.score[w] < a.target:
-        return f"Juego para {_pair(w)}, por el órdago (iban {_score(a.score)})."
+        return f"Juego para {pair(w, names)}, por el órdago (iban {_score(a.score)})."
     by = a.score[w] - a.score[1 - w]
-    return (f"Juego para {_pair(w)}, por {stones(by)} {'piedra' if by == 1 else 'piedras'} "
+    return (f"Juego para {pair(w, names)}, por {stones(by)} {'piedra' if by == 1 else 'piedras'} "
             f"de diferencia: {_score(a.score)}.")

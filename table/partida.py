@@ -13,9 +13,11 @@ full narration (:func:`table.explain.explain`), and the same as JSON.
 ...     ["5o", "6c", "2b", "10e"], ["10o", "10c", "1o", "12b"]]}
 >>> partida, played = replay([json.dumps(hand)], juegos=1)
 >>> hand_line(played[0], juegos=1)
-'Mano 1 (línea 1), mano el asiento 0: juego para la pareja 0 (asientos 0 y 2), por el órdago (iban 0 a 0). Juegos: 1 a 0: partida para la pareja 0.'
+'Mano 1 (línea 1), mano el asiento 1: juego para los asientos 1 y 3, por el órdago (iban 0 a 0). Juegos: 1 a 0: partida para los asientos 1 y 3.'
 >>> result(partida, played)
-'La pareja 0 gana la partida, 1 juego a 0, en 1 mano.'
+'La pareja de los asientos 1 y 3 gana la partida, 1 juego a 0, en 1 mano.'
+>>> result(partida, played, names=("Jon", "Iker", "Ane", "Mikel"))
+'La pareja de Jon y Ane gana la partida, 1 juego a 0, en 1 mano.'
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Any
 from table.explain import closing, explain
 from table.match import JUEGO, PARTIDA, VACA, Partida, Played
 from table.numerals import capitalised
+from table.people import Names, pair, seat, the_pair
 from table.rules import Rules
 from table.vocabulary import ZAMORA, ZAPATERIA, juegos_names
 
@@ -33,7 +36,7 @@ def _plural(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
-def heading(rules: Rules, juegos: int, vacas: int, mano: int) -> str:
+def heading(rules: Rules, juegos: int, vacas: int, mano: int, names: Names = None) -> str:
     """What the partida is played to: «Partida a 3 juegos, a 40 piedras, ...»."""
     vaca = "" if vacas == 1 else f" por vaca, {vacas} vacas"
     real = {False: "", True: ", 31 real con cualquier figura", "rey": ", 31 real con rey"}[rules.real]
@@ -41,27 +44,28 @@ def heading(rules: Rules, juegos: int, vacas: int, mano: int) -> str:
                  "none": ", equivocaciones sin castigo"}[rules.penalties]
     deje = ", mus con deje" if rules.deje else ""
     return (f"Partida a {_plural(juegos, 'juego', 'juegos')}{vaca}, a {rules.target} piedras, "
-            f"{rules.reyes} reyes{real}{penalties}{deje}; primera mano el asiento {mano}.")
+            f"{rules.reyes} reyes{real}{penalties}{deje}; primera mano {seat(mano, names)}.")
 
 
-def hand_line(step: Played, juegos: int) -> str:
+def hand_line(step: Played, juegos: int, names: Names = None) -> str:
     """One hand in a line: the score after it, or the juego (vaca, partida) it won, with the
     players' words for a 2-0 («dos a cero, y Zamora de portero») and a vaca won to nil
     («zapatería»); ``juegos``: the juegos that win a vaca."""
-    head = f"Mano {step.hand} (línea {step.line}), mano el asiento {step.record.mano}: "
+    head = f"Mano {step.hand} (línea {step.line}), mano {seat(step.record.mano, names)}: "
     a = step.answer
     if a.winner is None:
         return head + f"van {a.score[0]} a {a.score[1]}."
-    text = head + closing(a)[0].lower() + closing(a)[1:-1]
+    said = closing(a, names)
+    text = head + said[0].lower() + said[1:-1]
     text += f". Juegos: {step.juegos[0]} a {step.juegos[1]}"
     won = dict(step.won)
     if VACA in won and not (PARTIDA in won and sum(step.vacas) == 1):  # a partida of one vaca
-        text += f": vaca para la pareja {won[VACA]}. Vacas: {step.vacas[0]} a {step.vacas[1]}"
+        text += f": vaca para {pair(won[VACA], names)}. Vacas: {step.vacas[0]} a {step.vacas[1]}"
     if PARTIDA in won:
-        text += f": partida para la pareja {won[PARTIDA]}"
+        text += f": partida para {pair(won[PARTIDA], names)}"
     names = juegos_names(step.juegos, juegos, step.juegos if VACA in won else None)
     if ZAPATERIA in names:
-        text += f". ¡Zapatería! La pareja {1 - won[VACA]} no ha ganado un solo juego"
+        text += f". ¡Zapatería! {capitalised(the_pair(1 - won[VACA], names))} no ha ganado un solo juego"
     elif ZAMORA in names:
         text += f". «{capitalised(ZAMORA)}»"
     return text + "."
@@ -71,13 +75,13 @@ def juegos_won(played: list[Played]) -> tuple[int, int]:
     """Juegos won by each pair in the whole partida."""
     won = [0, 0]
     for step in played:
-        for what, pair in step.won:
+        for what, p in step.won:
             if what == JUEGO:
-                won[pair] += 1
+                won[p] += 1
     return won[0], won[1]
 
 
-def result(partida: Partida, played: list[Played]) -> str:
+def result(partida: Partida, played: list[Played], names: Names = None) -> str:
     """The partida's result (or where it stands, if unfinished)."""
     hands = _plural(len(played), "mano", "manos")
     won = juegos_won(played)
@@ -87,7 +91,7 @@ def result(partida: Partida, played: list[Played]) -> str:
             score = f"{_plural(partida.won_vacas[w], 'vaca', 'vacas')} a {partida.won_vacas[1 - w]}"
         else:
             score = f"{_plural(won[w], 'juego', 'juegos')} a {won[1 - w]}"
-        return f"La pareja {w} gana la partida, {score}, en {hands}."
+        return f"{capitalised(the_pair(w, names))} gana la partida, {score}, en {hands}."
     return (f"La partida sigue tras {hands}: van {partida.score[0]} a {partida.score[1]}, "
             f"juegos {partida.won_juegos[0]} a {partida.won_juegos[1]}"
             + (f", vacas {partida.won_vacas[0]} a {partida.won_vacas[1]}" if partida.vacas > 1
@@ -95,23 +99,24 @@ def result(partida: Partida, played: list[Played]) -> str:
 
 
 def narrate(partida: Partida, played: list[Played], *, full: bool = False,
-            hand: int | None = None) -> list[str]:
+            hand: int | None = None, names: Names = None) -> list[str]:
     """The partida as text lines: a line per hand and the result; ``full``: every hand
-    narrated as ``explain`` does; ``hand``: that hand only, narrated."""
+    narrated as ``explain`` does; ``hand``: that hand only, narrated; ``names``: the
+    players' names, one per seat, where the partida has them."""
     if hand is not None:
         step = played[hand - 1]
-        return [f"Mano {step.hand} (línea {step.line}):", *explain(step.record, step.answer),
-                hand_line(step, partida.juegos)]
+        return [f"Mano {step.hand} (línea {step.line}):", *explain(step.record, step.answer, names),
+                hand_line(step, partida.juegos, names)]
     first = played[0].record
-    lines = [heading(partida.rules, partida.juegos, partida.vacas, first.mano)]
+    lines = [heading(partida.rules, partida.juegos, partida.vacas, first.mano, names)]
     for step in played:
         if full:
             lines += ["", f"Mano {step.hand} (línea {step.line}):",
-                      *explain(step.record, step.answer)]
-        lines.append(hand_line(step, partida.juegos))
+                      *explain(step.record, step.answer, names)]
+        lines.append(hand_line(step, partida.juegos, names))
     if full:
         lines.append("")
-    lines.append(result(partida, played))
+    lines.append(result(partida, played, names))
     return lines
 
 

@@ -46,6 +46,9 @@ from table.betting import (
 from table.jugadas import PARES_BONUS, PARES_KINDS, Jugadas
 from table.lances import How, Lance
 from table.numerals import stones as say
+from table.people import seat as say_seat
+from table.people import seats as say_seats
+from table.people import the_pair
 from table.record import HandRecord, parse
 from table.rules import LANCE, MUNDIAL, Rules
 
@@ -201,12 +204,12 @@ def _mundial_pares(o: Outcome, decl: tuple[bool, ...], has: tuple[bool, ...], j:
     q = 1 - p
     p_has, q_has = any(s & 1 == p for s in true), any(s & 1 == q for s in true)
     if not p_has:
-        rulings.append(f"regla 19: la pareja {p} cantó pares sin tenerlos y su compañero no "
-                       f"los tiene: se anula lo jugado a pares y la pareja {q} cuenta sus pares")
+        rulings.append(f"regla 19: {the_pair(p)} cantó pares sin tenerlos y su compañero no "
+                       f"los tiene: se anula lo jugado a pares y {the_pair(q)} cuenta sus pares")
         return _annul(_plan(Lance.PARES, UNBET, true, j, rules))
     if q_has:
-        rulings.append(f"regla 19: la pareja {p} cantó pares sin tenerlos; su compañero y los "
-                       f"contrarios los tienen: se anula lo jugado y la pareja {q} se apunta el "
+        rulings.append(f"regla 19: {the_pair(p)} cantó pares sin tenerlos; su compañero y los "
+                       f"contrarios los tienen: se anula lo jugado y {the_pair(q)} se apunta el "
                        f"deje de pares y sus pares")
         return _penalty(Lance.PARES, q, true, j, rules, "una de deje por pares mal cantados")
     return _plan(Lance.PARES, o, true, j, rules)
@@ -234,36 +237,36 @@ def _mundial_juego(lance: Lance, o: Outcome, decl: tuple[bool, ...], has: tuple[
     p_has, q_has = any(s & 1 == p for s in true), any(s & 1 == q for s in true)
     if false:
         if not any(has):
-            rulings.append(f"regla 19: la pareja {p} cantó juego sin tenerlo y nadie lo tiene: "
-                           f"la pareja {q} se apunta el deje de punto y el punto")
+            rulings.append(f"regla 19: {the_pair(p)} cantó juego sin tenerlo y nadie lo tiene: "
+                           f"{the_pair(q)} se apunta el deje de punto y el punto")
             return _penalty(Lance.PUNTO, q, (), j, rules, "una de deje de punto por juego mal cantado")
         if p_has and not q_has:
-            rulings.append(f"regla 19: la pareja {p} cantó juego sin tenerlo; su compañero lo "
+            rulings.append(f"regla 19: {the_pair(p)} cantó juego sin tenerlo; su compañero lo "
                            f"tiene y los contrarios no: no influye")
             return _plan(lance, o, true, j, rules)
         if q_has and not p_has:
-            rulings.append(f"regla 19: la pareja {p} cantó juego sin tenerlo y su compañero no "
-                           f"lo tiene: se anula cualquier envite y la pareja {q} cuenta su juego")
+            rulings.append(f"regla 19: {the_pair(p)} cantó juego sin tenerlo y su compañero no "
+                           f"lo tiene: se anula cualquier envite y {the_pair(q)} cuenta su juego")
             return _annul(_plan(Lance.JUEGO, UNBET, true, j, rules))
-        rulings.append(f"regla 19: la pareja {p} cantó juego sin tenerlo; su compañero y los "
-                       f"contrarios lo tienen: se anulan los envites y la pareja {q} se apunta "
+        rulings.append(f"regla 19: {the_pair(p)} cantó juego sin tenerlo; su compañero y los "
+                       f"contrarios lo tienen: se anulan los envites y {the_pair(q)} se apunta "
                        f"el deje y su juego")
         return _penalty(Lance.JUEGO, q, true, j, rules, "una de deje por juego mal cantado")
     # hidden juego only, in pair p
     if not true:
-        rulings.append(f"regla 19: la pareja {p} no cantó juego teniéndolo y nadie más lo tiene: "
+        rulings.append(f"regla 19: {the_pair(p)} no cantó juego teniéndolo y nadie más lo tiene: "
                        f"se anula lo jugado a punto y cuenta lo que vale su juego")
         return _annul(_plan(Lance.JUEGO, UNBET, hidden, j, rules))
     if p_has and not q_has:
-        rulings.append(f"regla 19: la pareja {p} no cantó un juego; su compañero lo tiene y los "
+        rulings.append(f"regla 19: {the_pair(p)} no cantó un juego; su compañero lo tiene y los "
                        f"contrarios no: cuentan los dos juegos")
         return _plan(Lance.JUEGO, o, true + hidden, j, rules)
     if p_has and q_has:
-        rulings.append(f"regla 19: la pareja {p} no cantó un juego; su compañero y los contrarios "
+        rulings.append(f"regla 19: {the_pair(p)} no cantó un juego; su compañero y los contrarios "
                        f"lo tienen: ese juego no vale, solo el del compañero")
         return _plan(Lance.JUEGO, o, true, j, rules)
-    rulings.append(f"regla 19: la pareja {p} no cantó juego teniéndolo, su compañero no lo tiene "
-                   f"y los contrarios sí: la pareja {q} se apunta el deje de juego y su juego")
+    rulings.append(f"regla 19: {the_pair(p)} no cantó juego teniéndolo, su compañero no lo tiene "
+                   f"y los contrarios sí: {the_pair(q)} se apunta el deje de juego y su juego")
     return _penalty(Lance.JUEGO, q, true, j, rules, "una de deje por juego no cantado")
 
 
@@ -284,7 +287,7 @@ def _lance_rule(lance: Lance, said: Lance, o: Outcome, decl: tuple[bool, ...],
     false = [s for s in range(4) if decl[s] and not has[s]]
     for s in range(4):
         if has[s] and not decl[s]:
-            rulings.append(f"el asiento {s} no cantó {said} teniéndo{'los' if said == Lance.PARES else 'lo'}"
+            rulings.append(f"{say_seat(s)} no cantó {said} teniéndo{'los' if said == Lance.PARES else 'lo'}"
                            f": no cuenta{'n' if said == Lance.PARES else ''} («sólo los juegan "
                            f"los que los tienen»)")
     if lance == Lance.PUNTO:  # nobody said «juego sí»: punto among the seats without juego
@@ -297,12 +300,11 @@ def _lance_rule(lance: Lance, said: Lance, o: Outcome, decl: tuple[bool, ...],
         rulings.append("nadie tiene juego: se cuenta el punto, como si se hubiera jugado")
     liars = sorted({s & 1 for s in false})
     for p in liars:
-        seats = [str(s) for s in false if s & 1 == p]
-        who = (f"el asiento {seats[0]} cantó" if len(seats) == 1
-               else f"los asientos {' y '.join(seats)} cantaron")
-        rulings.append(f"{who} {said} sin {_them(said)}: la pareja {p} pierde "
+        liars_p = [s for s in false if s & 1 == p]
+        who = f"{say_seats(liars_p)} {'cantó' if len(liars_p) == 1 else 'cantaron'}"
+        rulings.append(f"{who} {said} sin {_them(said)}: {the_pair(p)} pierde "
                        f"el lance y sus envites, aunque las cartas del compañero sean mejores"
-                       + ("" if len(liars) == 2 else f"; lo gana la pareja {1 - p}"))
+                       + ("" if len(liars) == 2 else f"; lo gana {the_pair(1 - p)}"))
     if len(liars) == 2:
         rulings.append(f"las dos parejas cantaron {said} sin {_them(said)}: el lance no es de nadie")
         plan = _Plan(scored, None, o.how, None, None, [])

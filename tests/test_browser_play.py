@@ -81,6 +81,8 @@ def settle(served: Served) -> None:
 def test_a_whole_juego_by_taps(served: Served, browser: Any) -> None:
     page = browser.new_page(viewport={"width": 800, "height": 480})
     page.set_default_timeout(TIMEOUT)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(served.url + "/")
     me = Player(page)
     expect(page.locator(".speaker")).to_contain_text("Habla el asiento 1")  # people count from 1
@@ -191,6 +193,7 @@ def test_a_whole_juego_by_taps(served: Served, browser: Any) -> None:
     assert [h.answer.winner for h in served.loop.hands()][-1] == winner
     settle(served)
     (ARTIFACTS / "taps.json").write_text(json.dumps(taps, indent=1) + "\n")
+    assert errors == []  # not one script error in the whole juego
     page.close()
 
 
@@ -258,6 +261,9 @@ def test_spectators_and_the_overlay_know_the_state_and_the_result(served: Served
     bar.set_default_timeout(TIMEOUT)
     phone = browser.new_page(viewport={"width": 390, "height": 844})
     phone.set_default_timeout(TIMEOUT)
+    errors: list[str] = []
+    for page in (overlay, bar, phone):
+        page.on("pageerror", lambda e: errors.append(str(e)))
     overlay.goto(served.url + "/overlay")
     bar.goto(served.url + "/overlay?layout=bar")
     phone.goto(served.url + "/watch")
@@ -290,6 +296,9 @@ def test_spectators_and_the_overlay_know_the_state_and_the_result(served: Served
     last = ([t["score"] for t in state["tanteo"] if t["counted"]] or [state["score"]])[-1]
     expect(phone.locator('.points[data-pair="0"]')).to_have_text(str(last[0]))
     expect(phone.locator('.points[data-pair="1"]')).to_have_text(str(last[1]))
+    overlay.wait_for_function("window.countDone === true")  # the stream's score bar follows too
+    expect(overlay.locator('.points[data-pair="0"]')).to_have_text(str(last[0]))
+    expect(overlay.locator('.points[data-pair="1"]')).to_have_text(str(last[1]))
     shot(phone, "watch-phone-won.png", scrolls=True)
     served.command({"kind": "confirm", "seat": state["confirm_by"][0]})
     settle(served)
@@ -302,5 +311,6 @@ def test_spectators_and_the_overlay_know_the_state_and_the_result(served: Served
                   partida: {juegos: [0, 0], vacas: [2, 1], vaca_results: [[2, 0], [1, 2], [2, 1]],
                             over: true, winner: 0}})]""")
     assert said == ["¡Vaca para los asientos 2 y 4! (1 a 2 en juegos)", "¡Partida para Jon y Ane! Vacas: 2 a 1"]
+    assert errors == []
     for page in (overlay, bar, phone):
         page.close()

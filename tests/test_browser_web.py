@@ -346,7 +346,9 @@ def test_the_spectator_page_follows_live_and_resumes_after_a_drop(served: Served
     shot(page, "watch-phone.png", scrolls=True)
     overlay = browser.new_page(viewport={"width": 1920, "height": 1080})
     overlay.goto(served.url + "/overlay")
-    expect(overlay.locator(".ov-score .points").first).to_have_text(str(state["score"][0]))
+    overlay.wait_for_function("window.countDone === true")  # the score bar moved with the count
+    final = ([t["score"] for t in state["tanteo"] if t["counted"]] or [state["score"]])[-1]
+    expect(overlay.locator(".ov-score .points").first).to_have_text(str(final[0]))
     expect(overlay.locator(".ov-tanteo .tev")).to_have_count(len(state["tanteo"]))
     shot(overlay, "overlay-1080p.png", transparent=True)
     overlay.close()

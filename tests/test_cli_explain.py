@@ -14,9 +14,9 @@ def test_explain_a_file(tmp_path: Path, capsys: Any) -> None:
     path.write_text(json.dumps(SPEC_RECORD))
     assert main(["explain", str(path)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("Mano el asiento 0.")
-    assert "  Tres de duples (pares), para la pareja 1: van 3 a 3." in out
-    assert out[-1].startswith("Quedan 3 a 9 (la pareja 0, tres piedras;")
+    assert out[0].startswith("Mano el asiento 1.")
+    assert "  Tres de duples (pares), para los asientos 2 y 4: van 3 a 3." in out
+    assert out[-1].startswith("Quedan 3 a 9 (los asientos 1 y 3, tres piedras;")
 
 
 def test_explain_refuses_bad_input_in_one_line(capsys: Any, monkeypatch: Any) -> None:

@@ -42,9 +42,9 @@ def test_replay_prints_the_partida_hand_by_hand(tmp_path: Path, capsys: pytest.C
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("Partida a 3 juegos, a 40 piedras")
-    assert len(out) == len(records) + 2 and out[1].startswith("Mano 1 (línea 1), mano el asiento 0: ")
-    assert sum("juego para la pareja" in line for line in out) >= 3
-    assert "partida para la pareja" in out[-2] and out[-1].startswith("La pareja ")
+    assert len(out) == len(records) + 2 and out[1].startswith("Mano 1 (línea 1), mano el asiento 1: ")
+    assert sum("juego para los asientos " in line for line in out) >= 3
+    assert "partida para los asientos " in out[-2] and out[-1].startswith("La pareja de los asientos ")
 
 
 def test_replay_json_one_answer_per_hand_and_a_summary(tmp_path: Path,
@@ -66,7 +66,7 @@ def test_replay_explain_and_one_hand(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert full.count("El tanteo, por su orden:") == len(records)
     assert main(["replay", str(path), "--hand", "2"]) == 0
     one = capsys.readouterr().out.splitlines()
-    assert one[0] == "Mano 2 (línea 2):" and one[1].startswith("Mano el asiento 1.")
+    assert one[0] == "Mano 2 (línea 2):" and one[1].startswith("Mano el asiento 2.")
     assert main(["replay", str(path), "--hand", str(len(records) + 1)]) == 2
     assert capsys.readouterr().err == (f"mus-table replay: --hand {len(records) + 1}: the partida "
                                        f"has {len(records)} hands\n")

@@ -73,14 +73,15 @@ def demo_partida(capsys: pytest.CaptureFixture[str], tmp_path: Path, seed: int, 
     assert main(["demo", "--no-web", "--hands", "200", "--seed", str(seed), "--journal", str(journal), *more]) == 0
     out = capsys.readouterr().out
     hands = out.count("— Mano ")
-    assert "¡Partida para la pareja " in out and f"{hands} manos" in out, out[-500:]
+    assert "¡Partida para los asientos " in out and f"{hands} manos" in out, out[-500:]
     assert main(["journal", "export", str(journal)]) == 0
     exported = tmp_path / f"demo-{seed}.jsonl"
     exported.write_text(capsys.readouterr().out)
     assert main(["replay", str(exported), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out.splitlines()[-1])["summary"]
     assert summary["over"] and summary["hands"] == hands
-    assert f"¡Partida para la pareja {summary['winner']}!" in out
+    w = summary["winner"]
+    assert f"¡Partida para los asientos {w + 1} y {w + 3}!" in out  # the JSON says pairs 0-1, a person 1-4
     return out
 
 

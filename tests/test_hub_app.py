@@ -108,10 +108,18 @@ def test_tables_console_call_and_rulings(hub: tuple[Hub, Mosquitto], tmp_path: P
                                                        "text": "señas"}).status_code == 302
         assert web.post("/mesa/mesa-1/decision", data={"kind": "juego_lost", "pair": ""}).status_code == 400
         assert [r["kind"] for r in h.store.rulings("mesa-1")] == ["warning"]
-        assert "señas" in web.get("/mesa/mesa-1").get_data(as_text=True)
+        console = web.get("/mesa/mesa-1").get_data(as_text=True)
+        assert "señas" in console and "asientos 2 y 4 · partida 1" in console  # pair 1 of the JSON, as people read it
         assert len(t.journal.entries()) == entries
         assert web.post("/entrar", data={"pin": PIN, "next": "//evil.example/x"}).headers["Location"] == "/"
         assert web.post("/entrar", data={"pin": PIN}, headers={"Origin": "http://evil.example"}).status_code == 403
+        # a tournament that holds the public feed back keeps its live pages for the juez
+        assert web.post("/torneo/retraso", data={"delay": "900"}).status_code == 302
+        stranger = h.app.test_client()
+        assert stranger.get("/").status_code == 403 and stranger.get("/api/mesa/mesa-1").status_code == 403
+        assert stranger.get("/ver/mesa-1").status_code == 200 and web.get("/").status_code == 200
+        assert web.post("/torneo/retraso", data={"delay": "0"}).status_code == 302
+        assert stranger.get("/").status_code == 200
         other = h.app.test_client()
         assert other.post("/mesa/mesa-1/decision", data={"kind": "note"}).status_code == 403
         assert web.post("/mesa/mesa-1/decision", data={"kind": "note"},
@@ -174,6 +182,12 @@ def test_draw_result_signed_by_the_losers_and_standings(hub: tuple[Hub, Mosquitt
         rested = next(m["pair_a"] for m in draw if m["pair_b"] is None)
         second = [m for m in h.store.matches(2) if m["pair_b"] is not None]
         assert rested in (second[0]["pair_a"], second[0]["pair_b"])
+        # a knockout with a losers' bracket: the signed result counts, the loser plays in the bracket of one loss
+        assert web.post("/torneo/ronda", data={"format": "knockout", "lives": "2", "seed": "3",
+                                               "tables": "mesa-9"}).status_code == 302
+        third = h.store.matches(3)
+        assert sorted(p for m in third for p in (m["pair_a"], m["pair_b"]) if p is not None) == sorted(names)
+        assert "knockout" in web.get("/sorteo").get_data(as_text=True)
     finally:
         t.close()
 

@@ -93,13 +93,13 @@ def test_the_partida_told_hand_by_hand() -> None:
              json.dumps(ordago_hand(2))]
     partida, played = replay(lines, juegos=3)
     text = narrate(partida, played)
-    assert text[0] == "Partida a 3 juegos, a 40 piedras, 8 reyes; primera mano el asiento 0."
-    assert text[1] == "Mano 1 (línea 1), mano el asiento 0: van 3 a 9."
-    assert text[2] == ("Mano 2 (línea 2), mano el asiento 1: juego para la pareja 0 (asientos 0 y 2), "
+    assert text[0] == "Partida a 3 juegos, a 40 piedras, 8 reyes; primera mano el asiento 1."
+    assert text[1] == "Mano 1 (línea 1), mano el asiento 1: van 3 a 9."
+    assert text[2] == ("Mano 2 (línea 2), mano el asiento 2: juego para los asientos 1 y 3, "
                        "por el órdago (iban 3 a 9). Juegos: 1 a 0.")
     assert text[-1] == "La partida sigue tras 3 manos: van 0 a 0, juegos 2 a 0."
     full = narrate(partida, played, full=True)
-    assert "Mano 2 (línea 2):" in full and "  Grande: El 1: ¡órdago a la grande!, el 2 quiere." \
+    assert "Mano 2 (línea 2):" in full and "  Grande: El 2: ¡órdago a la grande!, el 3 quiere." \
         " Órdago querido: se enseñan las cartas." in "\n".join(full)
     one = narrate(partida, played, hand=2)
     assert one[0] == "Mano 2 (línea 2):" and one[-1] == text[2] and len(one) < len(full)
@@ -116,12 +116,12 @@ def test_the_json_answers_and_the_summary() -> None:
     summary = summary_json(partida, played)["summary"]
     assert summary["winner"] == 0 and summary["over"] and summary["juegos"] == [3, 0]
     assert summary["format"] == {"juegos": 3, "vacas": 1} and summary["hands"] == 3
-    assert result(partida, played) == "La pareja 0 gana la partida, 3 juegos a 0, en 3 manos."
+    assert result(partida, played) == "La pareja de los asientos 1 y 3 gana la partida, 3 juegos a 0, en 3 manos."
     assert summary["result"] == result(partida, played)
-    assert hand_line(played[-1], 3).endswith("Juegos: 3 a 0: partida para la pareja 0. ¡Zapatería! "
-                                          "La pareja 1 no ha ganado un solo juego.")
+    assert hand_line(played[-1], 3).endswith("Juegos: 3 a 0: partida para los asientos 1 y 3. ¡Zapatería! "
+                                          "La pareja de los asientos 2 y 4 no ha ganado un solo juego.")
     assert "Zamora" in hand_line(played[1], 3) and "Zamora" not in hand_line(played[1], juegos=4)
     partida, played = replay([json.dumps(ordago_hand(m)) for m in range(4)], juegos=2, vacas=2)
-    assert hand_line(played[1], 2).endswith("Juegos: 2 a 0: vaca para la pareja 0. Vacas: 1 a 0.")
+    assert hand_line(played[1], 2).endswith("Juegos: 2 a 0: vaca para los asientos 1 y 3. Vacas: 1 a 0.")
     assert hand_line(played[3], 2).endswith(
-        "Juegos: 2 a 0: vaca para la pareja 0. Vacas: 2 a 0: partida para la pareja 0.")
+        "Juegos: 2 a 0: vaca para los asientos 1 y 3. Vacas: 2 a 0: partida para los asientos 1 y 3.")

@@ -18,6 +18,7 @@ import pytest
 
 import web as web_pkg
 from firmware.clock import RELEASE_FLOOR, FakeClock, PhoneClock
+from firmware.journal import Journal
 from firmware.table_loop import Phase, TableLoop, expected_stones
 from table.betting import BetWord
 from table.cards import Card
@@ -371,6 +372,33 @@ def test_a_whole_hand_through_the_api(table: Any) -> None:
     assert json.loads(r.text) == hands[0]["record"] and "attachment" in r.headers["Content-Disposition"]
     page = c.get("/hands/1").text
     assert "Grande" in page and "envida dos" in page
+
+
+def test_the_narration_names_the_players_where_the_partida_has_names() -> None:
+    """Seats 1-4 and the players' names, as the display says them; the JSON keeps 0-3. An earlier
+    partida keeps its names: the journal holds them."""
+    reader = LaidReader()
+    loop = TableLoop(reader=reader, journal=Journal(":memory:"))
+    loop.attach_camera(lambda: FRAME)
+    app = create_app(loop, pin=PIN, max_spectators=2, keepalive=0.05)
+    c, token = unlocked_client(app)
+    names = ["Jon", "Iker", "Ane", "<b>Mikel</b>"]
+    assert cmd(c, token, {"kind": "new_partida", "names": names}).status_code == 200
+    st = play_hand(loop, reader, c, token)
+    assert cmd(c, token, {"kind": "confirm", "seat": st["confirm_by"][0]}).status_code == 200
+    one = c.get("/api/hands/1").json
+    assert one["record"]["mano"] == 0
+    said = one["explain"]
+    assert said[0].startswith("Mano Jon (asiento 1). La pareja de Jon y Ane contra la pareja de Iker y "
+                              "<b>Mikel</b>; van 0 a 0")
+    assert "  Grande: Jon envida dos, Iker no quiere, <b>Mikel</b> quiere. Querida a dos. La gana Jon "\
+        "(asiento 1, pareja Jon y Ane) con dos reyes, cuatro y as." in said
+    page = c.get("/hands/1").text
+    assert "Jon envida dos" in page and "&lt;b&gt;Mikel&lt;/b&gt; quiere" in page and "<b>Mikel" not in page
+    assert cmd(c, token, {"kind": "new_partida"}).status_code == 200
+    k = loop.state().partida.id - 1
+    assert c.get(f"/api/hands/1?partida={k}").json["explain"] == said
+    assert "Jon envida dos" in c.get(f"/hands/1?partida={k}").text
 
 
 def test_reading_and_camera_picture(table: Any) -> None:

@@ -18,6 +18,7 @@ from firmware.health import Probe
 from firmware.table_loop import TableLoop
 from web.app import create_app
 from web.settings import TableAdmin
+from web.strings import ES
 
 PIN = "4321"
 
@@ -86,7 +87,7 @@ def table(tmp_path: Path) -> Iterator[tuple[Any, TableAdmin, FakeRunner, Clock]]
     app.extensions["mus_table"]["hub"].stop()
 
 
-def post(client: Any, url: str, body: dict[str, Any], pin: str | None = PIN) -> Any:
+def post(client: Any, url: str, body: Any, pin: str | None = PIN) -> Any:
     headers = {"Origin": "http://localhost"}
     if pin is not None:
         headers["X-Table-PIN"] = pin
@@ -116,6 +117,14 @@ def test_a_bad_setting_is_one_spanish_line_and_changes_nothing(table: Any, body:
     r = post(app.test_client(), "/api/settings", body)
     assert r.status_code == 400 and r.json["code"] == code
     assert "\n" not in r.json["error"] and r.json["error"] != code  # a sentence, not the code
+    assert not admin.settings_path.exists() and not (admin.requests_dir / "restart.request").exists()
+
+
+@pytest.mark.parametrize("body", [[60], "60", 60, True])
+def test_a_body_that_is_not_a_json_object_is_one_spanish_line(table: Any, body: Any) -> None:
+    app, admin, _, _ = table
+    r = post(app.test_client(), "/api/settings", body)
+    assert r.status_code == 400 and r.json == {"code": "json_object_needed", "error": ES["json_object_needed"]}
     assert not admin.settings_path.exists() and not (admin.requests_dir / "restart.request").exists()
 
 

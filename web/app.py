@@ -27,6 +27,7 @@ from typing import Any
 from flask import Flask, Response, jsonify, render_template, request, session
 from flask.json.provider import DefaultJSONProvider
 
+from table.entries import journaled_names, partida_starts
 from table.errors import MusTableError, Refused
 from table.explain import explain
 from vision.overlay import ViewLabels
@@ -235,7 +236,8 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
     def replay(n: int) -> str:
         partida = request.args.get("partida", type=int)
         h = _hand(loop, n, partida)
-        return render_template("replay.html", n=n, lines=explain(h.record, h.answer), partida=partida,
+        return render_template("replay.html", n=n, lines=explain(h.record, h.answer, _names(loop, partida)),
+                               partida=partida,
                                record=h.record.to_json(), answer=h.answer.to_json())
 
     @app.get("/partidas/<int:k>")
@@ -283,7 +285,7 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
     def hand(n: int) -> Response:
         h = _hand(loop, n, request.args.get("partida", type=int))
         out = _hand_json(h)
-        out["explain"] = explain(h.record, h.answer)
+        out["explain"] = explain(h.record, h.answer, _names(loop, request.args.get("partida", type=int)))
         return jsonify(out)
 
     @app.get("/api/reading")
@@ -542,6 +544,17 @@ class NoSuchHand(Exception):
     def __init__(self, n: int) -> None:
         super().__init__(n)
         self.n = n
+
+
+def _names(loop: Any, partida: int | None) -> tuple[str, ...]:
+    """The players' names of a partida: the one in play's, or those the journal keeps of an
+    earlier one (none without a journal: the narration then says the seats alone)."""
+    st = loop.state()
+    if partida is None or partida == st.partida.id:
+        return tuple(st.names)
+    journal = getattr(loop, "journal", None)
+    start = partida_starts(journal.entries(partida)).get(partida) if journal is not None else None
+    return journaled_names(start[1]) if start is not None else ()
 
 
 def _hand(loop: Any, n: int, partida: int | None = None) -> Any:

@@ -210,7 +210,7 @@ def register_settings(app: Flask, *, control_check: Callable[[], Any], tr: Calla
             return refused("set_no_admin", 409)
         body = request.get_json(silent=True)
         if not isinstance(body, dict):
-            return jsonify(error="JSON object required", code="json"), 400
+            return refused("json_object_needed")
         return a, body
 
     @bp.get("/settings")

@@ -165,7 +165,7 @@ ES: dict[str, str] = {
     "learn_retake": "Repetir la foto {k}",
     "learn_taken": "Foto {k} hecha",
     "learn_saved": "Baraja «{name}» aprendida",
-    "learn_name_btn": "Nombre…",
+    "learn_name_save": "Nombre y guardar",
     "kb_space": "espacio",
     "learn_where": "Coloca estas cartas así y pulsa «Hacer la foto»",
     "learn_fix": "Esta foto no vale (mira el aviso sobre el tapete): coloca las cartas como se ve y repítela",
@@ -259,6 +259,7 @@ ES: dict[str, str] = {
     "method_not_allowed": "Esta dirección de la mesa no admite esa petición",
     "too_large": "Lo enviado es demasiado grande para la mesa",
     "json_needed": "La mesa solo acepta órdenes en JSON",
+    "json_object_needed": "Lo enviado debe ser un objeto JSON, entre llaves ({...})",
     "server_error": "La mesa ha tenido un fallo al contestar; vuelve a intentarlo",
     # the clock without a network (the phone's time)
     "clock_set": "Reloj de la mesa puesto en hora con la de este teléfono: {when}",

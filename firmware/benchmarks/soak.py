@@ -149,10 +149,12 @@ def _run_child(args: argparse.Namespace, journal: Path, soak: Soak, rng: random.
     # the moment of the kill is drawn once the table has started (resumed its journal): kills
     # during the start alone could keep a loaded machine from ever getting on with the play
     kill_at = min(end, time.monotonic() + START_S)
-    started = killed = False
+    started = killed = finishing = False
     while True:
-        try:  # the child's next line, until the moment of the kill; after it, until its output ends
-            line = lines.get(timeout=None if killed else max(0.0, kill_at - time.monotonic()))
+        try:  # the child's next line, until the moment of the kill; after it (or once the child
+            # said it is done: a kill then would be a kill of a table with nothing left), until its output ends
+            wait = None if killed or finishing else max(0.0, kill_at - time.monotonic())
+            line = lines.get(timeout=wait)
         except queue.Empty:
             line = ""
             proc.send_signal(signal.SIGKILL)  # the plug pulled, at a random moment
@@ -162,9 +164,12 @@ def _run_child(args: argparse.Namespace, journal: Path, soak: Soak, rng: random.
                 soak.errors.append(f"the table did not start in {START_S:.0f} s")
         if line is None:
             break
-        if line and _take(line, soak) == "started" and not killed:
+        what = _take(line, soak) if line else None
+        if what == "started" and not killed:
             started = True
             kill_at = min(end, time.monotonic() + rng.uniform(0.2, 2.0) * args.kill_every)
+        elif what == "done":
+            finishing = True
     proc.wait()
     errs.join(timeout=10)
     if not killed and proc.returncode != 0:

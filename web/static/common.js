@@ -133,6 +133,29 @@ function renderScore(root, st, shown) {
   }
 }
 
+let countKey = "";
+let countTimer = null;
+
+/* The big numbers follow the tanteo as the juez counts it, event by event. */
+function countScore(st, root) {
+  const lines = (st.tanteo || []).filter((x) => x.counted !== false && x.score);
+  const key = JSON.stringify([st.hand_no, lines.map((x) => x.score)]);
+  if (st.phase !== "scored" || !lines.length) {
+    clearTimeout(countTimer); countKey = ""; renderScore(root, st); window.countDone = true; return;
+  }
+  if (key === countKey) return;
+  countKey = key;
+  window.countDone = false;
+  clearTimeout(countTimer);
+  let i = 0;
+  const step = () => {
+    renderScore(root, st, i === 0 ? st.score : lines[i - 1].score);
+    document.querySelectorAll(".tanteo-list .tev").forEach((li, k) => li.classList.toggle("now", k === i - 1));
+    if (i < lines.length) { i += 1; countTimer = setTimeout(step, 700); } else window.countDone = true;
+  };
+  step();
+}
+
 /* The live state: an EventSource that resumes by itself (Last-Event-ID) and ignores repeats. */
 function live(onState, onStatus) {
   let last = -1;

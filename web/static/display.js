@@ -40,9 +40,18 @@ function flash(text) {
   window.lastFlash = f.textContent;
 }
 
+const POST_TIMEOUT_MS = 8000;  /* an answer later than this: the tap is taken as not arrived */
+
 async function post(url, body) {
-  const r = await fetch(url, {method: "POST", credentials: "same-origin",
-    headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf}, body: JSON.stringify(body)});
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(), POST_TIMEOUT_MS);
+  let r;
+  try {
+    r = await fetch(url, {method: "POST", credentials: "same-origin", signal: ctl.signal,
+      headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf}, body: JSON.stringify(body)});
+  } finally {
+    clearTimeout(timer);
+  }
   let j = {};
   try { j = await r.json(); } catch (e) { /* not JSON */ }
   return {ok: r.ok, status: r.status, body: j};
@@ -418,9 +427,7 @@ function renderLearning(main, st) {
     el("button", {class: all ? "mid" : "big", id: "btn-capture", onclick: () => { learnK = null; command({kind: "learn_frame", k}, tr("learn_taken", {k: k + 1})); }},
       all || done.includes(k) || bad.includes(k) ? tr("learn_retake", {k: k + 1}) : tr("learn_capture")));
   if (all) {
-    side.append(el("div", {class: "learnsave"},
-      el("button", {class: "mid", id: "btn-deckname", onclick: () => askName(L.name || "")}, tr("learn_name_btn")),
-      el("button", {class: "mid", id: "btn-deck-save", onclick: () => askName(L.name || "")}, tr("learn_save"))));
+    side.append(el("button", {class: "big", id: "btn-deck-save", onclick: () => askName(L.name || "")}, tr("learn_name_save")));
   }
   side.append(el("button", {class: "mid", id: "btn-learn-cancel", onclick: () => {
     learnK = null; view = null;

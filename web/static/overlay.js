@@ -15,7 +15,7 @@ function overlayWinner(st) {
 }
 
 live((st) => {
-  renderScore(document.getElementById("score"), st);
+  countScore(st, document.getElementById("score"));  /* the score moves with the tanteo */
   const win = document.getElementById("ov-win");
   const w = overlayWinner(st);
   win.textContent = w;

@@ -3,8 +3,6 @@
 "use strict";
 
 let handsSeen = -1;
-let countKey = "";
-let countTimer = null;
 
 async function loadHands() {
   const r = await fetch("/api/hands");
@@ -60,27 +58,6 @@ function resultText(st) {
   return "";
 }
 
-/* The big numbers follow the tanteo as the juez counts it, event by event. */
-function countScore(st) {
-  const root = document.getElementById("score");
-  const lines = (st.tanteo || []).filter((x) => x.counted !== false && x.score);
-  const key = JSON.stringify([st.hand_no, lines.map((x) => x.score)]);
-  if (st.phase !== "scored" || !lines.length) {
-    clearTimeout(countTimer); countKey = ""; renderScore(root, st); window.countDone = true; return;
-  }
-  if (key === countKey) return;
-  countKey = key;
-  window.countDone = false;
-  clearTimeout(countTimer);
-  let i = 0;
-  const step = () => {
-    renderScore(root, st, i === 0 ? st.score : lines[i - 1].score);
-    document.querySelectorAll("#tanteo .tev").forEach((li, k) => li.classList.toggle("now", k === i - 1));
-    if (i < lines.length) { i += 1; countTimer = setTimeout(step, 700); } else window.countDone = true;
-  };
-  step();
-}
-
 function renderWatch(st) {
   const b = st.bets || {};
   const lance = document.getElementById("lance");
@@ -116,7 +93,7 @@ function renderWatch(st) {
   const side = el("div");
   renderLances(side, st);
   tan.prepend(...side.childNodes);
-  countScore(st);
+  countScore(st, document.getElementById("score"));
   const seen = st.hands + "/" + ((st.partida || {}).id);
   if (seen !== handsSeen) { handsSeen = seen; loadHands(); loadPartidas(); }
 }
