@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware.events import now_iso
-from table.entries import partida_hands, partida_starts
+from table.entries import journaled_names, partida_hands, partida_starts
 from table.errors import InvalidInput
 from table.match import Partida
 from table.people import pair
@@ -75,10 +75,12 @@ class PartidaSummary:
     winner: int | None
     started: str
     format: dict[str, int]
+    names: tuple[str, ...] = ()
+    """The players' names by seat, where «Nueva partida» gave them (the result says the pair by them)."""
 
     @property
     def result(self) -> str:
-        return (f"ganada por {pair(self.winner)}" if self.winner is not None
+        return (f"ganada por {pair(self.winner, self.names)}" if self.winner is not None
                 else f"sin terminar ({self.score[0]}-{self.score[1]})")
 
     def to_json(self) -> dict[str, Any]:
@@ -201,7 +203,8 @@ class Journal:
             out.append(PartidaSummary(p, len(hands), (juegos[0], juegos[1]),
                                       (partida.won_vacas[0], partida.won_vacas[1]),
                                       (partida.score[0], partida.score[1]), partida.winner, at,
-                                      {"juegos": partida.juegos, "vacas": partida.vacas}))
+                                      {"juegos": partida.juegos, "vacas": partida.vacas},
+                                      journaled_names(body)))
         return out
 
     def export(self, partida: int | None = None) -> list[dict[str, Any]]:

@@ -195,7 +195,7 @@ def create_app(store: Store, follower: Follower | None = None, *, pin: str, publ
         partida = request.form.get("partida", "")
         text = request.form.get("text", "").strip()[:2000]
         if kind in (RulingKind.JUEGO_AWARDED, RulingKind.JUEGO_LOST, RulingKind.PARTIDA_LOST) and pair not in ("0", "1"):
-            raise InvalidInput("di a qué pareja (0 o 1) se aplica la decisión")
+            raise InvalidInput("di a qué pareja (asientos 1 y 3, o 2 y 4) se aplica la decisión")
         store.add_ruling(name, kind, partida=int(partida) if partida.isdigit() else None,
                          pair=int(pair) if pair in ("0", "1") else None, text=text,
                          juez=request.form.get("juez", "").strip()[:100], at=now_iso())

@@ -19,7 +19,7 @@ from typing import Any
 
 from hub.store import Store
 from hub.tournament import Result
-from table.entries import partida_hands, partida_starts
+from table.entries import journaled_names, partida_hands, partida_starts
 from table.errors import InvalidInput
 from table.match import Partida, Played, replay
 from table.partida import juegos_won, narrate
@@ -58,6 +58,8 @@ class PartidaView:
     played: list[Played]
     last_seat: int | None
     """The seat that confirmed the last hand (None: the panel's button, or no hand)."""
+    names: tuple[str, ...] = ()
+    """The players' names by seat, as the table's «Nueva partida» journaled them (empty: none)."""
 
     @property
     def over(self) -> bool:
@@ -70,7 +72,7 @@ class PartidaView:
     def narration(self, *, full: bool = True) -> list[str]:
         if self.partida is None or not self.played:
             return ["Sin manos confirmadas todavía."]
-        return narrate(self.partida, self.played, full=full)
+        return narrate(self.partida, self.played, full=full, names=self.names)
 
     def signed(self) -> bool:
         """Whether the losing pair confirmed the hand that ended the partida."""
@@ -85,16 +87,17 @@ def partida_view(store: Store, table: str, partida: int) -> PartidaView:
     if partida not in starts:
         raise InvalidInput(f"la mesa {table} no tiene partida {partida}")
     started, body = starts[partida]
+    names = journaled_names(body)
     hands = partida_hands(entries, partida)
     last_seat = None
     for _, p, kind, _, b in entries:
         if p == partida and kind == "confirm":
             last_seat = b.get("seat")
     if not hands:
-        return PartidaView(table, partida, started, None, [], None)
+        return PartidaView(table, partida, started, None, [], None, names)
     lines = [json.dumps(record) for record, _ in hands]
     state, played = replay(lines, int(body.get("juegos", 3)), int(body.get("vacas", 1)))
-    return PartidaView(table, partida, started, state, played, last_seat)
+    return PartidaView(table, partida, started, state, played, last_seat, names)
 
 
 def match_partida(store: Store, match: dict[str, Any]) -> PartidaView | None:

@@ -236,6 +236,21 @@ def seat_names(names: object) -> tuple[str, str, str, str]:
     return (out[0], out[1], out[2], out[3])
 
 
+def journaled_names(body: Mapping[str, Any]) -> tuple[str, ...]:
+    """The names a ``new_partida`` body holds, checked as when they were given; ``()`` where it
+    holds none (or none a table would have taken: a copy from elsewhere is not trusted).
+
+    >>> journaled_names({"names": ["Jon", "", "Ane", ""]}), journaled_names({"names": "Jon"})
+    (('Jon', '', 'Ane', ''), ())
+    """
+    if body.get("names") is None:
+        return ()
+    try:
+        return seat_names(body["names"])
+    except InvalidInput:
+        return ()
+
+
 def entry_from_json(kind: str, body: Mapping[str, Any]) -> Change:
     """The entry a journal row holds (``kind`` and its JSON ``body``)."""
     try:

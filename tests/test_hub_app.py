@@ -108,7 +108,8 @@ def test_tables_console_call_and_rulings(hub: tuple[Hub, Mosquitto], tmp_path: P
                                                        "text": "señas"}).status_code == 302
         assert web.post("/mesa/mesa-1/decision", data={"kind": "juego_lost", "pair": ""}).status_code == 400
         assert [r["kind"] for r in h.store.rulings("mesa-1")] == ["warning"]
-        assert "señas" in web.get("/mesa/mesa-1").get_data(as_text=True)
+        console = web.get("/mesa/mesa-1").get_data(as_text=True)
+        assert "señas" in console and "asientos 2 y 4 · partida 1" in console  # pair 1 of the JSON, as people read it
         assert len(t.journal.entries()) == entries
         assert web.post("/entrar", data={"pin": PIN, "next": "//evil.example/x"}).headers["Location"] == "/"
         assert web.post("/entrar", data={"pin": PIN}, headers={"Origin": "http://evil.example"}).status_code == 403

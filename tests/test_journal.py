@@ -10,6 +10,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +65,7 @@ def test_nothing_is_deleted_and_partidas_list_and_export(tmp_path: Path) -> None
     loop.submit(Confirm(loop.snapshot()["confirm_by"][0]))
     play_hands(loop, reader, 200, rng)
     assert loop.snapshot()["phase"] == "over"
-    loop.submit(NewPartida())
+    loop.submit(NewPartida(names=("Jon", "Iker", "Ane", "")))
     play_hands(loop, reader, 2, rng)
     j = Journal(path)
     kinds = [k for _, _, k, _, _ in j.entries()]
@@ -73,6 +74,9 @@ def test_nothing_is_deleted_and_partidas_list_and_export(tmp_path: Path) -> None
     assert (first.id, first.hands, first.winner is not None) == (1, len(loop.hands(1)), True)
     assert sum(first.juegos) == 1 and first.result.startswith("ganada por los asientos ")
     assert (second.id, second.hands, second.winner) == (2, len(loop.hands()), loop.partida.winner)
+    assert (first.names, second.names) == ((), ("Jon", "Iker", "Ane", ""))
+    won = replace(second, winner=0)  # the pair said as on the display: by its players where both have names
+    assert (won.result, replace(won, winner=1).result) == ("ganada por Jon y Ane", "ganada por los asientos 2 y 4")
     # the export is the partida as JSON lines the engine replays (what mus-table replay reads)
     lines = "".join(json.dumps(r) + "\n" for r in j.export(1))
     partida, answers = read_partida(lines, juegos=1)

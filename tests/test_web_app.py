@@ -18,6 +18,7 @@ import pytest
 
 import web as web_pkg
 from firmware.clock import RELEASE_FLOOR, FakeClock, PhoneClock
+from firmware.journal import Journal
 from firmware.table_loop import Phase, TableLoop, expected_stones
 from table.betting import BetWord
 from table.cards import Card
@@ -373,9 +374,13 @@ def test_a_whole_hand_through_the_api(table: Any) -> None:
     assert "Grande" in page and "envida dos" in page
 
 
-def test_the_narration_names_the_players_where_the_partida_has_names(table: Any) -> None:
-    """Seats 1-4 and the players' names, as the display says them; the JSON keeps 0-3."""
-    loop, reader, app = table
+def test_the_narration_names_the_players_where_the_partida_has_names() -> None:
+    """Seats 1-4 and the players' names, as the display says them; the JSON keeps 0-3. An earlier
+    partida keeps its names: the journal holds them."""
+    reader = LaidReader()
+    loop = TableLoop(reader=reader, journal=Journal(":memory:"))
+    loop.attach_camera(lambda: FRAME)
+    app = create_app(loop, pin=PIN, max_spectators=2, keepalive=0.05)
     c, token = unlocked_client(app)
     names = ["Jon", "Iker", "Ane", "<b>Mikel</b>"]
     assert cmd(c, token, {"kind": "new_partida", "names": names}).status_code == 200
@@ -390,6 +395,10 @@ def test_the_narration_names_the_players_where_the_partida_has_names(table: Any)
         "(asiento 1, pareja Jon y Ane) con dos reyes, cuatro y as." in said
     page = c.get("/hands/1").text
     assert "Jon envida dos" in page and "&lt;b&gt;Mikel&lt;/b&gt; quiere" in page and "<b>Mikel" not in page
+    assert cmd(c, token, {"kind": "new_partida"}).status_code == 200
+    k = loop.state().partida.id - 1
+    assert c.get(f"/api/hands/1?partida={k}").json["explain"] == said
+    assert "Jon envida dos" in c.get(f"/hands/1?partida={k}").text
 
 
 def test_reading_and_camera_picture(table: Any) -> None:

@@ -27,6 +27,7 @@ from typing import Any
 from flask import Flask, Response, jsonify, render_template, request, session
 from flask.json.provider import DefaultJSONProvider
 
+from table.entries import journaled_names, partida_starts
 from table.errors import MusTableError, Refused
 from table.explain import explain
 from vision.overlay import ViewLabels
@@ -546,10 +547,14 @@ class NoSuchHand(Exception):
 
 
 def _names(loop: Any, partida: int | None) -> tuple[str, ...]:
-    """The players' names of the partida in play (none for an earlier one: the narration then
-    says the seats alone)."""
+    """The players' names of a partida: the one in play's, or those the journal keeps of an
+    earlier one (none without a journal: the narration then says the seats alone)."""
     st = loop.state()
-    return st.names if partida is None or partida == st.partida.id else ()
+    if partida is None or partida == st.partida.id:
+        return tuple(st.names)
+    journal = getattr(loop, "journal", None)
+    start = partida_starts(journal.entries(partida)).get(partida) if journal is not None else None
+    return journaled_names(start[1]) if start is not None else ()
 
 
 def _hand(loop: Any, n: int, partida: int | None = None) -> Any:
