@@ -245,8 +245,8 @@ def run(args: argparse.Namespace) -> int:
         wall = time.monotonic() - t0
         j = Journal(journal)
         partidas = j.partidas()
-        lost = [key for key, digest in soak.confirmed.items()
-                if key[1] > len(hands := j.hands(key[0])) or _digest(hands[key[1] - 1][0].to_json()) != digest]
+        kept = {p.id: [_digest(r.to_json()) for r, _ in j.hands(p.id)] for p in partidas}
+        lost = [(p, n) for (p, n), digest in soak.confirmed.items() if kept.get(p, [])[n - 1:n] != [digest]]
         result = {
             "partidas_finished": sum(p.winner is not None for p in partidas),
             "hands_confirmed": sum(p.hands for p in partidas),
