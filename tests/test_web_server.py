@@ -143,3 +143,16 @@ def test_one_address_holds_its_share_of_connections_and_the_kiosk_still_gets_in(
     finally:
         for s in held:
             s.close()
+
+
+def test_waitress_queue_warnings_are_said_once_a_while_not_once_a_request(served: Any) -> None:
+    import logging
+
+    from web.server import QuietQueueLog
+
+    logger = logging.getLogger("waitress.queue")
+    quiet = [f for f in logger.filters if isinstance(f, QuietQueueLog)]
+    assert len(quiet) == 1  # installed by the server, once however many servers were made
+    said = [logger.filter(logging.LogRecord("waitress.queue", logging.WARNING, "", 0,
+                                            "Task queue depth is %d (test)", (n,), None)) for n in range(50)]
+    assert sum(1 for s in said if s) == 1  # a LogRecord or True when let through (3.12 / 3.11)

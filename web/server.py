@@ -366,11 +366,55 @@ def chooser(app: Flask) -> Callable[[Any], Lane]:
     return choose
 
 
+class QuietQueueLog(logging.Filter):
+    """waitress logs «Task queue depth is N» for every request that waits for a thread: under a
+    flood that is a line a request, enough to fill the SD card. Each message is let through once
+    every ``every_s`` seconds, saying how many like it were kept quiet.
+
+    >>> now = [0.0]
+    >>> f = QuietQueueLog(every_s=10, clock=lambda: now[0])
+    >>> rec = lambda: logging.LogRecord("waitress.queue", 30, "", 0, "Task queue depth is %d", (3,), None)
+    >>> f.filter(rec()), f.filter(rec()), f.filter(rec())
+    (True, False, False)
+    >>> now[0] = 11.0; r = rec(); f.filter(r), r.getMessage()
+    (True, 'Task queue depth is 3 (and 2 more like it)')
+    """
+
+    def __init__(self, every_s: float = 10.0, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self._every = every_s
+        self._clock = clock
+        self._last: dict[str, float] = {}
+        self._quiet: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        key = str(record.msg)
+        with self._lock:
+            now = self._clock()
+            last = self._last.get(key)
+            if last is not None and now - last < self._every:
+                self._quiet[key] += 1
+                return False
+            self._last[key] = now
+            quiet = self._quiet.pop(key, 0)
+        if quiet:
+            record.msg = f"{record.msg} (and {quiet} more like it)"
+        return True
+
+
+def _quiet_waitress_queue() -> None:
+    logger = logging.getLogger("waitress.queue")
+    if not any(isinstance(f, QuietQueueLog) for f in logger.filters):
+        logger.addFilter(QuietQueueLog())
+
+
 def make_server(app: Flask, host: str = "0.0.0.0", port: int = 8000,
                 settings: ServerSettings = SETTINGS) -> Any:
     """A waitress server for ``app``, not yet running (``.run()`` blocks; ``.close()`` stops)."""
     from waitress.adjustments import Adjustments  # noqa: PLC0415
 
+    _quiet_waitress_queue()
     adj = Adjustments(host=host, port=port, **server_options(app, settings))
     lanes = Lanes(lane_sizes(app, settings), chooser(app))
     return TableServer(app, {}, True, None, dispatcher=lanes, adj=adj, settings=settings,
@@ -388,5 +432,5 @@ def serve(app: Flask, host: str = "0.0.0.0", port: int = 8000) -> None:
         server.close()
 
 
-__all__ = ["Lane", "Lanes", "ServerSettings", "TableServer", "make_server", "serve",
+__all__ = ["Lane", "Lanes", "QuietQueueLog", "ServerSettings", "TableServer", "make_server", "serve",
            "server_options"]
