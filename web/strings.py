@@ -246,6 +246,7 @@ ES: dict[str, str] = {
     "view_seat": "asiento {n}",
     "view_pool": "centro {n}",
     "view_no_mat": "no se ve el tapete: menos de 3 marcas",
+    "view_stale": "LECTURA ANTIGUA",
     "no_frame": "Sin imagen de la cámara",
     "no_reading": "No hay lectura todavía",
     "not_found": "No existe la mano {n}",
