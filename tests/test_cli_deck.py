@@ -87,14 +87,14 @@ def test_a_refused_frame_keeps_nothing_and_says_one_line(tmp_path: Path, data_ho
     f = write_frames(tmp_path)
     assert main(["deck", "learn", "club", f[0], f[2], f[1]]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith("mus-table deck: frame 1, zone seat 0 cards:") and "\n" not in err
+    assert err.startswith("mus-table deck: Foto 2, zona del asiento 1:") and "\n" not in err
     assert not (data_home / "mus-table" / "decks" / "club").exists()
     assert main(["deck", "list"]) == 0 and capsys.readouterr().out == ""
 
 
 @pytest.mark.parametrize("argv, message", [
     (["deck", "remove", "nothing"], "no learnt deck called 'nothing'"),
-    (["deck", "learn", "../up", "a", "b", "c"], "deck name"),
+    (["deck", "learn", "../up", "a", "b", "c"], "nombre del mazo"),
     (["deck", "learn", "ok", "missing0.png", "b", "c"], "frame 0: missing0.png: no such file"),
     (["read", "--deck", "nothing", "x.png"], "no learnt deck called 'nothing'"),
 ])

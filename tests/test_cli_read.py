@@ -118,12 +118,12 @@ def test_calibrate_writes_the_view(images: dict[str, Path], tmp_path: Path,
                                    capsys: pytest.CaptureFixture[str]) -> None:
     view = tmp_path / "view.png"
     assert main(["calibrate", str(images["good"]), "--out", str(view), "--no-cards"]) == 0
-    assert "markers 0 1 2 3" in capsys.readouterr().out
+    assert "marcas 0 1 2 3" in capsys.readouterr().out
     drawn = cv2.imread(str(view))
     original = cv2.imread(str(images["good"]))
     assert drawn.shape == original.shape and np.abs(drawn.astype(int) - original).sum() > 0
     assert main(["calibrate", str(images["black"]), "--out", str(tmp_path / "b.png"), "--no-cards"]) == 2
-    assert "mat not found" in capsys.readouterr().out and (tmp_path / "b.png").is_file()
+    assert "no se ve el tapete" in capsys.readouterr().out and (tmp_path / "b.png").is_file()
 
 
 def test_read_with_the_card_model(images: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,11 +15,13 @@ web.strings.UnknownLanguage: no texts for language 'xx' (known: en, es)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
+from table import people
 from table._show import visible
-from table.errors import InvalidInput
+from table.errors import InvalidInput, MusTableError
 
 
 class UnknownLanguage(InvalidInput):
@@ -371,6 +373,7 @@ ES: dict[str, str] = {
     "health_soft_temp_limit_since_boot": "se calentó",
     # what the table refuses, and why it cannot score (``msg_`` + a message code: table/errors.py)
     "msg_refused": "no se puede",
+    "msg_failed": "no se pudo ({code}: {detail})",
     "msg_lance_decided": "{lance} ya está decidido: no hay más palabras",
     "msg_seat_without_jugada": "el {seat_name} no habla en {lance}: no ha declarado {lance}",
     "msg_no_such_seat": "el asiento {seat} no existe (en la orden, 0-3)",
@@ -443,6 +446,69 @@ ES: dict[str, str] = {
     "msg_reader_unsure": "La cámara no está segura de {n} carta{n_s}: corregidlas o volved a leer",
     "msg_cannot_score": "La mano no se puede tantear así: corregid las cartas o las palabras",
     "msg_stones_off": "Asiento {seat}: {stones_off} (hay {seen}, el tanteo dice {expected})",
+    # a hand record, a partida or rules that break the contract (table/record.py, match.py, rules.py);
+    # the record's keys and values are the JSON's (seats 0-3 there), a seat named as people count it
+    "msg_invalid_card": "no es una carta: {value} (de 1 a 7, 10, 11 o 12, y o, c, e o b: «12o», «1e»)",
+    "msg_record_not_object": "un registro de mano es un objeto JSON, no {value}",
+    "msg_record_unknown_key": "clave desconocida {key} (un registro mus-hand/1 tiene {keys})",
+    "msg_record_format": "«format» debe ser \"mus-hand/1\", no {value}",
+    "msg_record_mano": "«mano» es un asiento de 0 a 3 (0 es el asiento 1), no {value}",
+    "msg_record_bets": "«bets» debe ser un objeto con los lances, no {value}",
+    "msg_record_unknown_lance": "bets: lance desconocido {key} (lances: {lances})",
+    "msg_record_punto_with_juego": "bets.punto: el punto solo se juega si nadie tiene juego, y el {seat_name} "
+                                   "tiene juego (declarado)",
+    "msg_record_juego_without_juego": "bets.juego: nadie tiene juego (declarado): se juega el punto",
+    "msg_record_words": "bets.{lance} debe ser una lista de palabras, no {value}",
+    "msg_record_after_ordago": "bets.{lance}: la mano acabó con el órdago querido en {ordago}: no hay más palabras",
+    "msg_record_missing_key": "falta la clave {key}",
+    "msg_record_score": "«score» son las piedras de cada pareja, [asientos 1 y 3, asientos 2 y 4], no {value}",
+    "msg_record_score_range": "score: {the_pair} tiene {stones} piedras, y van de 0 a {most} (el juego es a "
+                              "{target})",
+    "msg_record_cards": "«cards» son las cartas de los cuatro asientos (cuatro listas), no {value}",
+    "msg_record_seat_cards": "cards: las del {seat_name} deben ser una lista de cuatro cartas, no {value}",
+    "msg_record_seat_count": "cards: el {seat_name} tiene {count} cartas, no 4",
+    "msg_record_not_card": "cards, {seat_name}: {value} no es una carta (de 1 a 7, 10, 11 o 12, y o, c, e o b)",
+    "msg_record_card_twice": "cards: el {card} aparece dos veces ({where})",
+    "msg_record_declared": "«declared» es un objeto con pares y/o juego, no {value}",
+    "msg_record_declared_key": "declared: clave desconocida {key} (claves: pares, juego)",
+    "msg_record_declared_list": "declared.{lance} son cuatro true/false, uno por asiento, no {value}",
+    "msg_record_not_bet_pair": "bets.{lance}: no se juega (solo {pair_name} tienen {lance} declarado), "
+                               "pero hay palabras",
+    "msg_record_not_bet": "bets.{lance}: no se juega (nadie tiene {lance} declarado), pero hay palabras",
+    "msg_record_illegal_word": "bets.{lance}, palabra {i} {raw}: {cause}",
+    "msg_record_incomplete": "bets.{lance}: el lance está sin acabar: {waiting}",
+    "msg_record_word_shape": "bets.{lance}, palabra {i} {raw}: una palabra es [asiento, palabra] o "
+                             "[asiento, \"envido\", n]",
+    "msg_record_word_seat": "bets.{lance}, palabra {i} {raw}: el asiento va de 0 a 3, no {value}",
+    "msg_record_word_unknown": "bets.{lance}, palabra {i} {raw}: palabra desconocida {value} "
+                               "(paso, envido, quiero, no quiero, ordago)",
+    "msg_record_word_number": "bets.{lance}, palabra {i} {raw}: solo envido lleva número",
+    "msg_record_word_envido": "bets.{lance}, palabra {i} {raw}: envido lleva un número entero de {least} a "
+                              "{most}, no {value}",
+    "msg_record_empty": "vacío: no hay ningún registro",
+    "msg_record_blank": "vacío: solo hay espacios, ningún registro",
+    "msg_json_constant": "JSON no válido: {value} no es un valor JSON",
+    "msg_json_key_twice": "JSON no válido: la clave {key} aparece dos veces en un objeto",
+    "msg_json_not_utf8": "JSON no válido: no es texto UTF-8 (byte {byte})",
+    "msg_json_bad": "JSON no válido: {what} en la línea {line}, columna {column}",
+    "msg_json_bad_value": "JSON no válido: {what}",
+    "msg_json_deep": "JSON no válido: demasiados niveles anidados",
+    "msg_json_digits": "JSON no válido: un número de más de 4300 cifras",
+    "msg_rules_value": "rules.{rule} debe ser {choices}, no {value}",
+    "msg_rules_object": "«rules» debe ser un objeto, no {value}",
+    "msg_rules_unknown": "rules: regla desconocida {key} (reglas: {keys})",
+    "msg_partida_count": "{what} debe ser un número entero de al menos 1, no {value}",
+    "msg_partida_won": "la partida ya la ganó {the_pair}: no hay más manos",
+    "msg_partida_rules": "rules.{rule} debe ser {want}, como en las manos anteriores, no {value}",
+    "msg_partida_mano": "«mano» debía ser {want} (el {seat_name}), no {value}",
+    "msg_partida_score": "«score» debía ser {want}, lo que llevaba la partida, no {value}",
+    "msg_partida_ended": "línea {line}: la partida acabó en la línea {ended} (la ganó {the_pair}): "
+                         "no puede seguir ninguna mano",
+    "msg_partida_start": "una partida empieza en [0, 0], no en {value}",
+    "msg_partida_empty": "la partida está vacía: no tiene manos",
+    "msg_at_line": "línea {line}: {cause}",
+    "msg_cannot_write": "no se puede escribir {path}",
+    "msg_hand_beyond": "--hand {hand}: la partida tiene {hands} manos",
     # faults (the table's «Avisos»): what is wrong, and what to do
     "msg_camera_lost": "Cámara perdida: no llegan imágenes",
     "msg_camera_lost_todo": "Mirad el cable de la cámara; la mesa sigue sola cuando vuelva",
@@ -591,7 +657,34 @@ def _args(args: Mapping[str, Any], lang: str) -> dict[str, Any]:
     for k in ("seen", "want", "card"):
         if isinstance(args.get(k), str):
             out[f"{k}_name"] = _card_name(args[k])
+    pair = args.get("pair")
+    if type(pair) is int and pair in (0, 1):
+        out["pair_name"], out["the_pair"] = people.pair(pair), people.the_pair(pair)
+    cause = args.get("cause")
+    if isinstance(cause, Mapping):  # a fault inside another (a word of a record, a line of a partida)
+        out["cause"] = say(str(cause.get("code")), cause.get("args") or {}, lang)
+    if "open" in args and "speaker" in args:  # what an unfinished lance waits for
+        out["waiting"] = (f"falta que hable el asiento {_person(args['speaker'])}" if args["open"]
+                          else f"falta que responda el asiento {_person(args['speaker'])}")
+    if isinstance(args.get("what"), str) and args["what"] in _JSON_FAULTS:
+        out["what"] = _JSON_FAULTS[args["what"]]
     return out
+
+
+_JSON_FAULTS = {
+    "Expecting value": "falta un valor",
+    "Expecting property name enclosed in double quotes": "falta un nombre de clave entre comillas dobles",
+    "Expecting ':' delimiter": "falta «:»",
+    "Expecting ',' delimiter": "falta «,»",
+    "Extra data": "sobra texto tras el JSON",
+    "Unterminated string starting at": "una cadena sin cerrar",
+    "Invalid control character at": "un carácter de control dentro de una cadena",
+    "Invalid \\escape": "un escape no válido",
+    "Invalid \\uXXXX escape": "un escape \\u no válido",
+    "Illegal trailing comma before end of object": "una coma de más antes de «}»",
+    "Illegal trailing comma before end of array": "una coma de más antes de «]»",
+}
+"""Python's JSON decoder's faults, in the words of the table."""
 
 
 class _Missing(dict[str, Any]):
@@ -614,6 +707,57 @@ def say(code: str, args: Mapping[str, Any] | None = None, lang: str = "es") -> s
     if template is None:
         return table["msg_refused"] + f" ({code})"
     return visible(template.format_map(_Missing(_args(args or {}, lang))))  # one line, all of it seen
+
+
+ARGPARSE: tuple[tuple[str, str], ...] = (
+    (r"^the following arguments are required: (.*)$", r"faltan argumentos: \1"),
+    (r"^unrecognized arguments: (.*)$", r"argumentos desconocidos: \1"),
+    (r"^argument (\S+): invalid choice: (.*) \(choose from (.*)\)$", r"argumento \1: \2 no vale (vale: \3)"),
+    (r"^argument (\S+): invalid (\S+) value: (.*)$", r"argumento \1: valor no válido: \3"),
+    (r"^argument (\S+): expected one argument$", r"argumento \1: falta su valor"),
+    (r"^argument (\S+): expected at least one argument$", r"argumento \1: falta al menos un valor"),
+    (r"^argument (\S+): expected (\d+) arguments?$", r"argumento \1: faltan valores (\2)"),
+    (r"^argument (\S+): not allowed with argument (\S+)$", r"argumento \1: no va junto con \2"),
+    (r"^argument (\S+): ignored explicit argument (.*)$", r"argumento \1: no lleva valor (sobra \2)"),
+    (r"^one of the arguments (.*) is required$", r"hace falta uno de estos argumentos: \1"),
+    (r"^ambiguous option: (\S+) could match (.*)$", r"opción ambigua: \1 puede ser \2"),
+    (r"^argument (\S+): (.*)$", r"argumento \1: \2"),
+)
+"""What the command line's parser (argparse) refuses, in Spanish: (pattern, replacement), first
+match wins; the arguments' own checks already speak Spanish."""
+
+
+def say_argparse(message: str) -> str:
+    """argparse's refusal as one Spanish line.
+
+    >>> say_argparse("the following arguments are required: FILE")
+    'faltan argumentos: FILE'
+    """
+    message = " ".join(message.split())
+    for pattern, spanish in ARGPARSE:
+        said, n = re.subn(pattern, spanish, message)
+        if n:
+            return said
+    return message
+
+
+def say_error(exc: MusTableError, lang: str = "es") -> str:
+    """An error as one line for a person: its code and params in words (:func:`say`).
+
+    An error whose code has no sentence yet says that it failed, with its code and the
+    log's own text, so that nothing is hidden (``tests/test_spanish.py`` finds those).
+
+    >>> from table.record import parse
+    >>> try:
+    ...     parse("")
+    ... except MusTableError as exc:
+    ...     say_error(exc)
+    'vacío: no hay ningún registro'
+    """
+    table = texts(lang)
+    if "msg_" + exc.code in table:
+        return say(exc.code, exc.params, lang)
+    return visible(table["msg_failed"].format(code=exc.code, detail=exc))
 
 
 def say_entry(kind: str, body: Mapping[str, Any], lang: str = "es") -> str:

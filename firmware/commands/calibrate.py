@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_cards:
         try:
             classifier = CardClassifier()
-        except ModelNotFound as exc:
+        except ModelNotFound:
             print("aviso: no se pudo cargar el modelo de cartas; se dibujan solo el tapete y las zonas")
     reader = TableReader(classifier=classifier)
     if classifier is not None:
