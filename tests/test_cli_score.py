@@ -59,7 +59,7 @@ def test_invalid_input_is_one_line_and_exit_2(data: bytes, message: str, capsys:
 
 def test_missing_file(tmp_path: Path, capsys: Any, monkeypatch: Any) -> None:
     code, _, err = run(["score", str(tmp_path / "nope.json")], capsys, monkeypatch)
-    assert code == 2 and "cannot read" in err and err.count("\n") == 1
+    assert code == 2 and "no se puede leer" in err and err.count("\n") == 1
 
 
 def test_jsonl_goes_on_after_a_bad_line(capsys: Any, monkeypatch: Any) -> None:

@@ -17,11 +17,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from table import people
 from table._show import visible
 from table.errors import InvalidInput, MusTableError
+from table.hand import reading_problem
+
+if TYPE_CHECKING:
+    from vision.reading import Reading
 
 
 class UnknownLanguage(InvalidInput):
@@ -509,6 +513,23 @@ ES: dict[str, str] = {
     "msg_at_line": "línea {line}: {cause}",
     "msg_cannot_write": "no se puede escribir {path}",
     "msg_hand_beyond": "--hand {hand}: la partida tiene {hands} manos",
+    "msg_option_range": "{option}: de {least} a {most}, no {value}",
+    "msg_option_at_least": "{option}: al menos {least}, no {value}",
+    "msg_invalid_frame": "no es una imagen que se pueda leer (dañada, demasiado grande o pequeña, o no es "
+                         "JPEG, PNG, WebP ni BMP)",
+    "msg_no_file": "{path}: no existe ese archivo",
+    "msg_frame_file_large": "{path}: un archivo de {size} bytes es demasiado grande para una foto",
+    "msg_frame_file_bad": "{path}: no es una imagen que se pueda leer (dañada, demasiado grande o pequeña, "
+                          "o no es JPEG, PNG, WebP ni BMP)",
+    "msg_cannot_read": "no se puede leer {path}: {why}",
+    "msg_no_folder": "{path}: no existe esa carpeta",
+    "msg_mat_too_large": "una imagen de {w} x {h} px es demasiado grande: bajad --dpi o usad --tile",
+    "msg_mat_suffix": "{path}: el archivo debe acabar en .pdf, .svg o .png",
+    "msg_deck_not_found": "no hay ninguna baraja aprendida que se llame «{name}» (mus-table deck list)",
+    "msg_deck_damaged": "la baraja aprendida está dañada, es de otra versión o de otro modelo de cartas: "
+                        "aprendedla otra vez",
+    "msg_deck_use_which": "deck use: nombrad una baraja aprendida, o --none para usar solo el modelo de cartas",
+    "msg_learn_frame_bad": "foto {photo}: {cause}",
     # faults (the table's «Avisos»): what is wrong, and what to do
     "msg_camera_lost": "Cámara perdida: no llegan imágenes",
     "msg_camera_lost_todo": "Mirad el cable de la cámara; la mesa sigue sola cuando vuelva",
@@ -663,6 +684,8 @@ def _args(args: Mapping[str, Any], lang: str) -> dict[str, Any]:
     cause = args.get("cause")
     if isinstance(cause, Mapping):  # a fault inside another (a word of a record, a line of a partida)
         out["cause"] = say(str(cause.get("code")), cause.get("args") or {}, lang)
+    if "errno" in args:  # a file that cannot be read: why, as the system says it
+        out["why"] = _ERRNO.get(args["errno"], "error del sistema")
     if "open" in args and "speaker" in args:  # what an unfinished lance waits for
         out["waiting"] = (f"falta que hable el asiento {_person(args['speaker'])}" if args["open"]
                           else f"falta que responda el asiento {_person(args['speaker'])}")
@@ -670,6 +693,9 @@ def _args(args: Mapping[str, Any], lang: str) -> dict[str, Any]:
         out["what"] = _JSON_FAULTS[args["what"]]
     return out
 
+
+_ERRNO = {2: "no existe", 13: "sin permiso para leerlo", 21: "es una carpeta", 5: "error de lectura"}
+"""Why a file cannot be read, by its errno."""
 
 _JSON_FAULTS = {
     "Expecting value": "falta un valor",
@@ -758,6 +784,60 @@ def say_error(exc: MusTableError, lang: str = "es") -> str:
     if "msg_" + exc.code in table:
         return say(exc.code, exc.params, lang)
     return visible(table["msg_failed"].format(code=exc.code, detail=exc))
+
+
+_WHY = {
+    "not card-shaped": "no tiene forma de carta",
+    "card outside the card zones": "carta fuera de las zonas de cartas",
+    "low confidence": "la cámara no está segura",
+    "views disagree": "las vistas no coinciden",
+    "card outside every zone": "carta fuera de todas las zonas",
+    "object outside every zone": "objeto fuera de todas las zonas",
+    "stone outside every zone": "piedra fuera de todas las zonas",
+}
+"""A reading's reasons (``docs/mat.md`` spells them in English, the JSON keeps them) in words."""
+
+
+def _zone(zone: object) -> str:
+    """A zone of the reading («seat 2 cards») as people say it: «cartas del asiento 3»."""
+    words = str(zone).split()
+    if len(words) == 3 and words[0] == "seat" and words[1].isdigit():
+        what = "cartas" if words[2] == "cards" else "piedras"
+        return f"{what} del asiento {int(words[1]) + 1}"
+    return "el centro" if str(zone) == "pool" else "fuera de las zonas"
+
+
+def _why(why: str, lang: str) -> str:
+    if why in _WHY:
+        return _WHY[why]
+    seen = re.fullmatch(r"card (\S+) seen (twice|\d+ times)", why)
+    if seen:
+        return f"el {seen[1]} se ve {2 if seen[2] == 'twice' else seen[2].split()[0]} veces"
+    problem = reading_problem(why)
+    return say(problem.code, problem.args, lang) if problem.code != "reader_problem" else why
+
+
+def say_reading(reading: Reading, lang: str = "es") -> list[str]:
+    """A reading (``mus-table read`` without ``--json``) as a few lines for a person, seats 1-4."""
+    lines = []
+    if not reading.calibrated:
+        lines.append("no se ve el tapete (menos de tres marcas): no se lee nada")
+    elif reading.stale:
+        lines.append("marcas tapadas: se usa la última calibración buena (lectura antigua)")
+    for s, seat in enumerate(reading.cards):
+        names = ", ".join(c.spanish for c in seat) or "-"
+        lines.append(f"asiento {s + 1}: {' '.join(str(c) for c in seat) or '-'}  ({names})")
+    stones = reading.stones
+    lines.append(f"piedras: {stones.pool} en el centro; por asiento, "
+                 + ", ".join(f"{n} el {s + 1}" for s, n in enumerate(stones.seats)))
+    for u in reading.unknown:
+        lines.append(f"sin leer en {_zone(u.zone)}: caja {list(u.box)} mm, {_why(u.why, lang)}")
+    for why in reading.impossible:
+        problem = reading_problem(why)
+        lines.append(f"imposible: {say(problem.code, problem.args, lang)}")
+    if reading.ignored:
+        lines.append(f"ignorado fuera de las zonas: {len(reading.ignored)}")
+    return [visible(line) for line in lines]
 
 
 def say_entry(kind: str, body: Mapping[str, Any], lang: str = "es") -> str:
