@@ -556,7 +556,8 @@ class TableLoop:
 
 def _brief(body: dict[str, Any]) -> dict[str, Any]:
     """What names an entry in a refusal (its record and answer left out)."""
-    return {k: v for k, v in body.items() if k in ("seat", "word", "n", "lance", "outcome", "says", "index", "card")}
+    return {k: v for k, v in body.items()
+            if k in ("seat", "word", "n", "lance", "outcome", "says", "index", "card", "partida")}
 
 
 def learn_frame_faults(k: int, frame: Image, mat: Mat | None = None) -> list[dict[str, Any]]:
