@@ -205,15 +205,15 @@ ES: dict[str, str] = {
     "reopen_none": "No hay partidas cerradas sin terminar: no hay nada que reabrir.",
     "reopen_row": "Partida {id}",
     "reopen_started": "empezada el {when}",
-    "reopen_score": "{a} {sa} a {sb} {b}",
+    "reopen_score": "{a}: {sa}, {b}: {sb}",
     "reopen_hands_1": "1 mano",
     "reopen_hands": "{n} manos",
     "reopen_won": "ganada por {p}",
     "reopen_in_play": "en juego",
     "reopen": "Reabrir",
     "reopen_sure": "¿Reabrir la partida {id}?",
-    "reopen_what": "Vuelve la partida {id} como se dejó: {score}, mano {mano}{juegos}. La partida {now} se "
-                   "cierra ({now_score}) y queda en la lista: se puede reabrir.",
+    "reopen_what": "Vuelve la partida {id} tal como se dejó ({score}; mano: {mano}{juegos}) y se sigue "
+                   "jugando. La partida {now} ({now_score}) se cierra y queda en la lista: se puede reabrir.",
     "reopen_juegos": ", juegos {a} a {b}",
     "reopen_yes": "Sí, reabrir la partida {id}",
     "reopen_done": "Partida {id} reabierta",
