@@ -510,7 +510,9 @@ function renderOver(main, st) {
     el("div", {class: "overline"}, tr("vacas_line", {a: vacas[0], b: vacas[1]})),
     vr.length ? el("div", {class: "overline muted"},
       tr("vaca_juegos") + " " + vr.map((v) => tr("a_to_b", {a: v[0], b: v[1]})).join("; ")) : null,
-    el("button", {class: "big", id: "btn-new-partida", onclick: askNewPartida}, tr("new_partida"))));
+    el("div", {class: "surebtns"},
+      el("button", {class: "big", id: "btn-new-partida", onclick: askNewPartida}, tr("new_partida")),
+      el("button", {class: "big", id: "btn-reopen-over", onclick: askReopen}, tr("reopen_open")))));
 }
 
 /* «Nueva partida», the second step: what happens to the partida in play, the players' names
@@ -557,7 +559,73 @@ function showNewPartida() {
     names, rules,
     el("div", {class: "surebtns"},
       el("button", {class: "big", id: "btn-sure", onclick: start}, tr("new_partida_yes")),
+      el("button", {class: "big", id: "btn-reopen-list", onclick: showReopen}, tr("reopen_open")),
       el("button", {class: "big cancel", onclick: closeModal}, tr("cancel")))));
+}
+
+/* «Reabrir»: the closed partidas (newest first), each with its date, its pairs and its score;
+   one that is not won comes back as it was left, after a second step that says what happens
+   to the partida in play. Behind the PIN, as «Nueva partida». */
+function askReopen() {
+  if (!unlocked) askPin(showReopen); else showReopen();
+}
+
+function partidaWhen(iso) {
+  const d = new Date(iso);
+  if (!iso || isNaN(d)) return "";
+  return d.toLocaleString("es-ES", {day: "numeric", month: "short", hour: "2-digit", minute: "2-digit"});
+}
+
+function partidaScore(p, sep) {
+  const who = {names: p.names || ["", "", "", ""]};
+  const sc = p.score || [0, 0];
+  if (sep) return tr("reopen_score", {a: pairLabel(0, who), sa: sc[0], b: pairLabel(1, who), sb: sc[1]});
+  return el("span", {class: "rpscore"}, pairLabel(0, who), " ", el("b", null, String(sc[0])), " \u2013 ",
+    el("b", null, String(sc[1])), " ", pairLabel(1, who));
+}
+
+async function showReopen() {
+  const box = el("div", {class: "surebox rpbox", id: "reopenbox"}, el("h2", null, tr("reopen_title")),
+    el("p", {class: "rpintro"}, tr("reopen_loading")));
+  openModal(box);
+  let ps;
+  try {
+    const r = await fetch("/api/partidas", {credentials: "same-origin"});
+    ps = await r.json();
+  } catch (e) {
+    closeModal(); toast(tr("offline"), true); return;
+  }
+  const closed = ps.filter((p) => !p.in_play).reverse();
+  const list = el("div", {class: "rplist"});
+  for (const p of closed) {
+    const hands = p.hands === 1 ? tr("reopen_hands_1") : tr("reopen_hands", {n: p.hands});
+    const when = partidaWhen(p.started);
+    const won = p.winner !== null && p.winner !== undefined;
+    list.append(el("div", {class: "rprow" + (won ? " won" : ""), "data-partida": p.id},
+      el("div", {class: "rpwhat"},
+        el("div", {class: "rphead"}, el("b", null, tr("reopen_row", {id: p.id})),
+          " \u00B7 " + (when ? tr("reopen_started", {when}) + " \u00B7 " : "") + hands),
+        partidaScore(p)),
+      p.reopenable ? el("button", {class: "mid reopen-btn", "data-partida": p.id, onclick: () => sureReopen(p, ps)}, tr("reopen"))
+        : el("span", {class: "rpwon"}, tr("reopen_won", {p: pairLabel(p.winner, {names: p.names || ["", "", "", ""]})}))));
+  }
+  box.replaceChildren(el("h2", null, tr("reopen_title")),
+    el("p", {class: "rpintro"}, closed.some((p) => p.reopenable) ? tr("reopen_intro") : tr("reopen_none")),
+    list,
+    el("div", {class: "surebtns"}, el("button", {class: "big cancel", id: "btn-reopen-cancel", onclick: closeModal}, tr("cancel"))));
+}
+
+/* The second step: what comes back, and what is closed in its place. */
+function sureReopen(p, ps) {
+  const now = ps.find((x) => x.in_play) || {};
+  const jv = p.juegos_vaca || [0, 0];
+  const juegos = jv[0] || jv[1] ? tr("reopen_juegos", {a: jv[0], b: jv[1]}) : "";
+  const who = {names: p.names || ["", "", "", ""]};
+  askSure(tr("reopen_sure", {id: p.id}),
+    tr("reopen_what", {id: p.id, score: partidaScore(p, true), mano: seatLabel(p.mano, who), juegos,
+      now: now.id ?? "", now_score: partidaScore(now.score ? now : {score: [0, 0]}, true)}),
+    tr("reopen_yes", {id: p.id}),
+    () => command({kind: "reopen", partida: p.id}, tr("reopen_done", {id: p.id})));
 }
 
 function render(st) {
