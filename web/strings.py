@@ -167,6 +167,7 @@ ES: dict[str, str] = {
     "learn_saved": "Baraja «{name}» aprendida",
     "learn_name_save": "Nombre y guardar",
     "kb_space": "espacio",
+    "kb_shift": "mayúscula",
     "learn_where": "Coloca estas cartas así y pulsa «Hacer la foto»",
     "learn_fix": "Esta foto no vale (mira el aviso sobre el tapete): coloca las cartas como se ve y repítela",
     "learn_capture": "Hacer la foto",
@@ -175,6 +176,12 @@ ES: dict[str, str] = {
     "learn_cancel": "Dejarlo",
     "learn_done": "Fotos hechas: {done}",
     "learn_start": "Aprender baraja",
+    "deck_in_use": "Baraja: {name}",
+    "working_learn_frame": "Mirando la foto…",
+    "working_learn_deck": "Aprendiendo la baraja… (hasta un minuto)",
+    "deck_none": "Baraja: cualquiera",
+    "deck_base": "Leer cualquier baraja",
+    "deck_base_done": "Se lee cualquier baraja (el modelo general)",
     # table control
     "pin": "PIN de la mesa",
     "pin_enter": "Introduce el PIN",
@@ -439,7 +446,8 @@ ES: dict[str, str] = {
     "msg_learn_count": "Foto {photo}, zona del asiento {seat}: {count_off}",
     "msg_learn_wrong_card": "Foto {photo}, zona del asiento {seat}: la carta {place} es el {seen_name}, "
                             "y ahí va el {want_name}",
-    "msg_deck_name_bad": "el nombre del mazo {name} no vale: de 1 a 40 letras, cifras, «-», «_» o «.»",
+    "msg_deck_name_bad": "el nombre de la baraja {name} no vale: de 1 a 40 letras, cifras, espacios "
+                         "o «- — _ . ' &», empezando por una letra o una cifra",
     "msg_learn_failed": "no se pudo aprender el mazo: volved a hacer las fotos",
     "msg_deck_unusable": "no se puede usar el mazo «{name}»: no está aprendido, o hay que aprenderlo otra vez",
     "msg_already_reading": "ya se están leyendo las cartas",
