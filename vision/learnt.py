@@ -91,21 +91,23 @@ def learning_cards(frame: int) -> tuple[tuple[Card, ...], ...]:
 
 def check_name(name: str) -> str:
     """A deck's name as people write it: 1-40 letters (accents too), digits, spaces, ``-``,
-    ``_``, ``.``, ``'`` or ``&``, starting with a letter or digit; spaces around it are dropped
-    and runs of spaces made one. It names the deck's folder, so nothing else is taken.
+    ``–``, ``—``, ``_``, ``.``, ``'`` or ``&``, starting with a letter or digit; spaces around
+    it are dropped and runs of spaces made one. It names the deck's folder, so nothing else is
+    taken.
 
     >>> check_name("fournier-1878")
     'fournier-1878'
-    >>> check_name("  Baraja  española ")
-    'Baraja española'
+    >>> check_name("  Baraja  del club — Ñ ")
+    'Baraja del club — Ñ'
     >>> check_name("../otra")
     Traceback (most recent call last):
     ...
-    vision.learnt.BadDeckName: deck name '../otra': use 1-40 letters, digits, spaces, '-', '_', '.', "'" or '&'
+    vision.learnt.BadDeckName: deck name '../otra': use 1-40 letters, digits, spaces, '-', '–', '—', '_', '.', "'" or '&'
     """
     name = " ".join(name.split())
-    if not re.fullmatch(r"[^\W_][\w .'&-]{0,39}", name):
-        raise BadDeckName(f"deck name {name!r}: use 1-40 letters, digits, spaces, '-', '_', '.', \"'\" or '&'",
+    if not re.fullmatch(r"[^\W_][\w .'&\u2013\u2014-]{0,39}", name):
+        raise BadDeckName(f"deck name {name!r}: use 1-40 letters, digits, spaces, '-', '–', '—', '_', '.', \"'\" "
+                          "or '&'",
                           code="deck_name_bad",
                           params={"name": name})
     return name

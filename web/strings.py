@@ -167,6 +167,7 @@ ES: dict[str, str] = {
     "learn_saved": "Baraja «{name}» aprendida",
     "learn_name_save": "Nombre y guardar",
     "kb_space": "espacio",
+    "kb_shift": "mayúscula",
     "learn_where": "Coloca estas cartas así y pulsa «Hacer la foto»",
     "learn_fix": "Esta foto no vale (mira el aviso sobre el tapete): coloca las cartas como se ve y repítela",
     "learn_capture": "Hacer la foto",
@@ -175,6 +176,12 @@ ES: dict[str, str] = {
     "learn_cancel": "Dejarlo",
     "learn_done": "Fotos hechas: {done}",
     "learn_start": "Aprender baraja",
+    "deck_in_use": "Baraja: {name}",
+    "working_learn_frame": "Mirando la foto…",
+    "working_learn_deck": "Aprendiendo la baraja… (hasta un minuto)",
+    "deck_none": "Baraja: cualquiera",
+    "deck_base": "Leer cualquier baraja",
+    "deck_base_done": "Se lee cualquier baraja (el modelo general)",
     # table control
     "pin": "PIN de la mesa",
     "pin_enter": "Introduce el PIN",
@@ -197,6 +204,27 @@ ES: dict[str, str] = {
                         "directo»). La nueva empieza 0 a 0 con estas reglas:",
     "new_partida_yes": "Empezar partida nueva",
     "np_names": "Nombres:",
+    # «Reabrir»: a closed partida back in play (behind the PIN and a second step)
+    "reopen_open": "Reabrir otra…",
+    "reopen_title": "Reabrir una partida cerrada",
+    "reopen_intro": "Vuelve tal como se dejó: el tanteo, la mano y los nombres. La partida en juego se "
+                    "cierra y queda en la lista.",
+    "reopen_none": "No hay partidas cerradas sin terminar: no hay nada que reabrir.",
+    "reopen_row": "Partida {id}",
+    "reopen_started": "empezada el {when}",
+    "reopen_score": "{a}: {sa}, {b}: {sb}",
+    "reopen_hands_1": "1 mano",
+    "reopen_hands": "{n} manos",
+    "reopen_won": "ganada por {p}",
+    "reopen_in_play": "en juego",
+    "reopen": "Reabrir",
+    "reopen_sure": "¿Reabrir la partida {id}?",
+    "reopen_what": "Vuelve la partida {id} tal como se dejó ({score}; mano: {mano}{juegos}) y se sigue "
+                   "jugando. La partida {now} ({now_score}) se cierra y queda en la lista: se puede reabrir.",
+    "reopen_juegos": ", juegos {a} a {b}",
+    "reopen_yes": "Sí, reabrir la partida {id}",
+    "reopen_done": "Partida {id} reabierta",
+    "reopen_loading": "Buscando las partidas…",
     "np_name_of": "Nombre del asiento {n}",
     "kb_back": "borrar",
     "rule_target": "Juego a",
@@ -404,6 +432,11 @@ ES: dict[str, str] = {
     "msg_partida_not_filled": "a la partida nueva le faltan las reglas",
     "msg_nothing_to_undo": "no hay mano confirmada que deshacer en esta partida",
     "msg_partida_over": "la partida ha terminado: deshaced la última mano o empezad otra",
+    "msg_reopen_in_play": "la partida {partida} es la que está en juego: no hay que reabrirla",
+    "msg_reopen_unknown": "no hay ninguna partida {partida} cerrada en esta mesa",
+    "msg_reopen_won": "la partida {partida} ya la ganó la pareja de {pair}: una partida ganada no se "
+                      "reabre (sus manos siguen en la lista, para verlas y descargarlas)",
+    "msg_bad_partida": "«partida» es el número de una partida de la mesa (1 o más), no {partida}",
     "msg_reading_now": "se están leyendo las cartas: un momento",
     "msg_learning_now": "la mesa está aprendiendo un mazo: terminad o cancelad antes",
     "msg_panel_may_not_confirm": "confirma un jugador de la pareja contraria, desde la pantalla",
@@ -413,7 +446,8 @@ ES: dict[str, str] = {
     "msg_learn_count": "Foto {photo}, zona del asiento {seat}: {count_off}",
     "msg_learn_wrong_card": "Foto {photo}, zona del asiento {seat}: la carta {place} es el {seen_name}, "
                             "y ahí va el {want_name}",
-    "msg_deck_name_bad": "el nombre del mazo {name} no vale: de 1 a 40 letras, cifras, «-», «_» o «.»",
+    "msg_deck_name_bad": "el nombre de la baraja {name} no vale: de 1 a 40 letras, cifras, espacios "
+                         "o «- — _ . ' &», empezando por una letra o una cifra",
     "msg_learn_failed": "no se pudo aprender el mazo: volved a hacer las fotos",
     "msg_deck_unusable": "no se puede usar el mazo «{name}»: no está aprendido, o hay que aprenderlo otra vez",
     "msg_already_reading": "ya se están leyendo las cartas",
@@ -467,6 +501,7 @@ ES: dict[str, str] = {
     "did_confirm": "la confirmación de la mano",
     "did_undo_hand": "se deshizo la última mano",
     "did_new_partida": "una partida nueva",
+    "did_reopen": "se reabrió la partida {partida}",
 }
 
 EN: dict[str, str] = {
