@@ -45,7 +45,8 @@ from table.rules import Rules
 from web.strings import say
 
 __all__ = ["OUTCOMES", "WORDS", "Command", "CommandRefused", "Confirm", "Correct", "Declare", "LanceOutcome",
-           "CallJudge", "LearnCancel", "LearnDeck", "LearnFrame", "NewPartida", "Read", "Reopen", "Say",
+           "CallJudge", "LearnCancel", "LearnDeck", "LearnFrame", "LearnStart", "NewPartida", "Read", "Reopen",
+           "Say",
            "UndoHand", "Unsay", "parse_command"]
 
 WORDS = ("paso", "envido", "quiero", "no quiero", "ordago")
@@ -92,6 +93,19 @@ class CallJudge:
 
 
 @dataclass(frozen=True, slots=True)
+class LearnStart:
+    """Start learning a deck (or go on), showing frame ``k`` (0, 1, 2) to be laid out: the table
+    stops reading hands meanwhile (the cards laid out for learning are no hand), and whoever lays
+    the cards (a person, the synthetic table) knows which frame the display draws."""
+
+    kind: ClassVar[str] = "learn_start"
+    k: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "k": self.k}
+
+
+@dataclass(frozen=True, slots=True)
 class LearnFrame:
     """Take frame ``k`` (0, 1, 2) of the deck laid out on the mat (docs/mat.md, «Learning a deck»)."""
 
@@ -135,11 +149,11 @@ class UseDeck:
 
 
 Command = (Say | Unsay | LanceOutcome | Declare | Read | Correct | Confirm | UndoHand | NewPartida | Reopen
-           | CallJudge | LearnFrame | LearnDeck | LearnCancel | UseDeck)
+           | CallJudge | LearnStart | LearnFrame | LearnDeck | LearnCancel | UseDeck)
 
 _KINDS: dict[str, type] = {c.kind: c for c in (Say, Unsay, LanceOutcome, Declare, Read, Correct, Confirm,
-                                                UndoHand, NewPartida, Reopen, CallJudge, LearnFrame, LearnDeck,
-                                                LearnCancel, UseDeck)}
+                                                UndoHand, NewPartida, Reopen, CallJudge, LearnStart, LearnFrame,
+                                                LearnDeck, LearnCancel, UseDeck)}
 
 
 def _seat(obj: dict[str, Any], key: str = "seat", optional: bool = False) -> int | None:
@@ -227,11 +241,11 @@ def parse_command(obj: Any) -> Command:
         if type(k) is not int or k < 1:
             raise CommandRefused("bad_partida", partida=repr(k))
         return Reopen(k)
-    if cls is LearnFrame:
-        k = obj.get("k")
+    if cls is LearnFrame or cls is LearnStart:
+        k = obj.get("k", 0 if cls is LearnStart else None)
         if k not in (0, 1, 2) or type(k) is not int:
             raise CommandRefused("learn_frame_k", k=repr(k))
-        return LearnFrame(k)
+        return cls(k)  # type: ignore[no-any-return]
     if cls is LearnDeck:
         name = obj.get("name")
         if not isinstance(name, str) or not name.strip() or len(name) > 64:

@@ -49,6 +49,7 @@ from firmware.table_commands import (
     LearnCancel,
     LearnDeck,
     LearnFrame,
+    LearnStart,
     NewPartida,
     Read,
     Say,
@@ -217,7 +218,7 @@ class TableLoop:
                 raise CommandRefused("reading_now")
             if isinstance(cmd, CallJudge):
                 return self._call_judge()
-            if isinstance(cmd, LearnFrame | LearnDeck | LearnCancel):
+            if isinstance(cmd, LearnStart | LearnFrame | LearnDeck | LearnCancel):
                 return self._learn(cmd)
             if isinstance(cmd, UseDeck):
                 return self._use_deck(cmd.name)
@@ -511,10 +512,12 @@ class TableLoop:
 
     # -------------------------------------------------------------------------------- learning
 
-    def _learn(self, cmd: LearnFrame | LearnDeck | LearnCancel) -> dict[str, Any]:
+    def _learn(self, cmd: LearnStart | LearnFrame | LearnDeck | LearnCancel) -> dict[str, Any]:
         if isinstance(cmd, LearnCancel):
             self._learning = None
             self._learn_frames = {}
+        elif isinstance(cmd, LearnStart):
+            self._learning = {**(self._learning or {"name": None, "done": [], "faults": {}}), "frame": cmd.k}
         elif isinstance(cmd, LearnFrame):
             still = self._still() if self._still else self._frame
             if still is None:
@@ -523,8 +526,12 @@ class TableLoop:
                 self._learning = {"name": None, "frame": cmd.k, "done": [], "faults": {}}
             self._learn_frames[cmd.k] = still
             faults = {**self._learning.get("faults", {}), str(cmd.k): learn_frame_faults(cmd.k, still, self.mat)}
-            self._learning = {**self._learning, "frame": cmd.k, "done": sorted(self._learn_frames),
-                              "faults": {k: v for k, v in faults.items() if v}}
+            faults = {k: v for k, v in faults.items() if v}
+            right = [k for k in sorted(self._learn_frames) if str(k) not in faults]
+            after = [k for k in (0, 1, 2) if k not in right]  # the frame to lay next: this one again if wrong
+            frame = cmd.k if str(cmd.k) in faults or not after else after[0]
+            self._learning = {**self._learning, "frame": frame, "done": sorted(self._learn_frames),
+                              "faults": faults}
         else:
             if sorted(self._learn_frames) != [0, 1, 2]:
                 raise CommandRefused("learn_frames_missing")

@@ -33,6 +33,7 @@ GOOD = [
     {"kind": "new_partida", "rules": {"reyes": 4, "real": "rey", "target": 20, "penalties": "mundial",
                                       "deje": True}},
     {"kind": "reopen", "partida": 3},
+    {"kind": "learn_start", "k": 1},
     {"kind": "learn_frame", "k": 2},
     {"kind": "learn_deck", "name": "heraclio"},
     {"kind": "learn_cancel"},
