@@ -24,6 +24,7 @@ from table.match import replay
 from table.partida import narrate
 from table.rules import Rules
 from tests._mosquitto import HOST, Mosquitto, needs_mosquitto
+from tests.test_spanish import english, visible
 
 pytestmark = needs_mosquitto
 WAIT = 60.0
@@ -109,6 +110,9 @@ def test_tables_console_call_and_rulings(hub: tuple[Hub, Mosquitto], tmp_path: P
         assert web.post("/mesa/mesa-1/decision", data={"kind": "juego_lost", "pair": ""}).status_code == 400
         assert [r["kind"] for r in h.store.rulings("mesa-1")] == ["warning"]
         console = web.get("/mesa/mesa-1").get_data(as_text=True)
+        # no English on the live pages of a table in play (tests/test_spanish.py's words)
+        for url in ("/", "/mesa/mesa-1", "/ver", "/ver/mesa-1", "/torneo", "/clasificacion"):
+            assert english(visible(web.get(url).get_data(as_text=True))) == [], url
         assert "señas" in console and "asientos 2 y 4 · partida 1" in console  # pair 1 of the JSON, as people read it
         assert len(t.journal.entries()) == entries
         assert web.post("/entrar", data={"pin": PIN, "next": "//evil.example/x"}).headers["Location"] == "/"
