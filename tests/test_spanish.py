@@ -50,7 +50,7 @@ _NOT_FOR_PEOPLE = [
     r"\"[^\"]*\"|'[^']*'",  # values quoted as JSON or Python write them
     r"«[a-z_]+»",  # a JSON key named in a sentence («cards» son…)
     r"\{[^}]*\}",  # a sentence's placeholders ({seat})
-    r"\b[a-z_]+:",  # a key that opens a fault (cards: …, score: …)
+    r"\b(?:format|rules|mano|score|cards|bets|declared):",  # a record's key that opens a fault (cards: …)
 ]
 
 

@@ -413,7 +413,7 @@ ES: dict[str, str] = {
     "msg_seat_out": "el {seat_name} dijo «no quiero» y está fuera de {lance}",
     "msg_not_turn": "en {lance} habla el {speaker_name}, no el {seat_name}",
     "msg_unknown_word": "palabra desconocida: {word} (paso, envido, quiero, no quiero, órdago)",
-    "msg_word_missing": "falta la palabra (word: paso, envido, quiero, no quiero u órdago)",
+    "msg_word_missing": "falta la palabra: paso, envido, quiero, no quiero u órdago",
     "msg_envido_number": "envido lleva un número de {least} a {most}",
     "msg_number_only_envido": "solo envido lleva número, no {word}",
     "msg_nobody_bet": "nadie ha envidado en {lance}: el {seat_name} puede decir paso, envido u órdago, no {word}",
