@@ -14,7 +14,7 @@ import pytest
 
 from firmware.journal import Journal
 from firmware.mqtt import MqttPublisher
-from firmware.table_commands import CallJudge, Confirm, Correct, NewPartida, UndoHand
+from firmware.table_commands import CallJudge, Confirm, Correct, NewPartida, Reopen, UndoHand
 from firmware.table_loop import LoopSettings, TableLoop
 from firmware.truth import TruthPlayers, TruthReader
 from hub.follower import BrokerAddress
@@ -68,6 +68,9 @@ def test_tables_console_call_and_rulings(hub: tuple[Hub, Mosquitto], tmp_path: P
         t.loop.submit(UndoHand())  # the last hand taken back, a card corrected by hand, confirmed again
         t.loop.submit(Correct(0, 0, Card.parse(t.loop.snapshot()["cards"][0][0])))
         t.loop.submit(Confirm(t.loop.snapshot()["confirm_by"][0]))
+        t.loop.submit(NewPartida())  # a partida closed, and re-opened: the console says so
+        t.loop.submit(NewPartida())
+        t.loop.submit(Reopen(2))
         f = h.follower
         assert f.wait(lambda: "mesa-1" in f.tables and f.tables["mesa-1"].last_entry == t.journal.last_seq()
                       and f.tables["mesa-1"].seq == t.loop.bus.last_seq, WAIT)
@@ -87,6 +90,7 @@ def test_tables_console_call_and_rulings(hub: tuple[Hub, Mosquitto], tmp_path: P
         page = web.get("/mesa/mesa-1").get_data(as_text=True)
         changes = page[page.index('id="changes"'):page.index('id="history"')]
         assert "mano 3 · deshecha" in changes and "mano 3 · carta corregida a mano" in changes, changes
+        assert "partida 2, mano 1 · reabierta: vuelve al juego tal como se dejó" in changes, changes
         for p in (s.id for s in t.journal.partidas() if s.hands):
             lines = [json.dumps(r) for r in t.journal.export(p)]
             partida, played = replay(lines, 1, 1)
