@@ -206,8 +206,8 @@ ES: dict[str, str] = {
     "judge_called": "Llamada al juez enviada: esperad su respuesta",
     "judge_answer": "El juez: «{text}»",
     "sure_q": "¿Seguro?",
-    "new_partida_what": "La partida {id} se cierra y queda en el diario (se ve y se descarga en «Ver en "
-                        "directo»). La nueva empieza 0 a 0 con estas reglas:",
+    "new_partida_what": "La partida {id} se cierra y queda en el diario: se ve y se descarga en «Ver en "
+                        "directo», y «Reabrir otra…» la devuelve al juego. La nueva empieza 0 a 0 con estas reglas:",
     "new_partida_yes": "Empezar partida nueva",
     "np_names": "Nombres:",
     # «Reabrir»: a closed partida back in play (behind the PIN and a second step)
