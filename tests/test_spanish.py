@@ -292,6 +292,8 @@ REFUSALS: list[tuple[list[str], str | None]] = [
     (["hub", "--port", "70000", "--pin", "1"], None),
     (["demo", "--no-web", "--hands", "0"], None),
     (["mat", "--size", "100", "--out", "mat.svg"], None),
+    (["journal", "list", "/nonexistent/journal.sqlite"], None),
+    (["journal", "list", "/etc/hostname"], None),
     (["check", "--config", "/nonexistent/table.toml"], None),
 ]
 
