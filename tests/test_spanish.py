@@ -321,6 +321,14 @@ def test_every_refusal_of_the_command_line_is_spanish(argv: list[str], stdin: st
     assert english(err) == [], err
 
 
+def test_the_list_of_commands_is_spanish(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert done.value.code == 0 and out.startswith("uso: mus-table") and "órdenes:" in out
+    assert english(out) == [], english(out)
+
+
 @pytest.mark.parametrize("toml", [
     "[table\nname = 1", "table = 3", "[tabla]\nname = 'a'", "[table]\nnombre = 'a'", "[table]\nname = 1",
     "[camera]\nsource = 'usb'", "[camera]\nsource = 'folder'", "[camera]\nmains_hz = 55",
