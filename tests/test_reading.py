@@ -229,6 +229,24 @@ def test_no_card_is_dropped_silently(case: str) -> None:
         assert holders and all(u.zone == Zone.parse(f"seat {t.seat} cards") for u in holders), (t.card, x, y)
 
 
+def test_a_card_in_a_glare_reaching_past_its_zone_is_unknown_in_its_zone() -> None:
+    # a glare as light as the paper, centred beyond the seat's card zone, makes one object with a
+    # card in it, no card's shape: it is put in the card zone it covers, not ignored outside it
+    rng = np.random.default_rng(100)
+    spec = random_scene(rng, cards=random_cards(rng), deck=HELD_OUT_STYLES["clasica"], felt=(32, 18, 30),
+                        glare=float(rng.uniform(0.6, 0.9)),
+                        glare_at=(float(rng.uniform(100, 700)), float(rng.choice([100.0, 700.0]))),
+                        hand_over_pool=False, extras=(), hidden_markers=(), px_per_mm=1.5)
+    scene = render_scene(spec, rng)
+    reader = TableReader(classifier=NeverSure())
+    reading = reader.read(scene.image)
+    assert [o for o in reader.detail.objects if o.why is not None and o.zone == Zone.cards(2)]
+    for t in scene.cards:
+        x, y = t.quad_mat.mean(axis=0)
+        holders = [u for u in reading.unknown if u.box[0] <= x <= u.box[2] and u.box[1] <= y <= u.box[3]]
+        assert holders and all(u.zone == Zone.cards(t.seat) for u in holders), (t.card, x, y)
+
+
 def test_a_pale_card_the_finder_misses_is_unknown_with_its_box_and_why() -> None:
     rng = np.random.default_rng(5)
     scene = render_scene(hard_scene(rng, "pale", deck=HELD_OUT_STYLES["clasica"], px_per_mm=1.5,
