@@ -66,7 +66,7 @@ DARK_FELT = 80.0
 """Felt darker than this (mean of the channels) is also searched for outlines in plain brightness."""
 OFF_SIZE = 0.04
 """A card found this much larger or smaller than its frame's deck (either side) is refitted at the deck's size."""
-REFIT_EDGE = 0.03
+REFIT_EDGE = 0.016
 """Least rise of log-brightness a pixel inwards along every side of a refit (:func:`_fitted_on_edges`)..."""
 SHRUNK = 0.92
 """...unless the card found is this much smaller than its deck (either side): then it is refitted anyway."""
