@@ -181,19 +181,20 @@ def test_the_card_model_reads_a_deck_it_never_saw() -> None:
 
 
 def test_calibration_view_draws_the_reading() -> None:
-    from vision.overlay import draw_view
+    from vision.overlay import ViewLabels, draw_view
 
     scene = scene_of(39, cards=(tuple(DECK[0:2]), (), (), ()), pool_stones=3, stone_colour=(30, 30, 200))
     reader = TableReader(classifier=Oracle(scene))
     reading = reader.read(scene.image)
-    view = draw_view(scene.image, reader.detail.calibration, reading, reader.detail)
+    labels = ViewLabels("seat {n}", "pool {n}", "no mat", "stale")
+    view = draw_view(scene.image, reader.detail.calibration, reading, reader.detail, labels=labels)
     assert view.shape == scene.image.shape and view.dtype == np.uint8
     changed = np.abs(view.astype(int) - scene.image.astype(int)).sum(axis=2) > 0
     # something is drawn on each card found and at the pool's centre
     for obj in reader.detail.objects:
         x, y = reader.detail.calibration.to_image([obj.centre])[0]  # type: ignore[union-attr]
         assert changed[int(y) - 15:int(y) + 15, int(x) - 40:int(x) + 40].any()
-    blank = draw_view(np.zeros((400, 600, 3), np.uint8), None)
+    blank = draw_view(np.zeros((400, 600, 3), np.uint8), None, labels=labels)
     assert blank.any()  # says that the mat was not found
 
 

@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.felt import Felt, every, log_image
+from vision.felt import Felt, every, log_image, median
 from vision.mat import CARD_MM, Mat, Zone, ZoneKind
 
 Image = npt.NDArray[np.uint8]
@@ -351,7 +351,7 @@ def object_mask(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None 
         ring = (cv2.erode(blob8, ring_out) > 0) ^ inner if inner.any() else blob
         ring = ring if ring.any() else blob
         patch = light[y0:y1, x0:x1]
-        edge = float(np.median(patch[ring]))
+        edge = float(median(patch[ring]))
         cut = max(threshold, 0.5 * edge)
         sub = (((patch > cut) & blob) | inner).astype(np.uint8) * 255
         sub = _fill(np.asarray(cv2.morphologyEx(sub, cv2.MORPH_OPEN, kernel), np.uint8))
@@ -534,7 +534,7 @@ def unread_things(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat,
     grey = _log_grey(rectified)
     mag = _gradient(grey) / 8.0  # Sobel's scale: per pixel
     free = felt.free > 0
-    spread = float(np.median(mag[free])) * 1.4826 if free.any() else 0.0
+    spread = float(median(mag[free])) * 1.4826 if free.any() else 0.0
     busy: Image = np.asarray((mag > max(UNREAD_MIN_EDGE, UNREAD_EDGE_SIGMAS * spread)), np.uint8) * np.uint8(255)
     zones = np.zeros(busy.shape, np.uint8)
     for s in range(4):
@@ -546,8 +546,10 @@ def unread_things(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat,
     closed = cv2.morphologyEx(busy, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
     blob = _fill(np.asarray(closed, np.uint8))  # a card's frame line holds its plain middle
     blob &= np.asarray(cv2.bitwise_not(_taken(found, k, busy.shape[:2], 3.0)), np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(blob, connectivity=8)
     card_px = CARD_MM[0] * CARD_MM[1] * k * k
+    if cv2.countNonZero(blob) < UNREAD_AREA * card_px:
+        return []  # no part can be card-sized (most frames): the labelling was a quarter of this look
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(blob, connectivity=8)
     out = []
     for i in range(1, n):
         if stats[i, cv2.CC_STAT_AREA] < UNREAD_AREA * card_px:
@@ -654,13 +656,13 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
     # a log unit
     lo = float(np.percentile(log[free], 0.5)) - 0.05
     scale = min(200.0, 255.0 / max(1e-3, float(np.percentile(log, 99.5)) - lo))
-    looks = [(np.clip((log - lo) * scale, 0, 255).astype(np.uint8), float(np.median(mag[free])) * scale)]
+    looks = [(np.clip((log - lo) * scale, 0, 255).astype(np.uint8), float(median(mag[free])) * scale)]
     # On dark felt the log brightness is noisy, and a card under a glare on it has an edge
     # no stronger than that noise: look again in plain brightness, where the noise is small
     grey = np.asarray(cv2.GaussianBlur(cv2.transform(small, np.full((1, 3), 1.0 / 3.0, np.float32)),
                                        (0, 0), 1.0), np.uint8)
     if float(np.median(grey[free])) < DARK_FELT:
-        looks.append((grey, float(np.median(_gradient(grey)[free]))))
+        looks.append((grey, float(median(_gradient(grey)[free]))))
     out: list[CardObject] = []
     for img8, noise in looks:
         edges = cv2.Canny(img8, 4.0 * noise, 8.0 * noise, L2gradient=True) & search
@@ -896,7 +898,7 @@ def _outline_quad(cnt: Contour, rectified: Image, k: float, grown_mm: float) -> 
     ring = (cv2.dilate(region, disc(5.0)) > 0) & ~(cv2.dilate(region, disc(2.0)) > 0)
     if not inner.any() or not ring.any():
         return None
-    if float(np.median(patch[inner])) - float(np.median(patch[ring])) < OUTLINE_CONTRAST:
+    if float(median(patch[inner])) - float(median(patch[ring])) < OUTLINE_CONTRAST:
         return None
     return obj
 

@@ -75,6 +75,8 @@ class LayoutRefused(InvalidInput):
 class DeckNotFound(MusTableError):
     """No learnt deck of that name (or its files are damaged)."""
 
+    code = "deck_damaged"
+
 
 class BadDeckName(InvalidInput):
     """A deck name that cannot name a folder safely."""
@@ -422,7 +424,8 @@ def load_deck(name: str, root: Path | None = None) -> LearntDeck:
     """The learnt deck called ``name``; :class:`DeckNotFound` when there is none."""
     folder = (root or decks_dir()) / check_name(name)
     if not (folder / "deck.json").is_file():
-        raise DeckNotFound(f"no learnt deck called {name!r} (mus-table deck list)")
+        raise DeckNotFound(f"no learnt deck called {name!r} (mus-table deck list)", code="deck_not_found",
+                           params={"name": name})
     return LearntDeck.load(folder)
 
 
@@ -438,7 +441,7 @@ def remove_deck(name: str, root: Path | None = None) -> None:
     """Forget the learnt deck ``name`` (and stop using it); :class:`DeckNotFound` when there is none."""
     folder = (root or decks_dir()) / check_name(name)
     if not (folder / "deck.json").is_file():
-        raise DeckNotFound(f"no learnt deck called {name!r}")
+        raise DeckNotFound(f"no learnt deck called {name!r}", code="deck_not_found", params={"name": name})
     if deck_in_use(root) == name:
         use_deck(None, root)
     shutil.rmtree(folder)
@@ -476,7 +479,8 @@ def use_deck(name: str | None, root: Path | None = None) -> None:
     base = root or decks_dir()
     name = check_name(name) if name is not None else None
     if name is not None and not (base / name / "deck.json").is_file():
-        raise DeckNotFound(f"no learnt deck called {name!r} (mus-table deck list)")
+        raise DeckNotFound(f"no learnt deck called {name!r} (mus-table deck list)", code="deck_not_found",
+                           params={"name": name})
     base.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f"{IN_USE}.", dir=base)
     try:

@@ -30,9 +30,8 @@ from flask.json.provider import DefaultJSONProvider
 from table.entries import journaled_names, partida_starts
 from table.errors import MusTableError, Refused
 from table.explain import explain
-from vision.overlay import ViewLabels
 from web.body import LIMITS, UPLOAD_ROUTES, BadBody, body_limit, nesting_depth, parse_object
-from web.camera import BOUNDARY, Picture
+from web.camera import BOUNDARY, Picture, view_labels
 from web.security import (
     BadPin,
     HostNames,
@@ -81,7 +80,7 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
     quiet = QuietLog(log)
     host_names = HostNames(hosts)
     hub = Hub(loop.bus, loop.snapshot, cap=max_spectators, keepalive=keepalive, retry_ms=retry_ms)
-    picture = Picture(loop, labels=ViewLabels(t["view_seat"], t["view_pool"], t["view_no_mat"], first_seat=1))
+    picture = Picture(loop, labels=view_labels(strings))
     camera = _Counter()
     kinds_json = json.dumps(_event_kinds())
     learn_json = json.dumps(_learning_layout())

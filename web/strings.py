@@ -15,11 +15,17 @@ web.strings.UnknownLanguage: no texts for language 'xx' (known: en, es)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from table import people
 from table._show import visible
-from table.errors import InvalidInput
+from table.errors import InvalidInput, MusTableError
+from table.hand import reading_problem
+
+if TYPE_CHECKING:
+    from vision.reading import Reading
 
 
 class UnknownLanguage(InvalidInput):
@@ -200,8 +206,8 @@ ES: dict[str, str] = {
     "judge_called": "Llamada al juez enviada: esperad su respuesta",
     "judge_answer": "El juez: «{text}»",
     "sure_q": "¿Seguro?",
-    "new_partida_what": "La partida {id} se cierra y queda en el diario (se ve y se descarga en «Ver en "
-                        "directo»). La nueva empieza 0 a 0 con estas reglas:",
+    "new_partida_what": "La partida {id} se cierra y queda en el diario: se ve y se descarga en «Ver en "
+                        "directo», y «Reabrir otra…» la devuelve al juego. La nueva empieza 0 a 0 con estas reglas:",
     "new_partida_yes": "Empezar partida nueva",
     "np_names": "Nombres:",
     # «Reabrir»: a closed partida back in play (behind the PIN and a second step)
@@ -274,6 +280,7 @@ ES: dict[str, str] = {
     "view_seat": "asiento {n}",
     "view_pool": "centro {n}",
     "view_no_mat": "no se ve el tapete: menos de 3 marcas",
+    "view_stale": "LECTURA ANTIGUA",
     "no_frame": "Sin imagen de la cámara",
     "no_reading": "No hay lectura todavía",
     "not_found": "No existe la mano {n}",
@@ -398,6 +405,7 @@ ES: dict[str, str] = {
     "health_soft_temp_limit_since_boot": "se calentó",
     # what the table refuses, and why it cannot score (``msg_`` + a message code: table/errors.py)
     "msg_refused": "no se puede",
+    "msg_failed": "no se pudo ({code}: {detail})",
     "msg_lance_decided": "{lance} ya está decidido: no hay más palabras",
     "msg_seat_without_jugada": "el {seat_name} no habla en {lance}: no ha declarado {lance}",
     "msg_no_such_seat": "el asiento {seat} no existe (en la orden, 0-3)",
@@ -405,6 +413,7 @@ ES: dict[str, str] = {
     "msg_seat_out": "el {seat_name} dijo «no quiero» y está fuera de {lance}",
     "msg_not_turn": "en {lance} habla el {speaker_name}, no el {seat_name}",
     "msg_unknown_word": "palabra desconocida: {word} (paso, envido, quiero, no quiero, órdago)",
+    "msg_word_missing": "falta la palabra: paso, envido, quiero, no quiero u órdago",
     "msg_envido_number": "envido lleva un número de {least} a {most}",
     "msg_number_only_envido": "solo envido lleva número, no {word}",
     "msg_nobody_bet": "nadie ha envidado en {lance}: el {seat_name} puede decir paso, envido u órdago, no {word}",
@@ -438,18 +447,18 @@ ES: dict[str, str] = {
                       "reabre (sus manos siguen en la lista, para verlas y descargarlas)",
     "msg_bad_partida": "«partida» es el número de una partida de la mesa (1 o más), no {partida}",
     "msg_reading_now": "se están leyendo las cartas: un momento",
-    "msg_learning_now": "la mesa está aprendiendo un mazo: terminad o cancelad antes",
+    "msg_learning_now": "la mesa está aprendiendo una baraja: terminad o pulsad «Dejarlo» antes",
     "msg_panel_may_not_confirm": "confirma un jugador de la pareja contraria, desde la pantalla",
-    "msg_no_camera_learn": "no hay cámara: no se puede tomar la foto del mazo",
-    "msg_learn_frames_missing": "faltan fotos del mazo: hacen falta las tres (0, 1 y 2)",
+    "msg_no_camera_learn": "no hay cámara: no se puede hacer la foto de la baraja",
+    "msg_learn_frames_missing": "faltan fotos de la baraja: hacen falta las tres (1, 2 y 3)",
     "msg_learn_no_mat": "Foto {photo}: no se ve el tapete (hacen falta tres de sus marcas)",
     "msg_learn_count": "Foto {photo}, zona del asiento {seat}: {count_off}",
     "msg_learn_wrong_card": "Foto {photo}, zona del asiento {seat}: la carta {place} es el {seen_name}, "
                             "y ahí va el {want_name}",
     "msg_deck_name_bad": "el nombre de la baraja {name} no vale: de 1 a 40 letras, cifras, espacios "
                          "o «- — _ . ' &», empezando por una letra o una cifra",
-    "msg_learn_failed": "no se pudo aprender el mazo: volved a hacer las fotos",
-    "msg_deck_unusable": "no se puede usar el mazo «{name}»: no está aprendido, o hay que aprenderlo otra vez",
+    "msg_learn_failed": "no se pudo aprender la baraja: volved a hacer las fotos",
+    "msg_deck_unusable": "no se puede usar la baraja «{name}»: no está aprendida, o hay que aprenderla otra vez",
     "msg_already_reading": "ya se están leyendo las cartas",
     "msg_no_reader": "esta mesa no tiene lector de cartas",
     "msg_no_camera_read": "no hay cámara: no se puede leer",
@@ -465,9 +474,9 @@ ES: dict[str, str] = {
     "msg_says_bool": "«says» es true o false",
     "msg_bad_index": "«index» es la carta 0-3 del asiento (4 o más: añadir), no {index}",
     "msg_bad_card": "carta no válida: {card}",
-    "msg_learn_frame_k": "la foto del mazo es la 0, 1 o 2, no {k}",
+    "msg_learn_frame_k": "la foto de la baraja es la 0, 1 o 2 (en la orden), no {k}",
     "msg_bad_rules": "reglas no válidas: {why}",
-    "msg_deck_name": "el mazo necesita un nombre (hasta 64 letras)",
+    "msg_deck_name": "la baraja necesita un nombre (hasta 40 letras)",
     "msg_bad_names": "los nombres son cuatro, uno por asiento (vacío si no se da)",
     "msg_name_too_long": "cada nombre, de {most} letras como mucho",
     "msg_card_repeated": "El {card} aparece {times} veces: {where}",
@@ -476,6 +485,112 @@ ES: dict[str, str] = {
     "msg_reader_unsure": "La cámara no está segura de {n} carta{n_s}: corregidlas o volved a leer",
     "msg_cannot_score": "La mano no se puede tantear así: corregid las cartas o las palabras",
     "msg_stones_off": "Asiento {seat}: {stones_off} (hay {seen}, el tanteo dice {expected})",
+    # a hand record, a partida or rules that break the contract (table/record.py, match.py, rules.py);
+    # the record's keys and values are the JSON's (seats 0-3 there), a seat named as people count it
+    "msg_invalid_card": "no es una carta: {value} (de 1 a 7, 10, 11 o 12, y o, c, e o b: «12o», «1e»)",
+    "msg_record_not_object": "un registro de mano es un objeto JSON, no {value}",
+    "msg_record_unknown_key": "clave desconocida {key} (un registro mus-hand/1 tiene {keys})",
+    "msg_record_format": "«format» debe ser \"mus-hand/1\", no {value}",
+    "msg_record_mano": "«mano» es un asiento de 0 a 3 (0 es el asiento 1), no {value}",
+    "msg_record_bets": "«bets» debe ser un objeto con los lances, no {value}",
+    "msg_record_unknown_lance": "bets: lance desconocido {key} (lances: {lances})",
+    "msg_record_punto_with_juego": "bets.punto: el punto solo se juega si nadie tiene juego, y el {seat_name} "
+                                   "tiene juego (declarado)",
+    "msg_record_juego_without_juego": "bets.juego: nadie tiene juego (declarado): se juega el punto",
+    "msg_record_words": "bets.{lance} debe ser una lista de palabras, no {value}",
+    "msg_record_after_ordago": "bets.{lance}: la mano acabó con el órdago querido en {ordago}: no hay más palabras",
+    "msg_record_missing_key": "falta la clave {key}",
+    "msg_record_score": "«score» son las piedras de cada pareja, [asientos 1 y 3, asientos 2 y 4], no {value}",
+    "msg_record_score_range": "score: {the_pair} tiene {stones} piedras, y van de 0 a {most} (el juego es a "
+                              "{target})",
+    "msg_record_cards": "«cards» son las cartas de los cuatro asientos (cuatro listas), no {value}",
+    "msg_record_seat_cards": "cards: las del {seat_name} deben ser una lista de cuatro cartas, no {value}",
+    "msg_record_seat_count": "cards: el {seat_name} tiene {count} cartas, no 4",
+    "msg_record_not_card": "cards, {seat_name}: {value} no es una carta (de 1 a 7, 10, 11 o 12, y o, c, e o b)",
+    "msg_record_card_twice": "cards: el {card} aparece dos veces ({where})",
+    "msg_record_declared": "«declared» es un objeto con pares y/o juego, no {value}",
+    "msg_record_declared_key": "declared: clave desconocida {key} (claves: pares, juego)",
+    "msg_record_declared_list": "declared.{lance} son cuatro true/false, uno por asiento, no {value}",
+    "msg_record_not_bet_pair": "bets.{lance}: no se juega (solo {pair_name} tienen {lance} declarado), "
+                               "pero hay palabras",
+    "msg_record_not_bet": "bets.{lance}: no se juega (nadie tiene {lance} declarado), pero hay palabras",
+    "msg_record_illegal_word": "bets.{lance}, palabra {i} {raw}: {cause}",
+    "msg_record_incomplete": "bets.{lance}: el lance está sin acabar: {waiting}",
+    "msg_record_word_shape": "bets.{lance}, palabra {i} {raw}: una palabra es [asiento, palabra] o "
+                             "[asiento, \"envido\", n]",
+    "msg_record_word_seat": "bets.{lance}, palabra {i} {raw}: el asiento va de 0 a 3, no {value}",
+    "msg_record_word_unknown": "bets.{lance}, palabra {i} {raw}: palabra desconocida {value} "
+                               "(paso, envido, quiero, no quiero, ordago)",
+    "msg_record_word_number": "bets.{lance}, palabra {i} {raw}: solo envido lleva número",
+    "msg_record_word_envido": "bets.{lance}, palabra {i} {raw}: envido lleva un número entero de {least} a "
+                              "{most}, no {value}",
+    "msg_record_empty": "vacío: no hay ningún registro",
+    "msg_record_blank": "vacío: solo hay espacios, ningún registro",
+    "msg_json_constant": "JSON no válido: {value} no es un valor JSON",
+    "msg_json_key_twice": "JSON no válido: la clave {key} aparece dos veces en un objeto",
+    "msg_json_not_utf8": "JSON no válido: no es texto UTF-8 (byte {byte})",
+    "msg_json_bad": "JSON no válido: {what} en la línea {line}, columna {column}",
+    "msg_json_bad_value": "JSON no válido: {what}",
+    "msg_json_deep": "JSON no válido: demasiados niveles anidados",
+    "msg_json_digits": "JSON no válido: un número de más de 4300 cifras",
+    "msg_rules_value": "rules.{rule} debe ser {choices}, no {value}",
+    "msg_rules_object": "«rules» debe ser un objeto, no {value}",
+    "msg_rules_unknown": "rules: regla desconocida {key} (reglas: {keys})",
+    "msg_partida_count": "{what} debe ser un número entero de al menos 1, no {value}",
+    "msg_partida_won": "la partida ya la ganó {the_pair}: no hay más manos",
+    "msg_partida_rules": "rules.{rule} debe ser {want}, como en las manos anteriores, no {value}",
+    "msg_partida_mano": "«mano» debía ser {want} (el {seat_name}), no {value}",
+    "msg_partida_score": "«score» debía ser {want}, lo que llevaba la partida, no {value}",
+    "msg_partida_ended": "línea {line}: la partida acabó en la línea {ended} (la ganó {the_pair}): "
+                         "no puede seguir ninguna mano",
+    "msg_partida_start": "una partida empieza en [0, 0], no en {value}",
+    "msg_partida_empty": "la partida está vacía: no tiene manos",
+    "msg_at_line": "línea {line}: {cause}",
+    "msg_cannot_write": "no se puede escribir {path}",
+    "msg_config_section_table": "configuración: [{section}] debe ser una tabla de claves",
+    "msg_config_unknown_key": "configuración: clave desconocida {key} (se conocen: {keys})",
+    "msg_config_two_seats": "configuración: {key} son dos asientos, como [0, 1], no {value}",
+    "msg_config_type": "configuración: {key} debe ser {want}, no {value}",
+    "msg_config_not_toml": "configuración: no es TOML válido (línea {line}, columna {column})",
+    "msg_config_unknown_section": "configuración: sección desconocida [{section}] (secciones: {sections})",
+    "msg_config_cause": "configuración: {cause}",
+    "msg_config_source": "configuración: camera.source es una de {sources}, no {value}",
+    "msg_config_folder_path": "configuración: camera.source = \"folder\" necesita camera.path (la carpeta de "
+                              "las fotos)",
+    "msg_config_mains": "configuración: camera.mains_hz es 50 o 60, no {value}",
+    "msg_config_ports": "configuración: los puertos van de 1 a 65535",
+    "msg_config_mat": "configuración: mat.side_mm: {cause}",
+    "msg_settings_not_toml": "ajustes: {path} no es TOML válido (línea {line}, columna {column})",
+    "msg_settings_section_table": "ajustes: [{section}] debe ser una tabla de claves",
+    "msg_settings_not_settable": "ajustes: {key} no se puede cambiar desde la pantalla",
+    "msg_settings_cannot_store": "ajustes: no se puede guardar {value}",
+    "msg_mat_side": "un tapete de {side} mm: la zona de juego va de {least} a {most} mm",
+    "msg_camera_no_folder": "no hay carpeta de fotos en {path}",
+    "msg_camera_no_images": "{path} no tiene fotos ({kinds})",
+    "msg_camera_not_opened": "no se puede abrir la cámara {device} (¿está enchufada? ¿la usa otro programa?)",
+    "msg_camera_no_picamera2": "falta picamera2 (en Raspberry Pi OS: apt install python3-picamera2; un entorno "
+                               "virtual necesita --system-site-packages)",
+    "msg_camera_not_started": "la cámara de la Pi no arranca ({detail})",
+    "msg_camera_no_focus": "esta cámara no enfoca sola (con una lente manual, girad su anillo)",
+    "msg_camera_no_frame_focusing": "la cámara no dio ninguna imagen al enfocar",
+    "msg_hand_beyond": "--hand {hand}: la partida tiene {hands} manos",
+    "msg_option_range": "{option}: de {least} a {most}, no {value}",
+    "msg_option_at_least": "{option}: al menos {least}, no {value}",
+    "msg_invalid_frame": "no es una imagen que se pueda leer (dañada, demasiado grande o pequeña, o no es "
+                         "JPEG, PNG, WebP ni BMP)",
+    "msg_no_file": "{path}: no existe ese archivo",
+    "msg_frame_file_large": "{path}: un archivo de {size} bytes es demasiado grande para una foto",
+    "msg_frame_file_bad": "{path}: no es una imagen que se pueda leer (dañada, demasiado grande o pequeña, "
+                          "o no es JPEG, PNG, WebP ni BMP)",
+    "msg_cannot_read": "no se puede leer {path}: {why}",
+    "msg_no_folder": "{path}: no existe esa carpeta",
+    "msg_mat_too_large": "una imagen de {w} x {h} px es demasiado grande: bajad --dpi o usad --tile",
+    "msg_mat_suffix": "{path}: el archivo debe acabar en .pdf, .svg o .png",
+    "msg_deck_not_found": "no hay ninguna baraja aprendida que se llame «{name}» (mus-table deck list)",
+    "msg_deck_damaged": "la baraja aprendida está dañada, es de otra versión o de otro modelo de cartas: "
+                        "aprendedla otra vez",
+    "msg_deck_use_which": "nombrad una baraja aprendida, o --none para usar solo el modelo de cartas",
+    "msg_learn_frame_bad": "foto {photo}: {cause}",
     # faults (the table's «Avisos»): what is wrong, and what to do
     "msg_camera_lost": "Cámara perdida: no llegan imágenes",
     "msg_camera_lost_todo": "Mirad el cable de la cámara; la mesa sigue sola cuando vuelva",
@@ -625,7 +740,39 @@ def _args(args: Mapping[str, Any], lang: str) -> dict[str, Any]:
     for k in ("seen", "want", "card"):
         if isinstance(args.get(k), str):
             out[f"{k}_name"] = _card_name(args[k])
+    pair = args.get("pair")
+    if type(pair) is int and pair in (0, 1):
+        out["pair_name"], out["the_pair"] = people.pair(pair), people.the_pair(pair)
+    cause = args.get("cause")
+    if isinstance(cause, Mapping):  # a fault inside another (a word of a record, a line of a partida)
+        out["cause"] = say(str(cause.get("code")), cause.get("args") or {}, lang)
+    if "errno" in args:  # a file that cannot be read: why, as the system says it
+        out["why"] = _ERRNO.get(args["errno"], "error del sistema")
+    if "open" in args and "speaker" in args:  # what an unfinished lance waits for
+        out["waiting"] = (f"falta que hable el asiento {_person(args['speaker'])}" if args["open"]
+                          else f"falta que responda el asiento {_person(args['speaker'])}")
+    if isinstance(args.get("what"), str) and args["what"] in _JSON_FAULTS:
+        out["what"] = _JSON_FAULTS[args["what"]]
     return out
+
+
+_ERRNO = {2: "no existe", 13: "sin permiso para leerlo", 21: "es una carpeta", 5: "error de lectura"}
+"""Why a file cannot be read, by its errno."""
+
+_JSON_FAULTS = {
+    "Expecting value": "falta un valor",
+    "Expecting property name enclosed in double quotes": "falta un nombre de clave entre comillas dobles",
+    "Expecting ':' delimiter": "falta «:»",
+    "Expecting ',' delimiter": "falta «,»",
+    "Extra data": "sobra texto tras el JSON",
+    "Unterminated string starting at": "una cadena sin cerrar",
+    "Invalid control character at": "un carácter de control dentro de una cadena",
+    "Invalid \\escape": "un escape no válido",
+    "Invalid \\uXXXX escape": "un escape \\u no válido",
+    "Illegal trailing comma before end of object": "una coma de más antes de «}»",
+    "Illegal trailing comma before end of array": "una coma de más antes de «]»",
+}
+"""Python's JSON decoder's faults, in the words of the table."""
 
 
 class _Missing(dict[str, Any]):
@@ -648,6 +795,111 @@ def say(code: str, args: Mapping[str, Any] | None = None, lang: str = "es") -> s
     if template is None:
         return table["msg_refused"] + f" ({code})"
     return visible(template.format_map(_Missing(_args(args or {}, lang))))  # one line, all of it seen
+
+
+ARGPARSE: tuple[tuple[str, str], ...] = (
+    (r"^the following arguments are required: (.*)$", r"faltan argumentos: \1"),
+    (r"^unrecognized arguments: (.*)$", r"argumentos desconocidos: \1"),
+    (r"^argument (\S+): invalid choice: (.*) \(choose from (.*)\)$", r"argumento \1: \2 no vale (vale: \3)"),
+    (r"^argument (\S+): invalid (\S+) value: (.*)$", r"argumento \1: valor no válido: \3"),
+    (r"^argument (\S+): expected one argument$", r"argumento \1: falta su valor"),
+    (r"^argument (\S+): expected at least one argument$", r"argumento \1: falta al menos un valor"),
+    (r"^argument (\S+): expected (\d+) arguments?$", r"argumento \1: faltan valores (\2)"),
+    (r"^argument (\S+): not allowed with argument (\S+)$", r"argumento \1: no va junto con \2"),
+    (r"^argument (\S+): ignored explicit argument (.*)$", r"argumento \1: no lleva valor (sobra \2)"),
+    (r"^one of the arguments (.*) is required$", r"hace falta uno de estos argumentos: \1"),
+    (r"^ambiguous option: (\S+) could match (.*)$", r"opción ambigua: \1 puede ser \2"),
+    (r"^argument (\S+): (.*)$", r"argumento \1: \2"),
+)
+"""What the command line's parser (argparse) refuses, in Spanish: (pattern, replacement), first
+match wins; the arguments' own checks already speak Spanish."""
+
+
+def say_argparse(message: str) -> str:
+    """argparse's refusal as one Spanish line.
+
+    >>> say_argparse("the following arguments are required: FILE")
+    'faltan argumentos: FILE'
+    """
+    message = " ".join(message.split())
+    for pattern, spanish in ARGPARSE:
+        said, n = re.subn(pattern, spanish, message)
+        if n:
+            return said
+    return message
+
+
+def say_error(exc: MusTableError, lang: str = "es") -> str:
+    """An error as one line for a person: its code and params in words (:func:`say`).
+
+    An error whose code has no sentence yet says that it failed, with its code and the
+    log's own text, so that nothing is hidden (``tests/test_spanish.py`` finds those).
+
+    >>> from table.record import parse
+    >>> try:
+    ...     parse("")
+    ... except MusTableError as exc:
+    ...     say_error(exc)
+    'vacío: no hay ningún registro'
+    """
+    table = texts(lang)
+    if "msg_" + exc.code in table:
+        return say(exc.code, exc.params, lang)
+    return visible(table["msg_failed"].format(code=exc.code, detail=exc))
+
+
+_WHY = {
+    "not card-shaped": "no tiene forma de carta",
+    "card outside the card zones": "carta fuera de las zonas de cartas",
+    "low confidence": "la cámara no está segura",
+    "views disagree": "las vistas no coinciden",
+    "card outside every zone": "carta fuera de todas las zonas",
+    "object outside every zone": "objeto fuera de todas las zonas",
+    "stone outside every zone": "piedra fuera de todas las zonas",
+}
+"""A reading's reasons (``docs/mat.md`` spells them in English, the JSON keeps them) in words."""
+
+
+def _zone(zone: object) -> str:
+    """A zone of the reading («seat 2 cards») as people say it: «cartas del asiento 3»."""
+    words = str(zone).split()
+    if len(words) == 3 and words[0] == "seat" and words[1].isdigit():
+        what = "cartas" if words[2] == "cards" else "piedras"
+        return f"{what} del asiento {int(words[1]) + 1}"
+    return "el centro" if str(zone) == "pool" else "fuera de las zonas"
+
+
+def _why(why: str, lang: str) -> str:
+    if why in _WHY:
+        return _WHY[why]
+    seen = re.fullmatch(r"card (\S+) seen (twice|\d+ times)", why)
+    if seen:
+        return f"el {seen[1]} se ve {2 if seen[2] == 'twice' else seen[2].split()[0]} veces"
+    problem = reading_problem(why)
+    return say(problem.code, problem.args, lang) if problem.code != "reader_problem" else why
+
+
+def say_reading(reading: Reading, lang: str = "es") -> list[str]:
+    """A reading (``mus-table read`` without ``--json``) as a few lines for a person, seats 1-4."""
+    lines = []
+    if not reading.calibrated:
+        lines.append("no se ve el tapete (menos de tres marcas): no se lee nada")
+    elif reading.stale:
+        lines.append("marcas tapadas: se usa la última calibración buena (lectura antigua)")
+    for s, seat in enumerate(reading.cards):
+        names = ", ".join(c.spanish for c in seat) or "-"
+        lines.append(f"asiento {s + 1}: {' '.join(str(c) for c in seat) or '-'}  ({names})")
+    stones = reading.stones
+    lines.append(f"piedras: {stones.pool} en el centro; por asiento, "
+                 + ", ".join(f"{n} el {s + 1}" for s, n in enumerate(stones.seats)))
+    for u in reading.unknown:
+        lines.append(f"sin leer en {_zone(u.zone)}: caja {list(u.box)} mm, {_why(u.why, lang)}")
+    for why in reading.impossible:
+        problem = reading_problem(why)
+        lines.append(f"imposible: {say(problem.code, problem.args, lang)}")
+    if reading.ignored:
+        lines.append(f"ignorado fuera de las zonas: {len(reading.ignored)}")
+    return [visible(line) for line in lines]
 
 
 def say_entry(kind: str, body: Mapping[str, Any], lang: str = "es") -> str:

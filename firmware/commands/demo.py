@@ -39,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
     from table.errors import InvalidInput
 
     if args.hands is not None and args.hands < 1:
-        raise InvalidInput("--hands must be at least 1")
+        raise InvalidInput("--hands must be at least 1", code="option_at_least",
+                           params={"option": "--hands", "least": 1, "value": args.hands})
     pace = args.pace if args.pace is not None else (0.0 if args.no_web else 0.8)
     demo = make_demo(seed=args.seed, rules=Rules(reyes=args.reyes, target=args.target), journal=args.journal,
                      port=args.port, word_s=pace, frames=args.frames,
