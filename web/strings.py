@@ -413,6 +413,7 @@ ES: dict[str, str] = {
     "msg_seat_out": "el {seat_name} dijo «no quiero» y está fuera de {lance}",
     "msg_not_turn": "en {lance} habla el {speaker_name}, no el {seat_name}",
     "msg_unknown_word": "palabra desconocida: {word} (paso, envido, quiero, no quiero, órdago)",
+    "msg_word_missing": "falta la palabra (word: paso, envido, quiero, no quiero u órdago)",
     "msg_envido_number": "envido lleva un número de {least} a {most}",
     "msg_number_only_envido": "solo envido lleva número, no {word}",
     "msg_nobody_bet": "nadie ha envidado en {lance}: el {seat_name} puede decir paso, envido u órdago, no {word}",
@@ -562,7 +563,7 @@ ES: dict[str, str] = {
     "msg_deck_not_found": "no hay ninguna baraja aprendida que se llame «{name}» (mus-table deck list)",
     "msg_deck_damaged": "la baraja aprendida está dañada, es de otra versión o de otro modelo de cartas: "
                         "aprendedla otra vez",
-    "msg_deck_use_which": "deck use: nombrad una baraja aprendida, o --none para usar solo el modelo de cartas",
+    "msg_deck_use_which": "nombrad una baraja aprendida, o --none para usar solo el modelo de cartas",
     "msg_learn_frame_bad": "foto {photo}: {cause}",
     # faults (the table's «Avisos»): what is wrong, and what to do
     "msg_camera_lost": "Cámara perdida: no llegan imágenes",
