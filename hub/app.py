@@ -2,7 +2,7 @@
 
 ``create_app(store, follower, pin=...)``. Pages: ``/`` (all tables), ``/mesa/<name>``
 (the juez's console: history and rulings narrated as ``replay --explain``,
-hands corrected and undone, the table's call and its answer, the juez's
+hands corrected and undone, partidas re-opened, the table's call and its answer, the juez's
 decisions), ``/torneo`` (pairs, rounds, results), ``/sorteo`` and
 ``/clasificacion`` (to print or project), ``/ver`` and ``/ver/<name>``
 (spectators, MQTT over WebSockets with the vendored mqtt.js, straight from the
@@ -184,7 +184,7 @@ def create_app(store: Store, follower: Follower | None = None, *, pin: str, publ
         if row is None:
             abort(404)
         views = [partida_view(store, name, p) for p in sorted(store.partidas(name))]
-        changes = store.event_kinds(name, ("corrected", "undone"))
+        changes = store.event_kinds(name, ("corrected", "undone", "reopened"))
         return render_template("console.html", name=name, row=row, glance=glance(name, row.state, row.status,
                                                                                   row.seen),
                                pairs=seated(name), views=views, changes=changes,

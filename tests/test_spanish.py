@@ -49,8 +49,9 @@ _NOT_FOR_PEOPLE = [
     r"\b\w+(?:\.\w+)+\b",  # a record's path (bets.grande), file names
     r"\"[^\"]*\"|'[^']*'",  # values quoted as JSON or Python write them
     r"«[a-z_]+»",  # a JSON key named in a sentence («cards» son…)
+    r"\[[a-z_.]+\]",  # a section of the configuration ([table])
     r"\{[^}]*\}",  # a sentence's placeholders ({seat})
-    r"\b[a-z_]+:",  # a key that opens a fault (cards: …, score: …)
+    r"\b(?:format|rules|mano|score|cards|bets|declared):",  # a record's key that opens a fault (cards: …)
 ]
 
 
@@ -290,6 +291,8 @@ REFUSALS: list[tuple[list[str], str | None]] = [
     (["camera-check", "--tilt", "50"], None),
     (["hub", "--port", "70000", "--pin", "1"], None),
     (["demo", "--no-web", "--hands", "0"], None),
+    (["mat", "--size", "100", "--out", "mat.svg"], None),
+    (["check", "--config", "/nonexistent/table.toml"], None),
 ]
 
 
@@ -314,6 +317,21 @@ def test_every_refusal_of_the_command_line_is_spanish(argv: list[str], stdin: st
         code, out, err)
     assert "no se pudo (" not in err, err  # a code without its Spanish words
     assert english(err) == [], err
+
+
+@pytest.mark.parametrize("toml", [
+    "[table\nname = 1", "table = 3", "[tabla]\nname = 'a'", "[table]\nnombre = 'a'", "[table]\nname = 1",
+    "[camera]\nsource = 'usb'", "[camera]\nsource = 'folder'", "[camera]\nmains_hz = 55",
+    "[web]\nport = 0", "[mat]\nside_mm = 100", "[rules]\nreyes = 5",
+])
+def test_a_bad_configuration_is_refused_in_spanish(toml: str, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "table.toml"
+    path.write_text(toml, encoding="utf-8")
+    assert main(["check", "--config", str(path), "--no-camera"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("mus-table check: configuración: ") and err.count("\n") == 1, err
+    assert "no se pudo (" not in err and english(err) == [], err
 
 
 def test_the_command_lines_human_output_is_spanish(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

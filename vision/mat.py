@@ -133,7 +133,9 @@ class Mat:
     def __post_init__(self) -> None:
         if not MIN_SIDE_MM <= self.side <= MAX_SIDE_MM:
             raise InvalidInput(f"a mat of side {self.side:g} mm: a play area between "
-                               f"{MIN_SIDE_MM:g} and {MAX_SIDE_MM:g} mm, please")
+                               f"{MIN_SIDE_MM:g} and {MAX_SIDE_MM:g} mm, please", code="mat_side",
+                               params={"side": f"{self.side:g}", "least": f"{MIN_SIDE_MM:g}",
+                                       "most": f"{MAX_SIDE_MM:g}"})
 
     @property
     def scale(self) -> float:
