@@ -66,7 +66,9 @@ DARK_FELT = 80.0
 """Felt darker than this (mean of the channels) is also searched for outlines in plain brightness."""
 OFF_SIZE = 0.04
 """A card found this much larger or smaller than its frame's deck (either side) is refitted at the deck's size."""
-REFIT_EDGE = 0.03
+TRIM_MM = 6.0
+"""A single card larger than its deck loses what sticks out narrower than twice this (:func:`_trimmed`)."""
+REFIT_EDGE = 0.016
 """Least rise of log-brightness a pixel inwards along every side of a refit (:func:`_fitted_on_edges`)..."""
 SHRUNK = 0.92
 """...unless the card found is this much smaller than its deck (either side): then it is refitted anyway."""
@@ -432,6 +434,7 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     card_area = CARD_MM[0] * CARD_MM[1] * k * k
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     singles: list[QuadMM] = []
+    single_contours: list[Contour] = []
     pending: list[Contour] = []
     found: list[CardObject] = []
     for cnt in contours:
@@ -442,6 +445,7 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
         obj = CardObject(quad, None)
         if fill > MIN_FILL and card_shaped(*obj.size):
             singles.append(quad)
+            single_contours.append(cnt)
         else:
             pending.append(cnt)
     # the deck's own size, learnt from the single cards of this frame
@@ -450,6 +454,9 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
         card = (float(np.median(sizes[:, 0])), float(np.median(sizes[:, 1])))
     else:
         card = CARD_MM
+    # a single larger than its deck may have taken a patch of felt at its edge with it
+    singles = [_trimmed(q, c, k, card) if _larger(CardObject(q, None), card) else q
+               for q, c in zip(singles, single_contours, strict=True)]
     for cnt in pending:
         parts = _split(cnt, k, card)
         if len(parts) == 1 and parts[0].why is not None:
@@ -681,6 +688,35 @@ def _gradient(image: npt.NDArray[Any]) -> FloatImage:
     """Sobel's gradient magnitude, in the units Canny thresholds the same image in."""
     return np.asarray(cv2.magnitude(cv2.Sobel(image, cv2.CV_32F, 1, 0), cv2.Sobel(image, cv2.CV_32F, 0, 1)),
                       np.float32)
+
+
+def _larger(obj: CardObject, card: tuple[float, float]) -> bool:
+    """Whether a card found is larger than its frame's deck by more than :data:`OFF_SIZE` either side."""
+    return max(obj.size[0] / card[0], obj.size[1] / card[1]) > 1 + OFF_SIZE
+
+
+def _trimmed(quad: QuadMM, cnt: Contour, k: float, card: tuple[float, float]) -> QuadMM:
+    """A single card's rectangle without what sticks out of its outline (a patch of lit felt, a mark).
+
+    An opening by a disc of :data:`TRIM_MM` radius takes off whatever is narrower
+    than it and leaves a rectangle's straight sides where they are: the opened
+    outline's rectangle is kept when it is card-shaped and nearer the deck's size.
+    """
+    x, y, w, h = cv2.boundingRect(cnt)
+    blob = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.drawContours(blob, [cnt - np.array([x - 1, y - 1])], -1, 255, -1)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(TRIM_MM * k) + 1,) * 2)
+    opened = np.asarray(cv2.morphologyEx(blob, cv2.MORPH_OPEN, disc), np.uint8)
+    cs, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not cs:
+        return quad
+    trimmed, fill = _rect_quad(max(cs, key=cv2.contourArea) + np.array([x - 1, y - 1]), k)
+    size, before = CardObject(trimmed, None).size, CardObject(quad, None).size
+
+    def off(sz: tuple[float, float]) -> float:
+        return abs(sz[0] / card[0] - 1) + abs(sz[1] / card[1] - 1)
+
+    return trimmed if fill > MIN_FILL and card_shaped(*size) and off(size) < off(before) else quad
 
 
 def _off_size(obj: CardObject, card: tuple[float, float]) -> bool:
