@@ -183,6 +183,9 @@ class StoneParams:
     ragged: tuple[float, float, float, float] = (5.5, 0.66, 0.8, 0.65)
     """Not stones: over the first areas and covered under the second, or covered under the third and
     under the fourth share of its hull."""
+    cluster_outline: tuple[float, float] = (0.5, 1.3)
+    """... unless this share of its outline is arcs of a stone's radius and it is nowhere deeper than this (radii):
+    a cluster of touching stones the greedy peel covered badly (a hand's outline is straight)."""
     refuse_cover_area: float = 2.0
     """A refused blob over this many stone areas (a hand, a card) hides what lies in it."""
     cover_least: float = 1.0
@@ -954,8 +957,11 @@ def _refusal(b: _Blob, radius: float, colour: npt.NDArray[np.float32], glared: I
         peeled = _peel(b, radius)
         covered = peeled[1]
         big, big_cover, ragged_cover, ragged_solidity = STONES.ragged
-        if (b.area > big * math.pi * radius ** 2 and covered < big_cover) or (
-                covered < ragged_cover and b.area < ragged_solidity * b.hull_area):
+        least_arcs, deepest = STONES.cluster_outline
+        if ((b.area > big * math.pi * radius ** 2 and covered < big_cover) or (
+                covered < ragged_cover and b.area < ragged_solidity * b.hull_area)) and not (
+                b.depth <= deepest * radius and _arcs_of(b, radius, k) >= least_arcs):
+            # (the greedy peel may leave much of a compact cluster of stones: its outline is still arcs)
             why = "not round stones"
     return why, peeled
 
