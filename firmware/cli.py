@@ -44,7 +44,9 @@ class _Parser(argparse.ArgumentParser):
     argument --hand: must be 1 or more, not 0``), exit status 2; ``--help`` as usual."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {' '.join(message.split())}\n")
+        from web.strings import say_argparse  # noqa: PLC0415 - only on a failure
+
+        self.exit(2, f"{self.prog}: {say_argparse(message)}\n")
 
 
 def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
@@ -71,7 +73,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(_load(args.command).run(args))
     except MusTableError as exc:
-        print(f"mus-table {args.command}: {exc}", file=sys.stderr)
+        from web.strings import say_error  # noqa: PLC0415 - only on a failure
+
+        print(f"mus-table {args.command}: {say_error(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

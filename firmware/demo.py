@@ -21,8 +21,10 @@ from firmware.events import EventKind
 from firmware.state import TableState
 from firmware.synthetic import (
     LaidCardsReader,
+    LearningLayout,
     PlayedHand,
     PlayersLost,
+    SyntheticLearner,
     SyntheticPlayers,
     SyntheticTable,
 )
@@ -60,6 +62,8 @@ class Demo:
     table: Table
     players: SyntheticPlayers
     synthetic: SyntheticTable
+    learner: SyntheticLearner | None = None
+    """Lays the deck out as the display asks when people learn it (``docs/mat.md``)."""
     played: list[PlayedHand] = field(default_factory=list)
     timeout_s: float = 60.0
     CROSSED = 20
@@ -72,6 +76,8 @@ class Demo:
         phase = loop.phase
         waited = 0.0
         while phase not in (Phase.SCORED, Phase.IMPOSSIBLE):
+            if phase is Phase.LEARNING:  # people learn a deck on the display: however long it takes
+                waited = 0.0
             if waited >= self.timeout_s:
                 raise DemoStuck(f"the table was not read in {self.timeout_s:.0f} s (phase {phase})")
             events = loop.bus.wait(seq, 1.0)
@@ -83,6 +89,16 @@ class Demo:
                     self._press_read()  # nothing read for sure: a player presses «leer»
                     phase = loop.phase
         return loop.state()
+
+    def wait_learnt(self, stop: threading.Event | None = None) -> bool:
+        """While people learn a deck on the display, the players wait (the learner lays it
+        out); True if they waited."""
+        loop = self.table.loop
+        waited = False
+        while loop.phase is Phase.LEARNING and not (stop is not None and stop.is_set()):
+            waited = True
+            loop.bus.wait(loop.bus.last_seq, 1.0)
+        return waited
 
     def _press_read(self) -> None:
         """«leer», unless the camera has just started reading by itself (then the press is not needed)."""
@@ -107,9 +123,13 @@ class Demo:
                 break
             if self.table.loop.phase is Phase.OVER:
                 break
+            if self.wait_learnt(stop):
+                continue
             try:
                 hand = self.players.play_hand(self.wait_read)
             except (PlayersLost, CommandRefused) as exc:
+                if self.table.loop.phase is Phase.LEARNING:  # the table stopped for a deck: no crossing
+                    continue
                 crossed += 1
                 if not shared or crossed > self.CROSSED:
                     raise
@@ -125,9 +145,11 @@ class Demo:
 
 def make_demo(*, seed: int = 1, rules: Rules | None = None, journal: Path | None = None, port: int = 8000,
               reader: Reader | None = None, word_s: float = 0.0, frames: Path | None = None,
-              truth: bool = False) -> Demo:
+              truth: bool = False, learning_mistakes: bool = False) -> Demo:
     """A demo table; ``truth``: read with :class:`~firmware.synthetic.LaidCardsReader` (what was laid,
-    without looking at the picture) instead of the camera's reader."""
+    without looking at the picture) instead of the camera's reader. A deck is learnt on its
+    display as at a real table (:class:`~firmware.synthetic.SyntheticLearner` lays each frame);
+    ``learning_mistakes``: photo 1 is first laid with two cards missing from seat 2's zone."""
     config = demo_config(rules, port, seed)
     if journal is not None:
         config = replace(config, table=replace(config.table, journal=str(journal)))
@@ -140,7 +162,12 @@ def make_demo(*, seed: int = 1, rules: Rules | None = None, journal: Path | None
         reader = LaidCardsReader(synthetic)
     # the truth reader runs the camera as fast as frames come (no frame rate to wait for)
     table = build_table(config, source=synthetic, reader=reader, panel=False, fps=0.0 if truth else None)
-    return Demo(table, SyntheticPlayers(table.loop, synthetic, seed, word_s=word_s), synthetic)
+    learner = SyntheticLearner(table.loop, synthetic, LEARNING_MISTAKES if learning_mistakes else ())
+    return Demo(table, SyntheticPlayers(table.loop, synthetic, seed, word_s=word_s), synthetic, learner)
+
+
+LEARNING_MISTAKES = (LearningLayout(0, missing=((1, 2),)),)
+"""What ``mus-table demo --learning-mistakes`` lays wrong: photo 1 short of two cards in seat 2's zone."""
 
 
 def narrate(hand: PlayedHand, confirmed: ConfirmedHand | None, state: TableState, number: int) -> list[str]:

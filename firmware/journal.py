@@ -77,6 +77,8 @@ class PartidaSummary:
     format: dict[str, int]
     names: tuple[str, ...] = ()
     """The players' names by seat, where «Nueva partida» gave them (the result says the pair by them)."""
+    in_play: bool = False
+    """The partida in play at the journal's last entry (the newest, or one re-opened)."""
 
     @property
     def result(self) -> str:
@@ -86,7 +88,7 @@ class PartidaSummary:
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "hands": self.hands, "juegos": list(self.juegos), "vacas": list(self.vacas),
                 "score": list(self.score), "winner": self.winner, "result": self.result,
-                "started": self.started, "format": self.format}
+                "started": self.started, "format": self.format, "in_play": self.in_play}
 
 
 class Journal:
@@ -168,6 +170,13 @@ class Journal:
                 return 0
             return int(row[0]) if row else 0
 
+    def in_play(self) -> int:
+        """The partida in play: that of the last entry (every entry carries the partida in play
+        after it, a new one or one re-opened); 0 for an empty journal."""
+        with self._lock:
+            row = self._db.execute("SELECT partida FROM entries ORDER BY seq DESC LIMIT 1").fetchone()
+            return int(row[0]) if row else 0
+
     def last_seq(self) -> int:
         with self._lock:
             row = self._db.execute("SELECT MAX(seq) FROM entries").fetchone()
@@ -187,7 +196,9 @@ class Journal:
 
     def partidas(self) -> list[PartidaSummary]:
         """Every partida of the journal, in order."""
-        starts = partida_starts(self.entries())
+        entries = self.entries()
+        starts = partida_starts(entries)
+        in_play = entries[-1][1] if entries else 0
         out = []
         for p, (at, body) in sorted(starts.items()):
             partida = Partida(Rules.from_json(body.get("rules")), int(body.get("mano", 0)),
@@ -204,16 +215,17 @@ class Journal:
                                       (partida.won_vacas[0], partida.won_vacas[1]),
                                       (partida.score[0], partida.score[1]), partida.winner, at,
                                       {"juegos": partida.juegos, "vacas": partida.vacas},
-                                      journaled_names(body)))
+                                      journaled_names(body), p == in_play))
         return out
 
     def export(self, partida: int | None = None) -> list[dict[str, Any]]:
-        """The ``mus-hand/1`` records of a partida (None: the last one), as ``mus-table replay`` reads them."""
+        """The ``mus-hand/1`` records of a partida (None: the one in play, that of the last entry:
+        a partida re-opened is in play again), as ``mus-table replay`` reads them."""
         ids = [s.id for s in self.partidas()]
         if not ids:
             raise JournalUnreadable(f"{self.path} holds no partida")
         if partida is None:
-            partida = ids[-1]
+            partida = self.in_play()
         if partida not in ids:
             raise JournalUnreadable(f"{self.path} has no partida {partida} (partidas: "
                                     f"{', '.join(str(i) for i in ids)})")

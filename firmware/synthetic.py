@@ -10,6 +10,11 @@ the same commands people use, so ``mus-table demo`` runs the real loop.
 
 Card backs are drawn here (``models.scene`` draws faces): a deck whose every
 card shows the back is how face-down cards are rendered.
+
+The synthetic table also lays a deck out for learning it
+(:meth:`SyntheticTable.lay_learning`): the three learning frames of
+``docs/mat.md`` card by card, left to right as each seat sees them, and, to
+try the display's checks, with a zone short of cards or a card face down.
 """
 
 from __future__ import annotations
@@ -27,11 +32,12 @@ import numpy as np
 import numpy.typing as npt
 
 from firmware.camera import Frame
+from firmware.events import TableEvent
 from firmware.state import TableState
 from firmware.table_commands import Command, CommandRefused, Confirm, Correct, Declare, Say, Unsay
 from firmware.table_loop import TableLoop, expected_stones
-from models.deck import HELD_OUT_STYLES, DeckStyle
-from models.scene import SceneSpec, max_stones, render_scene
+from models.deck import HELD_OUT_STYLES, DeckStyle, deck_faces
+from models.scene import CardPlacement, SceneSpec, max_stones, place_row, render_scene
 from table.answer import Answer
 from table.betting import BetWord
 from table.cards import DECK, Card
@@ -80,7 +86,29 @@ def backs(style: DeckStyle) -> Mapping[Card, Image]:
 class Scene:
     """What lies on the table now (one of the hand's moments)."""
 
-    DEALT, PLAYING, SHOWN, EMPTY = "dealt", "playing", "shown", "empty"
+    DEALT, PLAYING, SHOWN, EMPTY, LEARNING = "dealt", "playing", "shown", "empty", "learning"
+
+
+@dataclass(frozen=True)
+class LearningLayout:
+    """A deck-learning frame as laid on the synthetic table: frame ``k`` of ``docs/mat.md``,
+    with ``missing`` cards left out of some zones (seat → how many, the last ones of its row)
+    and the cards at ``face_down`` (seat, place 0-3) lying face down: what a person gets wrong."""
+
+    k: int
+    missing: tuple[tuple[int, int], ...] = ()
+    face_down: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def right(self) -> bool:
+        return not self.missing and not self.face_down
+
+    def cards(self) -> tuple[tuple[Card, ...], ...]:
+        """The cards laid, per seat, left to right as the seat sees them."""
+        from vision.learnt import learning_cards  # noqa: PLC0415 - the layout's one definition
+
+        short = dict(self.missing)
+        return tuple(seat[:max(0, len(seat) - short.get(s, 0))] for s, seat in enumerate(learning_cards(self.k)))
 
 
 class SyntheticTable:
@@ -121,6 +149,10 @@ class SyntheticTable:
         self._scene_seed = 0
         self._cache: dict[tuple[int, float, bool], Image] = {}
         self.renders = 0
+        self.learning: LearningLayout | None = None
+        """The deck-learning frame laid (scene ``learning``), else None."""
+        self._before_learning: tuple[str, tuple[tuple[Card, ...], ...]] | None = None
+        self._placements: tuple[tuple[CardPlacement, ...], ...] | None = None
         self.frames = frames
         """Where each still is also written (JPEG), to look at or to ``mus-table read``; None: nowhere."""
 
@@ -142,6 +174,36 @@ class SyntheticTable:
         """The cards taken away for the next deal."""
         self._change(Scene.EMPTY, ((), (), (), ()))
 
+    def lay_learning(self, layout: LearningLayout | int) -> None:
+        """The deck laid out as learning frame ``layout`` (a frame number: laid right), each
+        seat's cards in a row left to right as the seat sees them, upright or upside down, as
+        ``docs/mat.md`` says; what lay there before comes back with :meth:`end_learning`."""
+        if isinstance(layout, int):
+            layout = LearningLayout(layout)
+        with self._lock:
+            if self._before_learning is None:
+                self._before_learning = (self.scene, self.cards)
+            self.learning = layout
+            self.scene = Scene.LEARNING
+            self.cards = layout.cards()
+            rng = np.random.default_rng(int(self.rng.integers(1 << 30)))
+            size = self.style.card_mm
+            self._placements = tuple(
+                tuple(place_row([size] * len(seat), s, self._base.mat, rng, 1.0, 6.0, 0.5)) if seat else ()
+                for s, seat in enumerate(self.cards))
+            self._bump()
+
+    def end_learning(self) -> None:
+        """The deck taken away after learning: the table as it was before it was laid out."""
+        with self._lock:
+            if self._before_learning is None:
+                return
+            self.scene, self.cards = self._before_learning
+            self._before_learning = None
+            self.learning = None
+            self._placements = None
+            self._bump()
+
     def set_score(self, score: tuple[int, int] | list[int]) -> None:
         """The stones moved to show ``score`` (piedras, amarracos, «dentro»)."""
         with self._lock:
@@ -150,6 +212,9 @@ class SyntheticTable:
 
     def _change(self, scene: str, cards: Any) -> None:
         with self._lock:
+            if self._before_learning is not None:  # the deck lies out for learning: the hand waits for it
+                self._before_learning = (scene, tuple(tuple(seat) for seat in cards))
+                return
             self.scene = scene
             self.cards = tuple(tuple(seat) for seat in cards)
             self._bump()
@@ -173,9 +238,14 @@ class SyntheticTable:
     def spec(self, px_per_mm: float, hand: bool = False) -> SceneSpec:
         stones = self.stones()
         seats, pool = stones.seats, stones.pool
-        shown = self.scene in (Scene.DEALT, Scene.SHOWN)
+        shown = self.scene in (Scene.DEALT, Scene.SHOWN, Scene.LEARNING)
         deck: DeckStyle | Mapping[Card, Image] = self.style if self.scene == Scene.SHOWN else backs(self.style)
+        if self.scene == Scene.LEARNING and self.learning is not None:
+            down = {self.learning.cards()[s][i] for s, i in self.learning.face_down}
+            back = backs(self.style)
+            deck = {c: back[c] if c in down else face for c, face in deck_faces(self.style).items()}
         return replace(self._base, cards=self.cards if shown else ((), (), (), ()), deck=deck,
+                       placements=self._placements if self.scene == Scene.LEARNING else None,
                        px_per_mm=px_per_mm, pool_stones=pool, seat_stones=tuple(seats), hand_over_pool=hand,
                        card_width_mm=self.style.card_mm[0])
 
@@ -207,6 +277,8 @@ class SyntheticTable:
         with self._lock:
             if self.unplugged:
                 return None
+            if self.scene == Scene.LEARNING:  # learnt from, always at a reading's resolution
+                return self._render(max(self.still_px_per_mm, self.STILL_PX_PER_MM), False)
             return self._render(self.still_px_per_mm, False)
 
     def close(self) -> None:
@@ -374,3 +446,42 @@ def _first_fix(seen: list[list[str]], truth: list[list[str]]) -> tuple[int, int,
         if missing and len(have) < 4:
             return seat, len(have), missing[0]
     return None
+
+
+class SyntheticLearner:
+    """The person who lays the deck out while the table learns it: whenever the table asks
+    for learning frame k (``learning.frame`` in its state, from «Aprender baraja», a tab or a
+    photo taken), the synthetic table shows that frame as ``docs/mat.md`` lays it; when
+    learning ends, the deck is taken away.
+
+    ``mistakes``: wrong layouts laid instead of the right one the first time their frame is
+    asked for (a zone short of cards, a card face down); once a photo of that frame has been
+    taken the person lays it right, as one does after reading the fault on the display.
+    """
+
+    def __init__(self, loop: TableLoop, table: SyntheticTable, mistakes: tuple[LearningLayout, ...] = ()) -> None:
+        self.loop = loop
+        self.table = table
+        self.mistakes = {m.k: m for m in mistakes}
+        self.laid: list[LearningLayout] = []
+        """Every layout laid, in order."""
+        self._stop = loop.bus.subscribe(self._on_event)
+
+    def _on_event(self, event: TableEvent) -> None:
+        learning = event.state.get("learning")
+        if event.state.get("phase") != Phase.LEARNING.value or not learning:
+            if self.table.learning is not None:
+                self.table.end_learning()
+            return
+        k = int(learning.get("frame") or 0)
+        wrong = self.mistakes.get(k)
+        if wrong is not None and k in learning.get("done", []):  # its photo was taken: laid right now
+            del self.mistakes[k]
+            wrong = None
+        layout = wrong or LearningLayout(k)
+        if self.table.learning != layout:
+            self.table.lay_learning(layout)
+            self.laid.append(layout)
+
+    def close(self) -> None:
+        self._stop()

@@ -3,7 +3,7 @@
 Every command is a small frozen value with ``to_json()`` (the body the web
 posts) and :func:`parse_command` reads one back. The commands that change the
 game (a word, a lance in one step, a declaration, a correction, a
-confirmation, an undo, a new partida) are the game's own entries
+confirmation, an undo, a new partida, a closed partida re-opened) are the game's own entries
 (:mod:`table.entries`), checked and applied by :class:`table.game.Game`; the
 others (``read``, the juez's call, deck learning) are the table's. A bad body,
 like a command the rules refuse, raises :class:`CommandRefused`: a code, its
@@ -33,6 +33,7 @@ from table.entries import (
     Ending,
     LanceOutcome,
     NewPartida,
+    Reopen,
     Say,
     UndoHand,
     Unsay,
@@ -44,8 +45,9 @@ from table.rules import Rules
 from web.strings import say
 
 __all__ = ["OUTCOMES", "WORDS", "Command", "CommandRefused", "Confirm", "Correct", "Declare", "LanceOutcome",
-           "CallJudge", "LearnCancel", "LearnDeck", "LearnFrame", "NewPartida", "Read", "Say", "UndoHand", "Unsay",
-           "parse_command"]
+           "CallJudge", "LearnCancel", "LearnDeck", "LearnFrame", "LearnStart", "NewPartida", "Read", "Reopen",
+           "Say",
+           "UndoHand", "Unsay", "parse_command"]
 
 WORDS = ("paso", "envido", "quiero", "no quiero", "ordago")
 OUTCOMES = tuple(str(e) for e in Ending)
@@ -91,6 +93,19 @@ class CallJudge:
 
 
 @dataclass(frozen=True, slots=True)
+class LearnStart:
+    """Start learning a deck (or go on), showing frame ``k`` (0, 1, 2) to be laid out: the table
+    stops reading hands meanwhile (the cards laid out for learning are no hand), and whoever lays
+    the cards (a person, the synthetic table) knows which frame the display draws."""
+
+    kind: ClassVar[str] = "learn_start"
+    k: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "k": self.k}
+
+
+@dataclass(frozen=True, slots=True)
 class LearnFrame:
     """Take frame ``k`` (0, 1, 2) of the deck laid out on the mat (docs/mat.md, «Learning a deck»)."""
 
@@ -133,12 +148,12 @@ class UseDeck:
         return {"kind": self.kind, "name": self.name}
 
 
-Command = (Say | Unsay | LanceOutcome | Declare | Read | Correct | Confirm | UndoHand | NewPartida
-           | CallJudge | LearnFrame | LearnDeck | LearnCancel | UseDeck)
+Command = (Say | Unsay | LanceOutcome | Declare | Read | Correct | Confirm | UndoHand | NewPartida | Reopen
+           | CallJudge | LearnStart | LearnFrame | LearnDeck | LearnCancel | UseDeck)
 
 _KINDS: dict[str, type] = {c.kind: c for c in (Say, Unsay, LanceOutcome, Declare, Read, Correct, Confirm,
-                                                UndoHand, NewPartida, CallJudge, LearnFrame, LearnDeck,
-                                                LearnCancel, UseDeck)}
+                                                UndoHand, NewPartida, Reopen, CallJudge, LearnStart, LearnFrame,
+                                                LearnDeck, LearnCancel, UseDeck)}
 
 
 def _seat(obj: dict[str, Any], key: str = "seat", optional: bool = False) -> int | None:
@@ -221,11 +236,16 @@ def parse_command(obj: Any) -> Command:
             return NewPartida(Rules.from_json(obj["rules"]), names=names)
         except InvalidRecord as exc:
             raise CommandRefused("bad_rules", why=str(exc)) from None
-    if cls is LearnFrame:
-        k = obj.get("k")
+    if cls is Reopen:
+        k = obj.get("partida")
+        if type(k) is not int or k < 1:
+            raise CommandRefused("bad_partida", partida=repr(k))
+        return Reopen(k)
+    if cls is LearnFrame or cls is LearnStart:
+        k = obj.get("k", 0 if cls is LearnStart else None)
         if k not in (0, 1, 2) or type(k) is not int:
             raise CommandRefused("learn_frame_k", k=repr(k))
-        return LearnFrame(k)
+        return cls(k)  # type: ignore[no-any-return]
     if cls is LearnDeck:
         name = obj.get("name")
         if not isinstance(name, str) or not name.strip() or len(name) > 64:

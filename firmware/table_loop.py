@@ -49,6 +49,7 @@ from firmware.table_commands import (
     LearnCancel,
     LearnDeck,
     LearnFrame,
+    LearnStart,
     NewPartida,
     Read,
     Say,
@@ -58,7 +59,7 @@ from firmware.table_commands import (
 from table.cards import Card
 from table.entries import CardsRead, Change, entry_from_json
 from table.errors import InvalidInput, Message, MusTableError, Refused
-from table.game import ConfirmedHand, Game, expected_stones, is_dentro
+from table.game import ConfirmedHand, Game, PartidaLine, expected_stones, is_dentro
 from table.hand import Phase, outcome_words, reading_problem
 from table.match import Partida
 from table.rules import Rules
@@ -75,7 +76,7 @@ log = logging.getLogger(__name__)
 _EVENTS: dict[str, EventKind] = {
     "say": EventKind.BET, "unsay": EventKind.BET, "lance": EventKind.LANCE, "declare": EventKind.DECLARED,
     "correct": EventKind.CORRECTED, "confirm": EventKind.CONFIRMED, "undo_hand": EventKind.UNDONE,
-    "new_partida": EventKind.NEW_PARTIDA, "cards": EventKind.READ,
+    "new_partida": EventKind.NEW_PARTIDA, "reopen": EventKind.REOPENED, "cards": EventKind.READ,
 }
 """The event each kind of entry publishes."""
 
@@ -217,7 +218,7 @@ class TableLoop:
                 raise CommandRefused("reading_now")
             if isinstance(cmd, CallJudge):
                 return self._call_judge()
-            if isinstance(cmd, LearnFrame | LearnDeck | LearnCancel):
+            if isinstance(cmd, LearnStart | LearnFrame | LearnDeck | LearnCancel):
                 return self._learn(cmd)
             if isinstance(cmd, UseDeck):
                 return self._use_deck(cmd.name)
@@ -250,6 +251,11 @@ class TableLoop:
             self._judge = {**judge, "answer": str(answer.get("text", ""))[:500],
                            "answered": str(answer.get("at") or now_iso())}
             self.bus.publish(EventKind.JUDGE, self._state())
+
+    def partidas(self) -> list[PartidaLine]:
+        """Every partida of the table, closed or in play, by number (what «Reabrir» lists)."""
+        with self._lock:
+            return self._game.partidas()
 
     def hands(self, partida: int | None = None) -> list[ConfirmedHand]:
         """The confirmed hands that count, of ``partida`` (None: the one in play), in order."""
@@ -412,7 +418,7 @@ class TableLoop:
         if self.game is None:
             if not isinstance(entry, NewPartida):
                 raise InvalidInput(f"a journal starts with a new partida, not {entry.kind!r}")
-            return Game.start(entry, partida)
+            return Game.start(entry, partida, at)
         try:
             return self.game.apply(entry, at, replay=replay)
         except Refused as exc:
@@ -436,9 +442,8 @@ class TableLoop:
         """Check ``entry``, journal it, keep the game it makes, publish its event (in that
         order: what was published is on the disk, or waits in memory with the disk fault shown)."""
         at = now_iso()
-        partida = (self.game.partida_id + 1 if self.game is not None else 1) if isinstance(entry, NewPartida) \
-            else self._game.partida_id
-        game = self._next(entry, at, partida)  # raises when refused: nothing changed
+        game = self._next(entry, at, 1)  # raises when refused: nothing changed
+        partida = game.partida_id  # the partida in play after it (a new one, or one re-opened)
         body = self.game.body(entry) if self.game is not None else entry.to_json()
         seq = self.bus.last_seq + 1
         if self.journal is not None:
@@ -446,8 +451,8 @@ class TableLoop:
             self._flush()
         self.game = game
         self._remember(seq, entry.kind, body)
-        if entry.kind == "confirm":
-            self._reading = None  # the reading belonged to the hand that was confirmed
+        if entry.kind in ("confirm", "reopen"):
+            self._reading = None  # the reading belonged to the hand that was confirmed, or left
         self.bus.publish(_EVENTS[entry.kind], self._state())
 
     RESERVE = 100
@@ -507,10 +512,12 @@ class TableLoop:
 
     # -------------------------------------------------------------------------------- learning
 
-    def _learn(self, cmd: LearnFrame | LearnDeck | LearnCancel) -> dict[str, Any]:
+    def _learn(self, cmd: LearnStart | LearnFrame | LearnDeck | LearnCancel) -> dict[str, Any]:
         if isinstance(cmd, LearnCancel):
             self._learning = None
             self._learn_frames = {}
+        elif isinstance(cmd, LearnStart):
+            self._learning = {**(self._learning or {"name": None, "done": [], "faults": {}}), "frame": cmd.k}
         elif isinstance(cmd, LearnFrame):
             still = self._still() if self._still else self._frame
             if still is None:
@@ -519,8 +526,12 @@ class TableLoop:
                 self._learning = {"name": None, "frame": cmd.k, "done": [], "faults": {}}
             self._learn_frames[cmd.k] = still
             faults = {**self._learning.get("faults", {}), str(cmd.k): learn_frame_faults(cmd.k, still, self.mat)}
-            self._learning = {**self._learning, "frame": cmd.k, "done": sorted(self._learn_frames),
-                              "faults": {k: v for k, v in faults.items() if v}}
+            faults = {k: v for k, v in faults.items() if v}
+            right = [k for k in sorted(self._learn_frames) if str(k) not in faults]
+            after = [k for k in (0, 1, 2) if k not in right]  # the frame to lay next: this one again if wrong
+            frame = cmd.k if str(cmd.k) in faults or not after else after[0]
+            self._learning = {**self._learning, "frame": frame, "done": sorted(self._learn_frames),
+                              "faults": faults}
         else:
             if sorted(self._learn_frames) != [0, 1, 2]:
                 raise CommandRefused("learn_frames_missing")
@@ -552,7 +563,8 @@ class TableLoop:
 
 def _brief(body: dict[str, Any]) -> dict[str, Any]:
     """What names an entry in a refusal (its record and answer left out)."""
-    return {k: v for k, v in body.items() if k in ("seat", "word", "n", "lance", "outcome", "says", "index", "card")}
+    return {k: v for k, v in body.items()
+            if k in ("seat", "word", "n", "lance", "outcome", "says", "index", "card", "partida")}
 
 
 def learn_frame_faults(k: int, frame: Image, mat: Mat | None = None) -> list[dict[str, Any]]:

@@ -712,7 +712,8 @@ def render(page: Page, px_per_mm: float) -> np.ndarray:
     """The page as a BGR image, ``px_per_mm`` pixels per millimetre."""
     w, h = round(page.width_mm * px_per_mm), round(page.height_mm * px_per_mm)
     if w * h > MAX_PNG_PIXELS:
-        raise InvalidInput(f"{w} x {h} px is too large an image; lower --dpi or use --tile")
+        raise InvalidInput(f"{w} x {h} px is too large an image; lower --dpi or use --tile", code="mat_too_large",
+                               params={"w": w, "h": h})
     img = np.full((h, w, 3), 255, np.uint8)
     for layer in page.layers:
         target = img if layer.clip is None else img.copy()
@@ -768,16 +769,19 @@ def write(out: Path, mat: Mat, palette: Palette = PALETTES["green"], tile: str |
     ``<stem>-01<suffix>`` and on, row by row. Returns the files written."""
     suffix = out.suffix.lower()
     if suffix not in FORMATS:
-        raise InvalidInput(f"{out.name}: the output must end in .pdf, .svg or .png")
+        raise InvalidInput(f"{out.name}: the output must end in .pdf, .svg or .png", code="mat_suffix",
+                           params={"path": out.name})
     if not 30 <= dpi <= 1200:
-        raise InvalidInput(f"--dpi {dpi:g}: between 30 and 1200, please")
+        raise InvalidInput(f"--dpi {dpi:g}: between 30 and 1200, please", code="option_range",
+                           params={"option": "--dpi", "least": 30, "most": 1200, "value": f"{dpi:g}"})
     pages = [whole_page(mat, palette)] if tile is None else [t.page for t in tiles(mat, palette, tile)]
     ppm = dpi / 25.4
     if suffix == ".png":  # fail before writing anything
         for p in pages[:1]:
             w, h = round(p.width_mm * ppm), round(p.height_mm * ppm)
             if w * h > MAX_PNG_PIXELS:
-                raise InvalidInput(f"{w} x {h} px is too large an image; lower --dpi or use --tile")
+                raise InvalidInput(f"{w} x {h} px is too large an image; lower --dpi or use --tile", code="mat_too_large",
+                               params={"w": w, "h": h})
     if suffix == ".pdf":
         out.write_bytes(pdf_document(pages, pages[0].label))
         return [out]

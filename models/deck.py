@@ -20,7 +20,7 @@ than one maker's art.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -106,7 +106,18 @@ class DeckStyle:
     pinta_spread: bool = False
     """Pinta gaps spread evenly along the line instead of grouped at its middle."""
     ttf: str = ""
-    """A TrueType font (file name, found by Pillow among the machine's fonts) for the index; "" for ``font``."""
+    """A TrueType font (file name, found by Pillow among the machine's fonts) for the index; "" for ``font``.
+
+    Where the machine lacks it, the index is printed in ``font`` instead."""
+    index_box: bool = False
+    """Each index printed in a ruled box (as casino and plastic decks print them). Held-out only."""
+    index_notch: bool = False
+    """The frame line steps in around the index in its corner (as Fournier's current pattern
+    draws it), the index standing in the notch. Held-out only."""
+    wear: float = 0.0
+    """0-1: a used old deck: yellowed edges, grimy corners, stains, a crease, faded ink. Held-out only."""
+    gloss: float = 0.0
+    """0-1: a plastic deck's shine: the scene lays a light streak over about half of its cards. Held-out only."""
 
     def suit_colours(self, suit: Suit) -> tuple[BGR, BGR]:
         return {Suit.OROS: self.oro_colours, Suit.COPAS: self.copa_colours,
@@ -261,8 +272,96 @@ HELD_OUT_STYLES: dict[str, DeckStyle] = {
         line_mm=0.45, pip_scale=0.95, pip_variant=2, layout_variant=1,
         figure_palette=((120, 40, 160), (40, 140, 60), (20, 120, 230)), figure_variant=2,
         figure_mirror=True, figure_frame=True, sign_at_corner=False),
+    # After the Catalan pattern (Comas, Fournier's «catalana»): a smaller card, cream paper, one
+    # red-brown ink for lines and index, a small condensed serif index, pintas spread along the
+    # line, curved swords, smooth batons, lidded cups and star coins, hatched engraved figures.
+    "catalana": DeckStyle(
+        name="catalana", card_mm=(58.0, 90.0), paper=(196, 222, 236), ink=(35, 40, 110),
+        border_ink=(35, 40, 110), border_inset_mm=5.5, border_width_mm=0.35,
+        pinta_len_mm=7.0, pinta_gap_mm=3.0, pinta_spread=True,
+        font=cv2.FONT_HERSHEY_TRIPLEX, ttf="DejaVuSerifCondensed-Bold.ttf",
+        index_height_mm=4.2, index_weight=0.7,
+        oro_colours=((30, 170, 225), (30, 60, 170)), copa_colours=((40, 50, 190), (40, 150, 210)),
+        espada_colours=((160, 110, 50), (30, 60, 170)), basto_colours=((40, 100, 150), (30, 60, 110)),
+        line_mm=0.3, pip_variant=4, layout_variant=0,
+        figure_palette=((40, 40, 170), (140, 90, 40), (40, 150, 200)), figure_variant=0,
+        figure_detail=True, sign_at_corner=False, hatch_mm=0.9, hatch_angle=60.0),
+    # A plastic casino deck: bright white, flat unoutlined inks, a big narrow bold sans index in a
+    # ruled box in all four corners, coloured by suit, and a shine that washes parts of cards out.
+    "casino": DeckStyle(
+        name="casino", card_mm=(62.0, 94.0), paper=(252, 252, 252), ink=(20, 20, 20),
+        border_ink=(20, 20, 20), border_inset_mm=9.0, border_width_mm=0.3,
+        pinta_len_mm=4.5, pinta_gap_mm=2.0, font=cv2.FONT_HERSHEY_DUPLEX, ttf="LiberationSansNarrow-Bold.ttf",
+        index_height_mm=6.0, index_weight=1.8, index_coloured=True, four_indices=True, index_box=True,
+        oro_colours=((0, 200, 255), (0, 120, 230)), copa_colours=((30, 30, 220), (0, 180, 255)),
+        espada_colours=((200, 90, 0), (0, 150, 250)), basto_colours=((40, 140, 20), (20, 80, 140)),
+        outline=False, line_mm=0.3, pip_scale=1.05, pip_variant=2, layout_variant=1,
+        figure_palette=((40, 20, 200), (200, 90, 0), (0, 180, 255)), figure_variant=1,
+        figure_frame=True, sign_at_corner=True, gloss=0.6),
+    # A worn old deck (a bar's, or a grandparent's): yellowed paper, faded brown ink, a small thin
+    # italic index, muted inks, engraving hatches, stains, a crease and grimy corners.
+    "antigua": DeckStyle(
+        name="antigua", card_mm=(60.0, 93.0), paper=(150, 195, 222), ink=(50, 70, 105),
+        border_ink=(50, 70, 105), border_inset_mm=7.5, border_width_mm=0.4,
+        pinta_len_mm=6.0, pinta_gap_mm=2.2, font=cv2.FONT_HERSHEY_SCRIPT_COMPLEX,
+        ttf="DejaVuSerifCondensed-Italic.ttf", index_height_mm=4.5, index_weight=0.6,
+        oro_colours=((70, 160, 200), (60, 110, 150)), copa_colours=((70, 80, 170), (70, 140, 190)),
+        espada_colours=((140, 120, 90), (60, 110, 150)), basto_colours=((70, 120, 100), (60, 90, 120)),
+        line_mm=0.3, pip_variant=1, layout_variant=0,
+        figure_palette=((70, 80, 160), (130, 110, 80), (80, 150, 190)), figure_variant=0,
+        figure_detail=True, sign_at_corner=True, hatch_mm=0.9, hatch_angle=60.0, wear=1.0),
+    # A modern 50-card deck: the frame line stepping in around a bold condensed sans index in the
+    # suit's colour (as Fournier's current pattern), flat modern signs, half-length figures on a panel.
+    "cincuenta": DeckStyle(
+        name="cincuenta", card_mm=(61.5, 95.0), paper=(244, 248, 250), ink=(20, 20, 20),
+        border_ink=(90, 50, 20), border_inset_mm=4.5, border_width_mm=0.6, index_notch=True,
+        pinta_len_mm=5.0, pinta_gap_mm=2.5, font=cv2.FONT_HERSHEY_DUPLEX, ttf="DejaVuSansCondensed-Bold.ttf",
+        index_height_mm=5.5, index_weight=1.4, index_coloured=True,
+        oro_colours=((0, 190, 245), (0, 100, 200)), copa_colours=((50, 20, 200), (0, 170, 250)),
+        espada_colours=((190, 100, 20), (0, 140, 240)), basto_colours=((40, 130, 40), (30, 80, 130)),
+        line_mm=0.4, pip_variant=5, layout_variant=1,
+        figure_palette=((60, 30, 170), (150, 110, 20), (30, 160, 230)), figure_variant=3,
+        sign_at_corner=False),
 }
 """Named styles never drawn in training: the model's accuracy is measured on these."""
+
+HELD_OUT_TTF_FONTS = (
+    "DejaVuSerifCondensed-Bold.ttf", "LiberationSansNarrow-Bold.ttf", "DejaVuSerifCondensed-Italic.ttf",
+    "DejaVuSansCondensed-Bold.ttf",
+)
+"""TrueType faces only held-out styles print their index in (never in :data:`TTF_INDEX_FONTS`)."""
+HELD_OUT_HERSHEY = (cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_SCRIPT_COMPLEX)
+"""Hershey faces no training style or index corner is drawn in."""
+HELD_OUT_PIP_VARIANTS = (4, 5)
+"""Sign drawings only held-out styles use (random styles draw 0-3)."""
+HELD_OUT_FIGURE_VARIANTS = (3,)
+"""Figure drawings only held-out styles use (random styles draw 0-2)."""
+
+
+def held_out_traits(style: DeckStyle) -> frozenset[str]:
+    """What of ``style`` no training style has: a random or corner style must have none.
+
+    Every held-out style but ``moderna`` (held out by its combination of
+    training traits alone) has at least one, so no draw of the training
+    distribution can make it.
+    """
+    traits = set()
+    if style.ttf in HELD_OUT_TTF_FONTS:
+        traits.add("font")
+    if not style.ttf and style.font in HELD_OUT_HERSHEY:
+        traits.add("hershey font")
+    if style.pip_variant in HELD_OUT_PIP_VARIANTS:
+        traits.add("signs")
+    if style.figure_variant in HELD_OUT_FIGURE_VARIANTS:
+        traits.add("figures")
+    for name in ("index_box", "index_notch"):
+        if getattr(style, name):
+            traits.add(name)
+    if style.wear > 0:
+        traits.add("wear")
+    if style.gloss > 0:
+        traits.add("gloss")
+    return frozenset(traits)
 
 
 # ---------------------------------------------------------------- drawing primitives
@@ -352,7 +451,16 @@ def _place(local: npt.ArrayLike, cx: float, cy: float, angle: float,
 def _coin(pen: _Pen, cx: float, cy: float, size: float, angle: float, cols: tuple[BGR, BGR], v: int) -> None:
     r = size / 2
     pen.circle((cx, cy), r, cols[0])
-    if v == 0:
+    if v == 4:  # an eight-pointed star in a rim (held out)
+        pen.circle((cx, cy), r * 0.8, cols[1], outline=False)
+        pen.circle((cx, cy), r * 0.72, cols[0], outline=False)
+        t = np.radians(angle + np.arange(16) * 22.5)
+        rr = np.where(np.arange(16) % 2 == 0, 0.66 * r, 0.3 * r)
+        pen.poly(np.stack([cx + rr * np.cos(t), cy + rr * np.sin(t)], 1), cols[1])
+    elif v == 5:  # a flat disc with a broad ring (held out)
+        pen.circle((cx, cy), r * 0.74, cols[1], outline=False)
+        pen.circle((cx, cy), r * 0.5, cols[0], outline=False)
+    elif v == 0:
         pen.circle((cx, cy), r * 0.62, cols[1], outline=False)
         pen.circle((cx, cy), r * 0.45, cols[0])
     elif v == 1:  # four-petal flower, as the Fournier oros
@@ -388,7 +496,31 @@ _CUP_SHAPES = [
 ]
 
 
+_HELD_OUT_CUPS = {
+    # lidded chalice: a round bowl under a domed lid and its knob, a knotted stem, a wide foot
+    4: ([(-0.36, -0.26), (0.36, -0.26), (0.34, -0.1), (0.2, 0.04), (-0.2, 0.04), (-0.34, -0.1)],
+        [(-0.06, 0.04), (0.06, 0.04), (0.1, 0.18), (0.06, 0.3), (-0.06, 0.3), (-0.1, 0.18)],
+        [(-0.14, 0.3), (0.14, 0.3), (0.38, 0.5), (-0.38, 0.5)]),
+    # a modern flat cup: a wide shallow bowl on a short stem and a flat foot
+    5: ([(-0.48, -0.3), (0.48, -0.3), (0.3, 0.05), (-0.3, 0.05)],
+        [(-0.05, 0.05), (0.05, 0.05), (0.05, 0.38), (-0.05, 0.38)],
+        [(-0.3, 0.38), (0.3, 0.38), (0.3, 0.48), (-0.3, 0.48)]),
+}
+"""Cups only held-out styles draw (:data:`HELD_OUT_PIP_VARIANTS`)."""
+
+
 def _cup(pen: _Pen, cx: float, cy: float, size: float, angle: float, cols: tuple[BGR, BGR], v: int) -> None:
+    if v in _HELD_OUT_CUPS:
+        bowl, stem, base = _HELD_OUT_CUPS[v]
+        pen.poly(_place(stem, cx, cy, angle, size), cols[1])
+        pen.poly(_place(base, cx, cy, angle, size), cols[1])
+        pen.poly(_place(bowl, cx, cy, angle, size), cols[0])
+        if v == 4:
+            lid = [(-0.34, -0.28), (-0.28, -0.4), (-0.12, -0.46), (0.12, -0.46), (0.28, -0.4), (0.34, -0.28)]
+            pen.poly(_place(lid, cx, cy, angle, size), cols[1])
+            k = _place([(0.0, -0.5)], cx, cy, angle, size)[0]
+            pen.circle((k[0], k[1]), 0.06 * size, cols[0])
+        return
     bowl, stem, base = _CUP_SHAPES[v % len(_CUP_SHAPES)]
     pen.poly(_place(stem, cx, cy, angle, size), cols[1])
     pen.poly(_place(base, cx, cy, angle, size), cols[1])
@@ -401,6 +533,22 @@ def _cup(pen: _Pen, cx: float, cy: float, size: float, angle: float, cols: tuple
 def _sword(pen: _Pen, cx: float, cy: float, length: float, angle: float, cols: tuple[BGR, BGR], v: int,
            width: float | None = None) -> None:
     sc = (width if width is not None else length, length)
+    if v == 4:  # a broad curved sabre, a round pommel and an S-shaped guard (held out)
+        blade = [(-0.06, 0.22), (-0.1, 0.0), (-0.1, -0.2), (-0.04, -0.4), (0.06, -0.5), (0.04, -0.36),
+                 (0.03, -0.12), (0.07, 0.08), (0.06, 0.22)]
+        pen.poly(_place(blade, cx, cy, angle, sc), cols[0])
+        guard = [(-0.2, 0.14), (-0.14, 0.22), (0.14, 0.22), (0.2, 0.3), (0.12, 0.27), (-0.12, 0.27)]
+        pen.poly(_place(guard, cx, cy, angle, sc), cols[1])
+        pen.poly(_place([(-0.04, 0.27), (0.04, 0.27), (0.04, 0.42), (-0.04, 0.42)], cx, cy, angle, sc), cols[1])
+        pc = _place([(0.0, 0.46)], cx, cy, angle, sc)[0]
+        pen.circle((pc[0], pc[1]), 0.07 * sc[0], cols[0])
+        return
+    if v == 5:  # a flat broad straight blade with a long cross guard (held out)
+        blade = [(-0.08, 0.2), (-0.08, -0.42), (0.0, -0.5), (0.08, -0.42), (0.08, 0.2)]
+        pen.poly(_place(blade, cx, cy, angle, sc), cols[0])
+        pen.poly(_place([(-0.24, 0.2), (0.24, 0.2), (0.24, 0.26), (-0.24, 0.26)], cx, cy, angle, sc), cols[1])
+        pen.poly(_place([(-0.05, 0.26), (0.05, 0.26), (0.05, 0.5), (-0.05, 0.5)], cx, cy, angle, sc), cols[1])
+        return
     w = 0.055 if v % 2 == 0 else 0.075
     blade = [(-w, -0.5 + 0.08), (0.0, -0.5), (w, -0.5 + 0.08), (w, 0.22), (-w, 0.22)]
     if v == 3:  # curved blade
@@ -418,6 +566,15 @@ def _sword(pen: _Pen, cx: float, cy: float, length: float, angle: float, cols: t
 def _club(pen: _Pen, cx: float, cy: float, length: float, angle: float, cols: tuple[BGR, BGR], v: int,
           width: float | None = None) -> None:
     sc = (width if width is not None else length, length)
+    if v in HELD_OUT_PIP_VARIANTS:  # held out: a smooth straight baton (4) or a plain tapered stick (5)
+        half = 0.07 if v == 4 else 0.06
+        body = ([(-half, 0.46), (-half, -0.46), (-half * 0.6, -0.5), (half * 0.6, -0.5), (half, -0.46), (half, 0.46)]
+                if v == 4 else [(-0.035, 0.5), (0.035, 0.5), (0.085, -0.42), (0.0, -0.5), (-0.085, -0.42)])
+        pen.poly(_place(body, cx, cy, angle, sc), cols[0])
+        for ky in ((-0.3, 0.3) if v == 4 else (-0.1,)):
+            pen.poly(_place([(-half, ky - 0.03), (half, ky - 0.03), (half, ky + 0.03), (-half, ky + 0.03)],
+                            cx, cy, angle, sc), cols[1])
+        return
     top, bot = (0.12, 0.045) if v % 2 == 0 else (0.09, 0.06)
     body = [(-bot, 0.5), (bot, 0.5), (top, -0.32), (top * 0.7, -0.45), (0.0, -0.5), (-top * 0.7, -0.45), (-top, -0.32)]
     pen.poly(_place(body, cx, cy, angle, sc), cols[0])
@@ -529,6 +686,9 @@ def _draw_figure(pen: _Pen, card: Card, frame: tuple[float, float, float, float]
     def poly(pts: list[tuple[float, float]], col: BGR) -> None:
         pen.poly([P(u, v) for u, v in pts], col)
 
+    if fv in HELD_OUT_FIGURE_VARIANTS:
+        _draw_half_figure(pen, card, P)
+        return
     if st.figure_frame:
         pen.poly([P(0.04, 0.03), P(0.96, 0.03), P(0.96, 0.97), P(0.04, 0.97)], st.paper)
     ground = 0.95
@@ -583,7 +743,70 @@ def _draw_figure(pen: _Pen, card: Card, frame: tuple[float, float, float, float]
         draw_sign(pen, card.suit, *P(*hand), size, 0.0 if card.suit in (Suit.OROS, Suit.COPAS) else m * 20.0)
 
 
+def _draw_half_figure(pen: _Pen, card: Card, P: Callable[[float, float], tuple[float, float]]) -> None:
+    """A half-length figure on a tinted panel, its suit's sign held large in front (held out).
+
+    Modern decks draw their figures so: the sota bare-headed under a cap, the
+    caballo's rider beside his horse's head, the rey crowned and bearded.
+    """
+    st = pen.style
+    c1, c2, c3 = st.figure_palette
+    tint: BGR = tuple(int(0.25 * a + 0.75 * b) for a, b in zip(c3, st.paper, strict=True))  # type: ignore[assignment]
+    (ax, y0), (bx, y1) = P(0.0, 0.0), P(1.0, 1.0)
+    x0, x1 = min(ax, bx), max(ax, bx)
+    fw = x1 - x0
+    lft, t, r, b = x0 + 0.03 * fw, y0 + 0.02 * (y1 - y0), x1 - 0.03 * fw, y1 - 0.02 * (y1 - y0)
+    if st.index_notch:  # the panel keeps clear of the notches the frame line makes for the index
+        nw, nh = _notch_mm(st)
+        cx, cy = st.border_inset_mm + nw + 0.8, st.border_inset_mm + nh + 0.8
+        w_mm, h_mm = st.card_mm
+        pen.poly([(cx, t), (r, t), (r, h_mm - cy), (w_mm - cx, h_mm - cy), (w_mm - cx, b), (lft, b), (lft, cy),
+                  (cx, cy)], tint)
+    else:
+        pen.poly([(lft, t), (r, t), (r, b), (lft, b)], tint)
+
+    def poly(pts: list[tuple[float, float]], col: BGR) -> None:
+        pen.poly([P(u, v) for u, v in pts], col)
+
+    if card.rank == 11:  # the horse's head and neck rising at the left
+        poly([(0.04, 0.98), (0.08, 0.5), (0.16, 0.3), (0.3, 0.22), (0.4, 0.28), (0.36, 0.4), (0.26, 0.42),
+              (0.3, 0.98)], c2)
+        poly([(0.22, 0.24), (0.25, 0.14), (0.29, 0.23)], c2)  # ear
+        pen.circle(P(0.3, 0.3), 0.025 * fw, st.ink)  # eye
+        poly([(0.12, 0.5), (0.22, 0.5), (0.24, 0.56), (0.1, 0.56)], c1)  # bridle
+    # shoulders and chest
+    poly([(0.2, 0.98), (0.26, 0.56), (0.4, 0.47), (0.6, 0.47), (0.74, 0.56), (0.8, 0.98)],
+         c3 if card.rank == 11 else c1)
+    if card.rank == 12:  # a cloak over the shoulders
+        poly([(0.18, 0.98), (0.24, 0.55), (0.38, 0.47), (0.3, 0.98)], c2)
+        poly([(0.82, 0.98), (0.76, 0.55), (0.62, 0.47), (0.7, 0.98)], c2)
+    head_y = 0.34 if card.rank == 11 else 0.32
+    head_x = 0.58 if card.rank == 11 else 0.5
+    pen.circle(P(head_x, head_y), 0.13 * fw, st.skin)
+    if card.rank == 10:  # a cap with a feather
+        poly([(head_x - 0.15, head_y - 0.06), (head_x + 0.15, head_y - 0.06), (head_x + 0.1, head_y - 0.15),
+              (head_x - 0.1, head_y - 0.15)], c2)
+        poly([(head_x + 0.1, head_y - 0.14), (head_x + 0.26, head_y - 0.24), (head_x + 0.13, head_y - 0.1)], c3)
+    elif card.rank == 11:  # a brimmed hat
+        pen.ellipse(P(head_x, head_y - 0.08), (0.2 * fw, 0.025 * abs(y1 - y0)), 0.0, c1)
+        poly([(head_x - 0.09, head_y - 0.09), (head_x + 0.09, head_y - 0.09), (head_x + 0.07, head_y - 0.17),
+              (head_x - 0.07, head_y - 0.17)], c1)
+    else:  # crowned and bearded
+        poly([(head_x - 0.12, head_y - 0.1), (head_x + 0.12, head_y - 0.1), (head_x + 0.14, head_y - 0.2),
+              (head_x + 0.07, head_y - 0.15), (head_x, head_y - 0.23), (head_x - 0.07, head_y - 0.15),
+              (head_x - 0.14, head_y - 0.2)], st.oro_colours[0])
+        poly([(head_x - 0.1, head_y + 0.03), (head_x + 0.1, head_y + 0.03), (head_x, head_y + 0.16)], st.ink)
+    size = fw * (0.34 if card.suit in (Suit.OROS, Suit.COPAS) else 0.62)
+    angle = 0.0 if card.suit in (Suit.OROS, Suit.COPAS) else 25.0
+    draw_sign(pen, card.suit, *P(0.52, 0.74), size, angle)
+
+
 # ---------------------------------------------------------------- border, pintas and index
+
+def _notch_mm(style: DeckStyle) -> tuple[float, float]:
+    """Width and height of the step the frame line makes around an index (``index_notch``)."""
+    return (style.index_height_mm * 1.3 + 2.0, style.index_height_mm + 2.4)
+
 
 def _draw_border(pen: _Pen, suit: Suit, w: float, h: float) -> tuple[float, float, float, float]:
     st = pen.style
@@ -591,8 +814,14 @@ def _draw_border(pen: _Pen, suit: Suit, w: float, h: float) -> tuple[float, floa
     x0, y0, x1, y1 = i, i, w - i, h - i
     gaps = PINTAS[suit]
     bw = st.border_width_mm
-    pen.line((x0, y0), (x0, y1), st.border_ink, bw)
-    pen.line((x1, y0), (x1, y1), st.border_ink, bw)
+    nw, nh = _notch_mm(st) if st.index_notch else (0.0, 0.0)
+    pen.line((x0, y0 + nh), (x0, y1), st.border_ink, bw)
+    pen.line((x1, y0), (x1, y1 - nh), st.border_ink, bw)
+    if st.index_notch:  # the line steps in around the index, top left and bottom right
+        pen.line((x0, y0 + nh), (x0 + nw, y0 + nh), st.border_ink, bw)
+        pen.line((x0 + nw, y0 + nh), (x0 + nw, y0), st.border_ink, bw)
+        pen.line((x1, y1 - nh), (x1 - nw, y1 - nh), st.border_ink, bw)
+        pen.line((x1 - nw, y1 - nh), (x1 - nw, y1), st.border_ink, bw)
     # top and bottom lines broken by the pintas: `gaps` gaps of paper, centred
     gap, dash = st.pinta_gap_mm, st.pinta_len_mm
     span = gaps * gap + (gaps - 1) * dash if gaps else 0.0
@@ -601,11 +830,11 @@ def _draw_border(pen: _Pen, suit: Suit, w: float, h: float) -> tuple[float, floa
             cuts = [x0 + (x1 - x0) * (k + 1) / (gaps + 1) - gap / 2 for k in range(gaps)]
         else:
             cuts = [(x0 + x1) / 2 - span / 2 + k * (gap + dash) for k in range(gaps)]
-        start = x0
+        start = x0 + (nw if y == y0 else 0.0)
         for pos in cuts:
             pen.line((start, y), (pos, y), st.border_ink, bw)
             start = pos + gap
-        pen.line((start, y), (x1, y), st.border_ink, bw)
+        pen.line((start, y), (x1 - (nw if y == y1 else 0.0), y), st.border_ink, bw)
     if st.double_border:
         d = 1.2
         cv2.rectangle(pen.img, (round((x0 + d) * PX_PER_MM), round((y0 + d) * PX_PER_MM)),
@@ -657,9 +886,13 @@ def _index_image(text: str, style: DeckStyle, colour: BGR, paper: BGR) -> tuple[
     font = style.font | (cv2.FONT_ITALIC if style.italic else 0)
     scale = 4.0
     th = max(1, round(scale * 1.6 * style.index_weight))
+    canvas = None
     if style.ttf:
-        canvas = _ttf_mask(text, style.ttf)
-    else:
+        try:
+            canvas = _ttf_mask(text, style.ttf)
+        except (OSError, ImportError):  # not on this machine: ``font`` prints it
+            canvas = None
+    if canvas is None:
         (tw, tht), base = cv2.getTextSize(text, font, scale, th)
         canvas = np.zeros((tht + base + 2 * th + 4, tw + 2 * th + 4), np.uint8)
         cv2.putText(canvas, text, (th + 2, tht + th + 2), font, scale, 255, th, cv2.LINE_AA)
@@ -697,10 +930,18 @@ def _draw_indices(img: Image, card: Card, style: DeckStyle) -> None:
         for x, y in ((mx, my), (w - mx - mask.shape[1], h - my - mask.shape[0])):
             cv2.rectangle(img, (x - pad, y - pad), (x + mask.shape[1] + pad, y + mask.shape[0] + pad),
                           style.paper, -1)
+    if style.index_notch:  # centred in the notch the frame line makes
+        nw, nh = _notch_mm(style)
+        mx = round((inset + (nw - style.border_width_mm) / 2) * PX_PER_MM - mask.shape[1] / 2)
+        my = round((inset + (nh - style.border_width_mm) / 2) * PX_PER_MM - mask.shape[0] / 2)
     spots = [(mx, my, False), (w - mx - mask.shape[1], h - my - mask.shape[0], True)]
     if style.four_indices:
         spots += [(w - mx - mask.shape[1], my, False), (mx, h - my - mask.shape[0], True)]
     for x, y, turned in spots:
+        if style.index_box:  # a thin ruled box round the index
+            pad = round(0.8 * PX_PER_MM)
+            cv2.rectangle(img, (x - pad, y - pad), (x + mask.shape[1] + pad, y + mask.shape[0] + pad),
+                          style.border_ink, max(1, round(0.25 * PX_PER_MM)), cv2.LINE_AA)
         if turned:
             _stamp(img, ink[::-1, ::-1], mask[::-1, ::-1], x, y)
         else:
@@ -729,6 +970,8 @@ def render_card(card: Card, style: DeckStyle, rng: np.random.Generator | None = 
     else:
         _draw_figure(pen, card, frame)
     _draw_indices(img, card, style)
+    if style.wear > 0:
+        img = _worn(img, card, style.wear)
     if rng is not None:
         img = _wear(img, rng)
         if style.grain:
@@ -787,6 +1030,35 @@ def _wear(img: Image, rng: np.random.Generator) -> Image:
     f = f * (1 - fade) + 235.0 * fade
     g = cv2.resize(rng.normal(1.0, 0.04, (4, 3)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
     f *= g[:, :, None]
+    return np.clip(f, 0, 255).astype(np.uint8)
+
+
+def _worn(img: Image, card: Card, amount: float) -> Image:
+    """A card of a deck long in use, the same each time it is drawn: yellowed towards its edges,
+    grimy corners, two or three stains, a crease, and its inks faded towards the paper."""
+    rng = np.random.default_rng(7919 + card.index)
+    h, w = img.shape[:2]
+    f = img.astype(np.float32)
+    paper = np.median(f[h // 3:h // 3 + 20, 3:12].reshape(-1, 3), axis=0)
+    f = f * (1 - 0.18 * amount) + paper * 0.18 * amount  # faded ink
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    edge = np.minimum(np.minimum(xx, w - 1 - xx), np.minimum(yy, h - 1 - yy)) / (0.12 * w)
+    yellow = np.clip(1.0 - edge, 0, 1) * 0.14 * amount  # yellowed, browner, towards the edges
+    f *= (1 - yellow[:, :, None] * np.float32([0.9, 0.45, 0.2]))
+    for cx, cy in ((0, 0), (w, 0), (0, h), (w, h)):  # grime where thumbs hold it
+        d = np.hypot(xx - cx, yy - cy) / (0.22 * w)
+        f *= (1 - 0.16 * amount * np.clip(1 - d, 0, 1) ** 2)[:, :, None]
+    for _ in range(int(rng.integers(2, 4))):  # stains: soft brownish blots
+        cx, cy = rng.uniform(0.1, 0.9) * w, rng.uniform(0.1, 0.9) * h
+        rx, ry = rng.uniform(0.05, 0.16) * w, rng.uniform(0.04, 0.12) * w
+        d = ((xx - cx) / rx) ** 2 + ((yy - cy) / ry) ** 2
+        a = np.exp(-d * 1.5) * float(rng.uniform(0.08, 0.2)) * amount
+        f = f * (1 - a[:, :, None]) + np.float32([60, 110, 150]) * a[:, :, None]
+    t = rng.uniform(0, np.pi)  # a crease: a light line beside a dark one
+    nx, ny = np.cos(t), np.sin(t)
+    dist = (xx - w / 2 - rng.uniform(-0.3, 0.3) * w) * nx + (yy - h / 2 - rng.uniform(-0.3, 0.3) * h) * ny
+    f *= (1 - 0.12 * amount * np.exp(-((dist - 1.5) / 1.2) ** 2))[:, :, None]
+    f += (25 * amount * np.exp(-((dist + 1.5) / 1.2) ** 2))[:, :, None]
     return np.clip(f, 0, 255).astype(np.uint8)
 
 

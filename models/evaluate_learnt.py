@@ -60,7 +60,7 @@ def held_out_decks(deck_dirs: list[Path], seed: int) -> dict[str, DeckStyle | Ma
 
 def measure(name: str, deck: DeckStyle | Mapping[Card, np.ndarray], scenes: int, seed: int,
             model: CardClassifier, px_per_mm: float | None = None, learn_px_per_mm: float | None = None,
-            alone: CardClassifier | None = None) -> dict[str, object]:
+            alone: CardClassifier | None = None, out_of_box: bool = True) -> dict[str, object]:
     """Learn ``deck`` from three rendered frames, then read ``scenes`` scenes with and without it."""
     rng = np.random.default_rng(seed)
     fixed = {} if learn_px_per_mm is None else {"px_per_mm": learn_px_per_mm}
@@ -70,7 +70,8 @@ def measure(name: str, deck: DeckStyle | Mapping[Card, np.ndarray], scenes: int,
     learn_s = time.process_time() - t0
     faces = deck_faces(deck) if isinstance(deck, DeckStyle) else deck
     out: dict[str, object] = {"deck": name, "learn_cpu_s": round(learn_s, 1)}
-    ways: list[tuple[str, object]] = [("model alone", model), ("learnt", learnt.classifier(model))]
+    ways: list[tuple[str, object]] = [("model alone", model)] if out_of_box else []
+    ways.append(("learnt", learnt.classifier(model)))
     if alone is not None:
         ways.append(("learnt, no ends", learnt.classifier(alone)))
     for what, clf in ways:
@@ -97,6 +98,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--learn-px-per-mm", type=float, default=None,
                         help="the learning frames' resolution (default: the live camera's 1.2-1.8)")
     parser.add_argument("--no-ends-too", action="store_true", help="also read with the learnt faces alone")
+    parser.add_argument("--learnt-only", action="store_true",
+                        help="skip the out-of-the-box read (the same scenes whatever the learning frames)")
     args = parser.parse_args(argv)
     model = CardClassifier(args.model, threads=1, ends=True)
     alone = CardClassifier(args.model, threads=1, ends=False) if args.no_ends_too else None
@@ -104,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.only and name not in args.only:
             continue
         print(json.dumps(measure(name, deck, args.scenes, args.seed, model, args.px_per_mm, args.learn_px_per_mm,
-                                 alone)), flush=True)
+                                 alone, not args.learnt_only)), flush=True)
     return 0
 
 

@@ -721,10 +721,23 @@ def _draw_cards(c: _Canvas, spec: SceneSpec, placements: list[list[CardPlacement
         for card, pl in zip(spec.cards[seat], placements[seat], strict=True):
             face = cv2.resize(faces[card], (cw, ch), interpolation=cv2.INTER_AREA)
             face = cv2.convertScaleAbs(face, alpha=float(rng.uniform(*p.card_brightness)))
+            if isinstance(spec.deck, DeckStyle) and spec.deck.gloss > 0 and rng.random() < 0.5:
+                face = _shine(face, spec.deck.gloss, rng)
             qm = card_corners(pl, card_size)
             _paste(c.image, face, mask, c.cv(qm))
             truths.append(CardTruth(card, seat, project(h_img, qm), qm.astype(np.float32)))
     return truths
+
+
+def _shine(face: Image, gloss: float, rng: np.random.Generator) -> Image:
+    """A plastic card's shine: a soft light streak across it, as a lamp shows in a glossy face."""
+    h, w = face.shape[:2]
+    t = float(rng.uniform(0, np.pi))
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    d = (xx - w * float(rng.uniform(0.2, 0.8))) * np.cos(t) + (yy - h * float(rng.uniform(0.2, 0.8))) * np.sin(t)
+    a = gloss * float(rng.uniform(0.4, 1.0)) * np.exp(-(d / (w * float(rng.uniform(0.08, 0.2)))) ** 2)
+    out = face.astype(np.float32) * (1 - a[:, :, None]) + 255.0 * a[:, :, None]
+    return np.clip(out, 0, 255).astype(np.uint8)
 
 
 def _extra_image(kind: str, k: float, rng: np.random.Generator, p: RenderParams) -> tuple[Image, Image]:

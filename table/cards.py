@@ -51,23 +51,26 @@ class Card:
 
     def __post_init__(self) -> None:
         if self.rank not in RANKS:
-            raise InvalidCard(f"no card has index {show(self.rank)} in the Spanish 40-card deck")
+            raise InvalidCard(f"no card has index {show(self.rank)} in the Spanish 40-card deck",
+                              params={"value": show(self.rank)})
 
     @classmethod
     def parse(cls, text: str) -> Card:
         """Read a card from its notation (``"12o"``); raise :class:`InvalidCard` otherwise."""
         if not isinstance(text, str) or len(text) < 2:
-            raise InvalidCard(f"not a card: {show(text)}")
+            raise InvalidCard(f"not a card: {show(text)}", params={"value": show(text)})
         rank_text, suit_text = text[:-1], text[-1]
         try:
             suit = Suit(suit_text)
         except ValueError:
-            raise InvalidCard(f"not a card: {show(text)} (suit must be o, c, e or b)") from None
+            raise InvalidCard(f"not a card: {show(text)} (suit must be o, c, e or b)",
+                              params={"value": show(text)}) from None
         if not rank_text.isdigit() or (len(rank_text) > 1 and rank_text[0] == "0"):
-            raise InvalidCard(f"not a card: {show(text)}")
+            raise InvalidCard(f"not a card: {show(text)}", params={"value": show(text)})
         rank = int(rank_text)
         if rank not in RANKS:
-            raise InvalidCard(f"not a card: {show(text)} (index must be 1-7, 10, 11 or 12)")
+            raise InvalidCard(f"not a card: {show(text)} (index must be 1-7, 10, 11 or 12)",
+                              params={"value": show(text)})
         return cls(rank, suit)
 
     @property

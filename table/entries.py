@@ -15,7 +15,9 @@ Say(seat=1, word='envido', n=5)
 The journal's rows, ``(seq, partida, kind, at, body)``, are folded into
 partidas here too (:func:`partida_hands`, :func:`partida_starts`). A ``confirm`` entry holds the
 hand's ``mus-hand/1`` record and its answer; an ``undo_hand`` takes the last
-confirmed hand of its partida back. The table's own journal and the hub's copy
+confirmed hand of its partida back; a ``reopen`` closes the partida in play and takes an
+earlier one back into play, so the entries after it carry that partida's number again and
+fold into it. The table's own journal and the hub's copy
 of it fold their entries here, so both export a partida the same way.
 
 >>> entries = [(1, 1, "new_partida", "t", {"mano": 0}),
@@ -178,6 +180,19 @@ class NewPartida:
 
 
 @dataclass(frozen=True, slots=True)
+class Reopen:
+    """Take closed partida ``partida`` back into play where it was left (its score, mano, names and
+    hand in play); the partida in play is closed in its turn, listed and re-openable. A partida
+    already won is not re-opened (:meth:`table.game.Game.apply` says why)."""
+
+    kind: ClassVar[str] = "reopen"
+    partida: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "partida": self.partida}
+
+
+@dataclass(frozen=True, slots=True)
 class CardsRead:
     """What the camera read at the end of a hand: the cards by seat, the stones it
     counted (the pool and each seat), the reader's own problems (docs/mat.md's
@@ -200,7 +215,7 @@ class CardsRead:
                 **self.extra}
 
 
-Change = Say | Unsay | LanceOutcome | Declare | Correct | Confirm | UndoHand | NewPartida | CardsRead
+Change = Say | Unsay | LanceOutcome | Declare | Correct | Confirm | UndoHand | NewPartida | Reopen | CardsRead
 """One change of the game: the body of a journal entry, typed."""
 
 Entry = tuple[int, int, str, str, dict[str, Any]]
@@ -272,6 +287,11 @@ def entry_from_json(kind: str, body: Mapping[str, Any]) -> Change:
             names = body.get("names")
             return NewPartida(Rules.from_json(body.get("rules")), _int(body, "juegos", 3), _int(body, "vacas", 1),
                               _int(body, "mano", 0), None if names is None else seat_names(names))
+        if kind == "reopen":
+            partida = _int(body, "partida")
+            if partida is None:
+                raise KeyError("partida")
+            return Reopen(partida)
         if kind == "cards":
             st = body.get("stones") or {}
             known = {"cards", "stones", "impossible", "unknown", "stale"}

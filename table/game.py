@@ -6,11 +6,19 @@
 checks a person's command with it and replays its journal with it, entry by
 entry; nothing else decides what a command does.
 
+A partida closed by «Nueva partida» is kept whole in the game (``closed``), and
+:class:`~table.entries.Reopen` puts it back in play as it was left, closing the
+one in play in its place: the journal's replay goes through the same steps.
+
 >>> from table.entries import LanceOutcome
 >>> g = Game.start(NewPartida(Rules(), 3, 1, 0))
 >>> g = g.apply(LanceOutcome("grande", "ordago", by=1))
 >>> g.hand.bets_over, g.phase
 (True, <Phase.PLAYING: 'playing'>)
+>>> g2 = g.apply(NewPartida(Rules(), 3, 1, 0))
+>>> back = g2.apply(Reopen(1))
+>>> back.partida_id, back.hand == g.hand, sorted(back.closed)
+(1, True, [2])
 """
 
 from __future__ import annotations
@@ -21,15 +29,16 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from table.answer import Answer
-from table.entries import Change, Confirm, NewPartida, UndoHand
+from table.entries import Change, Confirm, NewPartida, Reopen, UndoHand
 from table.errors import Message, Refused
 from table.hand import Hand, Phase
 from table.match import Partida
+from table.people import pair as pair_said
 from table.record import HandRecord
 from table.rules import Rules
 from table.vocabulary import ESTAMOS_DENTRO, score_names
 
-__all__ = ["ConfirmedHand", "Game", "expected_stones", "is_dentro", "pair_stones", "stones_check"]
+__all__ = ["ConfirmedHand", "Game", "PartidaLine", "expected_stones", "is_dentro", "pair_stones", "stones_check"]
 
 
 @dataclass(frozen=True)
@@ -46,26 +55,60 @@ class ConfirmedHand:
 
 
 @dataclass(frozen=True)
+class PartidaLine:
+    """One partida of the table as a list shows it (the display's «Reabrir», /api/partidas)."""
+
+    id: int
+    hands: int
+    score: tuple[int, int]
+    juegos_vaca: tuple[int, int]
+    """Juegos won by each pair in the vaca being played (as the state's ``partida.juegos``)."""
+    vacas: tuple[int, int]
+    winner: int | None
+    names: tuple[str, ...]
+    started: str
+    in_play: bool
+    mano: int
+    """The seat that is mano in the hand in play (where the partida goes on)."""
+
+    @property
+    def reopenable(self) -> bool:
+        """Whether «Reabrir» takes it back into play (closed, and not won)."""
+        return not self.in_play and self.winner is None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "hands": self.hands, "score": list(self.score), "juegos_vaca": list(self.juegos_vaca),
+                "vacas": list(self.vacas), "winner": self.winner, "names": list(self.names) or None,
+                "started": self.started, "in_play": self.in_play, "mano": self.mano,
+                "reopenable": self.reopenable}
+
+
+@dataclass(frozen=True)
 class Game:
     """The partida in play (``partida_id``: its number in the journal), the hands that
-    count, those of earlier partidas, and the hand in play."""
+    count, the partidas closed before (each as it was left), and the hand in play."""
 
     partida_id: int
     partida: Partida
     """Never changed in place: each entry that moves it makes a new one."""
     hand: Hand
     confirmed: tuple[ConfirmedHand, ...] = ()
-    done: Mapping[int, tuple[ConfirmedHand, ...]] = field(default_factory=dict)
+    closed: Mapping[int, Game] = field(default_factory=dict)
+    """The partidas closed by «Nueva partida» or by re-opening another, by number, each the game
+    it was when closed (its own ``closed`` empty): «Reabrir» puts one back as it was."""
     first_mano: int = 0
     names: tuple[str, ...] = ()
     """The players' names by seat for this partida (empty: none given)."""
+    started: str = ""
+    """When the partida was started (its ``new_partida`` entry's time)."""
 
     @classmethod
-    def start(cls, entry: NewPartida, partida_id: int = 1) -> Game:
+    def start(cls, entry: NewPartida, partida_id: int = 1, at: str = "") -> Game:
         rules = entry.rules or Rules()
         mano = 0 if entry.mano is None else entry.mano
         p = Partida(rules, mano, 3 if entry.juegos is None else entry.juegos, 1 if entry.vacas is None else entry.vacas)
-        return cls(partida_id, p, Hand(rules, mano, (0, 0)), first_mano=mano, names=entry.names or ())
+        return cls(partida_id, p, Hand(rules, mano, (0, 0)), first_mano=mano, names=entry.names or (),
+                   started=at)
 
     @property
     def over(self) -> bool:
@@ -74,6 +117,11 @@ class Game:
     @property
     def rules(self) -> Rules:
         return self.partida.rules
+
+    @property
+    def done(self) -> Mapping[int, tuple[ConfirmedHand, ...]]:
+        """The confirmed hands of each closed partida."""
+        return {k: g.confirmed for k, g in self.closed.items()}
 
     @property
     def phase(self) -> Phase:
@@ -96,11 +144,10 @@ class Game:
         if isinstance(entry, NewPartida):
             if entry.rules is None:
                 raise Refused("partida_not_filled")
-            done = dict(self.done)
-            if self.confirmed or self.partida_id:
-                done[self.partida_id] = self.confirmed
-            new = Game.start(entry, self.partida_id + 1)
-            return replace(new, done=done)
+            new = Game.start(entry, max((*self.closed, self.partida_id)) + 1, at)
+            return replace(new, closed=self._closing())
+        if isinstance(entry, Reopen):
+            return self._reopen(entry.partida)
         if isinstance(entry, UndoHand):
             if not self.confirmed:
                 raise Refused("nothing_to_undo")
@@ -121,6 +168,40 @@ class Game:
                            hand=Hand(p.rules, p.mano, (p.score[0], p.score[1])))
         return replace(self, hand=self.hand.apply(entry))
 
+    def _closing(self) -> dict[int, Game]:
+        """The closed partidas once this one is closed too (kept whole, as it is now)."""
+        return {**self.closed, self.partida_id: replace(self, closed={})}
+
+    def _reopen(self, k: int) -> Game:
+        """Partida ``k`` back in play exactly as it was closed; this one closed in its place.
+
+        A partida already won stays closed: its last hand decided it, and play after a win
+        would be hands that count for nothing. To put right a hand that ended a partida,
+        the partida is not re-opened: the hand is undone («Deshacer la última mano») while
+        that partida is still in play (docs/decisions-engine.md)."""
+        if k == self.partida_id:
+            raise Refused("reopen_in_play", partida=k)
+        old = self.closed.get(k)
+        if old is None:
+            raise Refused("reopen_unknown", partida=k)
+        if old.over:
+            w = old.partida.winner
+            raise Refused("reopen_won", partida=k, winner=w, pair=pair_said(w, old.names) if w is not None else "")
+        closed = self._closing()
+        del closed[k]
+        return replace(old, closed=closed)
+
+    def partidas(self) -> list[PartidaLine]:
+        """Every partida of the table, closed or in play, by number."""
+        games = {**self.closed, self.partida_id: self}
+        return [games[k]._line(k == self.partida_id) for k in sorted(games)]
+
+    def _line(self, in_play: bool) -> PartidaLine:
+        p = self.partida
+        return PartidaLine(self.partida_id, len(self.confirmed), (p.score[0], p.score[1]),
+                           (p.won_juegos[0], p.won_juegos[1]), (p.won_vacas[0], p.won_vacas[1]), p.winner,
+                           self.names, self.started, in_play, self.hand.mano)
+
     def _replayed(self, confirmed: Sequence[ConfirmedHand]) -> Partida:
         old = self.partida
         p = Partida(old.rules, confirmed[0].record.mano if confirmed else self.first_mano, old.juegos, old.vacas)
@@ -138,12 +219,15 @@ class Game:
             out.update(hand=self.partida.hands + 1, record=rec.to_json(), answer=ans.to_json())
         elif isinstance(entry, UndoHand) and self.confirmed:
             out["hand"] = self.confirmed[-1].n
+        elif isinstance(entry, Reopen):
+            out["closes"] = self.partida_id  # for a reader of the journal; the replay needs only «partida»
         return out
 
     def hands(self, partida: int | None = None) -> tuple[ConfirmedHand, ...]:
         if partida is None or partida == self.partida_id:
             return self.confirmed
-        return self.done.get(partida, ())
+        old = self.closed.get(partida)
+        return old.confirmed if old is not None else ()
 
 
 # ------------------------------------------------------------------------------------ stones

@@ -59,11 +59,13 @@ class Partida:
 
     def __post_init__(self) -> None:
         if type(self.mano) is not int or not 0 <= self.mano <= 3:
-            raise InvalidPartida(f"mano must be a seat 0-3, not {show(self.mano)}")
+            raise InvalidPartida(f"mano must be a seat 0-3, not {show(self.mano)}", code="record_mano",
+                                 params={"value": show(self.mano)})
         for name in ("juegos", "vacas"):
             value = getattr(self, name)
             if type(value) is not int or value < 1:
-                raise InvalidPartida(f"{name} must be a whole number of at least 1, not {show(value)}")
+                raise InvalidPartida(f"{name} must be a whole number of at least 1, not {show(value)}",
+                                     code="partida_count", params={"what": name, "value": show(value)})
 
     @property
     def over(self) -> bool:
@@ -83,22 +85,27 @@ class Partida:
     def check(self, rec: HandRecord) -> None:
         """Refuse a hand that does not follow: after the end, other rules, mano or score."""
         if self.over:
-            raise InvalidPartida(f"the partida is over (won by pair {self.winner}): no more hands")
+            raise InvalidPartida(f"the partida is over (won by pair {self.winner}): no more hands",
+                                 code="partida_won", params={"pair": self.winner})
         if rec.rules != self.rules:
             ours, theirs = self.rules.to_json(), rec.rules.to_json()
             name = next(k for k in ours if ours[k] != theirs[k])
             raise InvalidPartida(f"rules.{name} should be {_json(ours[name])} as in the hands "
-                                 f"before, not {_json(theirs[name])}")
+                                 f"before, not {_json(theirs[name])}", code="partida_rules",
+                                 params={"rule": name, "want": _json(ours[name]), "value": _json(theirs[name])})
         if rec.mano != self.mano:
-            raise InvalidPartida(f"mano should be seat {self.mano}, not {rec.mano}")
+            raise _wrong_mano(self.mano, rec.mano)
         if list(rec.score) != self.score:
             after = " (a juego was just won)" if self.hands and self.score == [0, 0] else ""
-            raise InvalidPartida(f"score should be {self.score}{after}, not {list(rec.score)}")
+            raise InvalidPartida(f"score should be {self.score}{after}, not {list(rec.score)}",
+                                 code="partida_score", params={"want": str(self.score), "value": str(list(rec.score)),
+                                                               "after_juego": bool(after)})
 
     def apply(self, answer: Answer) -> list[tuple[str, int]]:
         """Move on by one hand; what it won: ``[("juego", pair), ("vaca", pair), ...]``."""
         if self.over:
-            raise InvalidPartida(f"the partida is over (won by pair {self.winner}): no more hands")
+            raise InvalidPartida(f"the partida is over (won by pair {self.winner}): no more hands",
+                                 code="partida_won", params={"pair": self.winner})
         self.hands += 1
         self.mano = (self.mano + 1) % 4
         w = answer.winner
@@ -157,7 +164,8 @@ def follow(lines: str | bytes | Iterable[str | bytes], juegos: int = JUEGOS, vac
             continue
         if partida is not None and partida.over:
             raise InvalidPartida(f"line {number}: the partida ended at line {ended} (won by "
-                                 f"pair {partida.winner}): no hand may follow")
+                                 f"pair {partida.winner}): no hand may follow", code="partida_ended",
+                                 params={"line": number, "ended": ended, "pair": partida.winner})
         ended = number
         try:
             obj = loads(line)
@@ -166,12 +174,14 @@ def follow(lines: str | bytes | Iterable[str | bytes], juegos: int = JUEGOS, vac
             rec = HandRecord.from_json(obj)
             if partida is None:
                 if rec.score != (0, 0):
-                    raise InvalidPartida(f"a partida starts at [0, 0], not {list(rec.score)}")
+                    raise InvalidPartida(f"a partida starts at [0, 0], not {list(rec.score)}",
+                                         code="partida_start", params={"value": str(list(rec.score))})
                 partida = Partida(rec.rules, rec.mano, juegos, vacas)
             before = tuple(partida.won_juegos)
             answer, won = partida.play(rec)
         except InvalidInput as exc:
-            raise InvalidPartida(f"line {number}: {exc}") from None
+            raise InvalidPartida(f"line {number}: {exc}", code="at_line",
+                                 params={"line": number, "cause": {"code": exc.code, "args": exc.params}}) from None
         if any(what == VACA for what, _ in won):
             w = won[0][1]
             standing = (before[0] + (w == 0), before[1] + (w == 1))
@@ -181,7 +191,12 @@ def follow(lines: str | bytes | Iterable[str | bytes], juegos: int = JUEGOS, vac
                               (partida.score[0], partida.score[1]), standing,
                               (partida.won_vacas[0], partida.won_vacas[1]))
     if partida is None:
-        raise InvalidPartida("the partida is empty: it has no hands")
+        raise InvalidPartida("the partida is empty: it has no hands", code="partida_empty")
+
+
+def _wrong_mano(want: int, mano: int) -> InvalidPartida:
+    return InvalidPartida(f"mano should be seat {want}, not {mano}", code="partida_mano",
+                          params={"want": want, "seat": want, "value": mano})
 
 
 def _mano_first(partida: Partida, obj: Any) -> None:
@@ -189,7 +204,7 @@ def _mano_first(partida: Partida, obj: Any) -> None:
     words are checked: they follow the wrong mano, and «a bet out of turn» would hide why."""
     mano = obj.get("mano") if isinstance(obj, dict) else None
     if type(mano) is int and 0 <= mano <= 3 and mano != partida.mano and not partida.over:
-        raise InvalidPartida(f"mano should be seat {partida.mano}, not {mano}")
+        raise _wrong_mano(partida.mano, mano)
 
 
 def replay(lines: str | bytes | Iterable[str | bytes], juegos: int = JUEGOS, vacas: int = VACAS,

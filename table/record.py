@@ -84,19 +84,19 @@ class HandRecord:
     def from_json(cls, obj: Any) -> HandRecord:
         """Check a decoded record; raise :class:`~table.errors.InvalidRecord` naming the fault."""
         if not isinstance(obj, dict):
-            raise InvalidRecord(f"a hand record is a JSON object, not {show(obj)}")
+            raise _bad("record_not_object", f"a hand record is a JSON object, not {show(obj)}", value=show(obj))
         for key in obj:
             if key not in _KEYSET:
-                raise InvalidRecord(f"unknown key {show(key)} (a {FORMAT} record has "
-                                    f"{', '.join(KEYS)})")
+                raise _bad("record_unknown_key", f"unknown key {show(key)} (a {FORMAT} record has "
+                                    f"{', '.join(KEYS)})", key=show(key), keys=", ".join(KEYS))
         fmt = _need(obj, "format")
         if fmt != FORMAT or type(fmt) is not str:
-            raise InvalidRecord(f"format must be {show(FORMAT)}, not {show(fmt)}")
+            raise _bad("record_format", f"format must be {show(FORMAT)}, not {show(fmt)}", value=show(fmt))
         self = cls.__new__(cls)
         rules = self.rules = Rules.from_json(obj.get("rules"))
         mano = _need(obj, "mano")
         if type(mano) is not int or not 0 <= mano <= 3:
-            raise InvalidRecord(f"mano must be a seat 0-3, not {show(mano)}")
+            raise _bad("record_mano", f"mano must be a seat 0-3, not {show(mano)}", value=show(mano))
         self.mano = mano
         self.score = _score(_need(obj, "score"), rules.target)
         self.cards, ranks = _cards(_need(obj, "cards"))
@@ -115,11 +115,12 @@ class HandRecord:
 
     def _replay(self, bets: Any) -> None:
         if not isinstance(bets, dict):
-            raise InvalidRecord(f"bets must be an object of lances, not {show(bets)}")
+            raise _bad("record_bets", f"bets must be an object of lances, not {show(bets)}", value=show(bets))
         for key in bets:
             if key not in _LANCESET:
-                raise InvalidRecord(f"bets: unknown lance {show(key)} "
-                                    f"(lances: {', '.join(LANCE_KEYS)})")
+                raise _bad("record_unknown_lance", f"bets: unknown lance {show(key)} "
+                                    f"(lances: {', '.join(LANCE_KEYS)})", key=show(key),
+                           lances=", ".join(LANCE_KEYS))
         decl_pares, decl_juego = self.declared
         juego = decl_juego[0] or decl_juego[1] or decl_juego[2] or decl_juego[3]
         lances = _PLAYED[0] if juego else _PLAYED[1]
@@ -128,10 +129,10 @@ class HandRecord:
         if bets.get(other):
             if other is Lance.PUNTO:
                 holders = [s for s in range(4) if decl_juego[s]]
-                raise InvalidRecord(
-                    f"bets.punto: punto is played only when nobody has juego, and seat "
-                    f"{holders[0]} has (declared) juego")
-            raise InvalidRecord("bets.juego: nobody has (declared) juego: the lance is punto")
+                raise _bad("record_punto_with_juego",
+                           f"bets.punto: punto is played only when nobody has juego, and seat "
+                           f"{holders[0]} has (declared) juego", seat=holders[0])
+            raise _bad("record_juego_without_juego", "bets.juego: nobody has (declared) juego: the lance is punto")
         mano = self.mano
         self.bets = {}
         self.outcomes = {}
@@ -142,11 +143,13 @@ class HandRecord:
             if words is None:
                 words = ()
             elif type(words) is not list:
-                raise InvalidRecord(f"bets.{lance} must be a list of words, not {show(words)}")
+                raise _bad("record_words", f"bets.{lance} must be a list of words, not {show(words)}",
+                           lance=str(lance), value=show(words))
             if self.ordago is not None:
                 if words:
-                    raise InvalidRecord(f"bets.{lance}: the hand ended with the órdago accepted "
-                                        f"in {self.ordago}: no more words")
+                    raise _bad("record_after_ordago", f"bets.{lance}: the hand ended with the órdago accepted "
+                                        f"in {self.ordago}: no more words", lance=str(lance),
+                               ordago=str(self.ordago))
                 continue
             said, outcome = _lance(lance, mano, mask, words)
             self.bets[lance] = said
@@ -187,21 +190,28 @@ class HandRecord:
         return f"<HandRecord mano={self.mano} score={list(self.score)} cards={self.cards}>"
 
 
+def _bad(code: str, message: str, **params: Any) -> InvalidRecord:
+    """A fault of the record: ``message`` for a log, ``code`` and ``params`` for the edges to word."""
+    return InvalidRecord(message, code=code, params=params)
+
+
 def _need(obj: dict[str, Any], key: str) -> Any:
     try:
         return obj[key]
     except KeyError:
-        raise InvalidRecord(f"missing key {show(key)}") from None
+        raise _bad("record_missing_key", f"missing key {show(key)}", key=show(key)) from None
 
 
 def _score(value: Any, target: int) -> tuple[int, int]:
     if (not isinstance(value, list) or len(value) != 2
             or any(type(v) is not int for v in value)):
-        raise InvalidRecord(f"score must be [stones of pair 0, stones of pair 1], not {show(value)}")
+        raise _bad("record_score", f"score must be [stones of pair 0, stones of pair 1], not {show(value)}",
+                   value=show(value))
     for pair, stones in enumerate(value):
         if not 0 <= stones < target:
-            raise InvalidRecord(f"score: pair {pair} has {stones}, which is not between 0 and "
-                                f"{target - 1} (the juego is to {target})")
+            raise _bad("record_score_range", f"score: pair {pair} has {stones}, which is not between 0 and "
+                                f"{target - 1} (the juego is to {target})", pair=pair, stones=stones,
+                       most=target - 1, target=target)
     return (value[0], value[1])
 
 
@@ -218,15 +228,18 @@ def _cards(value: Any) -> tuple[tuple[tuple[str, ...], ...], list[tuple[int, ...
         pass  # the checks below name the fault
     if not isinstance(value, list) or len(value) != 4:
         n = len(value) if isinstance(value, list) else None
-        raise InvalidRecord("cards must be a list of four seats' cards"
-                            + (f", not {n} seats" if n is not None else f", not {show(value)}"))
+        raise _bad("record_cards", "cards must be a list of four seats' cards"
+                   + (f", not {n} seats" if n is not None else f", not {show(value)}"),
+                   value=f"{n} listas" if n is not None else show(value))
     seen: dict[str, int] = {}
     ranks: list[tuple[int, ...]] = []
     for seat, hand in enumerate(value):
         if not isinstance(hand, list):
-            raise InvalidRecord(f"cards: seat {seat} must be a list of four cards, not {show(hand)}")
+            raise _bad("record_seat_cards", f"cards: seat {seat} must be a list of four cards, not {show(hand)}",
+                       seat=seat, value=show(hand))
         if len(hand) != 4:
-            raise InvalidRecord(f"cards: seat {seat} has {len(hand)} cards, not 4")
+            raise _bad("record_seat_count", f"cards: seat {seat} has {len(hand)} cards, not 4", seat=seat,
+                       count=len(hand))
         row = []
         for text in hand:
             rank = _RANK.get(text) if type(text) is str else None
@@ -234,10 +247,12 @@ def _cards(value: Any) -> tuple[tuple[tuple[str, ...], ...], list[tuple[int, ...
                 try:
                     Card.parse(text)
                 except InvalidCard as exc:
-                    raise InvalidRecord(f"cards: seat {seat}: {exc}") from None
-                raise InvalidRecord(f"cards: seat {seat}: not a card: {show(text)}")
+                    raise _bad("record_not_card", f"cards: seat {seat}: {exc}", seat=seat, value=show(text)) from None
+                raise _bad("record_not_card", f"cards: seat {seat}: not a card: {show(text)}", seat=seat,
+                           value=show(text))
             if text in seen:
-                raise InvalidRecord(f"cards: {text} appears twice (seat {seen[text]} and seat {seat})")
+                raise _bad("record_card_twice", f"cards: {text} appears twice (seat {seen[text]} and seat {seat})",
+                           card=text, seats=[seen[text], seat])
             seen[text] = seat
             row.append(rank)
         ranks.append(tuple(row))
@@ -247,10 +262,12 @@ def _cards(value: Any) -> tuple[tuple[tuple[str, ...], ...], list[tuple[int, ...
 def _declared(value: Any, pares: tuple[bool, ...], juego: tuple[bool, ...]
               ) -> tuple[tuple[tuple[bool, ...], tuple[bool, ...]], tuple[bool, bool]]:
     if not isinstance(value, dict):
-        raise InvalidRecord(f"declared must be an object with pares and/or juego, not {show(value)}")
+        raise _bad("record_declared", f"declared must be an object with pares and/or juego, not {show(value)}",
+                   value=show(value))
     for key in value:
         if key not in (Lance.PARES, Lance.JUEGO):
-            raise InvalidRecord(f"declared: unknown key {show(key)} (keys: pares, juego)")
+            raise _bad("record_declared_key", f"declared: unknown key {show(key)} (keys: pares, juego)",
+                       key=show(key))
     out = []
     for key, truth in ((Lance.PARES, pares), (Lance.JUEGO, juego)):
         v = value.get(key)
@@ -258,7 +275,8 @@ def _declared(value: Any, pares: tuple[bool, ...], juego: tuple[bool, ...]
             out.append(truth)
             continue
         if not isinstance(v, list) or len(v) != 4 or any(type(b) is not bool for b in v):
-            raise InvalidRecord(f"declared.{key} must be four true/false, one per seat, not {show(v)}")
+            raise _bad("record_declared_list", f"declared.{key} must be four true/false, one per seat, "
+                       f"not {show(v)}", lance=str(key), value=show(v))
         out.append(tuple(v))
     return (out[0], out[1]), (value.get(Lance.PARES) is not None, value.get(Lance.JUEGO) is not None)
 
@@ -296,20 +314,26 @@ def _lance(lance: Lance, mano: int, mask: int, words: Any) -> tuple[tuple[Word, 
     betting = Betting(lance, mano, seats)
     if betting.done and words:
         held = {s & 1 for s in betting.seats}
-        who = (f"only pair {held.pop()} has (declared) {lance}" if held
-               else f"nobody has (declared) {lance}")
-        raise InvalidRecord(f"bets.{lance}: not bet ({who}), but the record has words")
+        if held:
+            pair = held.pop()
+            raise _bad("record_not_bet_pair", f"bets.{lance}: not bet (only pair {pair} has (declared) "
+                       f"{lance}), but the record has words", lance=str(lance), pair=pair)
+        raise _bad("record_not_bet", f"bets.{lance}: not bet (nobody has (declared) {lance}), but the record "
+                   "has words", lance=str(lance))
     say = betting.say
     for i, raw in enumerate(words, 1):
         w = _word(lance, i, raw)
         try:
             say(w.seat, w.word, w.n)
         except IllegalBet as exc:
-            raise IllegalBet(f"bets.{lance}, word {i} {show(raw)}: {exc}") from None
+            raise IllegalBet(f"bets.{lance}, word {i} {show(raw)}: {exc}", code="record_illegal_word",
+                             params={"lance": str(lance), "i": i, "raw": show(raw),
+                                     "cause": {"code": exc.code, "args": exc.params}}) from None
     outcome = betting.outcome
     if outcome is None:
         if words:
-            raise InvalidRecord(f"bets.{lance}: incomplete: {betting.waiting()}")
+            raise _bad("record_incomplete", f"bets.{lance}: incomplete: {betting.waiting()}",
+                       lance=str(lance), speaker=betting.speaker, open=not betting.bets)
         outcome = PASSED
     found = (tuple(betting.words), outcome)
     if key is not None:
@@ -342,22 +366,24 @@ def _word(lance: Lance, i: int, raw: Any) -> Word:
                     and MIN_ENVIDO <= n <= MAX_ENVIDO):
                 return Word(seat, ENVIDO, n)
     where = f"bets.{lance}, word {i} {show(raw)}"
+    here = {"lance": str(lance), "i": i, "raw": show(raw)}
     if not isinstance(raw, list) or not 2 <= len(raw) <= 3:
-        raise InvalidRecord(f'{where}: a word is [seat, word] or [seat, "envido", n]')
+        raise _bad("record_word_shape", f'{where}: a word is [seat, word] or [seat, "envido", n]', **here)
     seat, word = raw[0], raw[1]
     if type(seat) is not int or not 0 <= seat <= 3:
-        raise InvalidRecord(f"{where}: the seat must be 0-3, not {show(seat)}")
+        raise _bad("record_word_seat", f"{where}: the seat must be 0-3, not {show(seat)}", value=show(seat),
+                   **here)
     if type(word) is not str or word not in WORDS:
-        raise InvalidRecord(f"{where}: unknown word {show(word)} "
-                            f"(words: {', '.join(WORDS)})")
+        raise _bad("record_word_unknown", f"{where}: unknown word {show(word)} "
+                   f"(words: {', '.join(WORDS)})", value=show(word), **here)
     if word != ENVIDO:
-        raise InvalidRecord(f"{where}: only envido takes a number")
-    raise InvalidRecord(f"{where}: envido takes a whole number from {MIN_ENVIDO} to "
-                        f"{MAX_ENVIDO}, not {show(raw[2])}")
+        raise _bad("record_word_number", f"{where}: only envido takes a number", **here)
+    raise _bad("record_word_envido", f"{where}: envido takes a whole number from {MIN_ENVIDO} to "
+               f"{MAX_ENVIDO}, not {show(raw[2])}", least=MIN_ENVIDO, most=MAX_ENVIDO, value=show(raw[2]), **here)
 
 
 def _no_constants(name: str) -> Any:
-    raise InvalidRecord(f"bad JSON: {name} is not a JSON value")
+    raise _bad("json_constant", f"bad JSON: {name} is not a JSON value", value=name)
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -366,7 +392,7 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         seen: set[str] = set()
         for k, _ in pairs:
             if k in seen:
-                raise InvalidRecord(f"bad JSON: key {show(k)} appears twice in an object")
+                raise _bad("json_key_twice", f"bad JSON: key {show(k)} appears twice in an object", key=show(k))
             seen.add(k)
     return out
 
@@ -377,22 +403,25 @@ def loads(text: str | bytes) -> Any:
         try:
             text = text.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise InvalidRecord(f"bad JSON: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+            raise _bad("json_not_utf8", f"bad JSON: not UTF-8 text ({exc.reason} at byte {exc.start})",
+                       byte=exc.start) from None
     if not text.strip():
-        raise InvalidRecord("empty: there is no record" if not text
-                            else "empty: only blank space, no record")
+        raise (_bad("record_empty", "empty: there is no record") if not text
+               else _bad("record_blank", "empty: only blank space, no record"))
     try:
         return json.loads(text, parse_constant=_no_constants, object_pairs_hook=_pairs)
     except json.JSONDecodeError as exc:
-        raise InvalidRecord(f"bad JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        raise _bad("json_bad", f"bad JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
+                   what=exc.msg, line=exc.lineno, column=exc.colno) from None
     except RecursionError:
-        raise InvalidRecord("bad JSON: nested too deeply") from None
+        raise _bad("json_deep", "bad JSON: nested too deeply") from None
     except ValueError as exc:  # e.g. an integer with too many digits
         if isinstance(exc, InvalidRecord):
             raise
         if "integer string conversion" in str(exc):
-            raise InvalidRecord("bad JSON: a number of more than 4300 digits") from None
-        raise InvalidRecord(f"bad JSON: {show(str(exc).splitlines()[0], 80)[1:-1]}") from None
+            raise _bad("json_digits", "bad JSON: a number of more than 4300 digits") from None
+        raise _bad("json_bad_value", f"bad JSON: {show(str(exc).splitlines()[0], 80)[1:-1]}",
+                   what=show(str(exc).splitlines()[0], 80)[1:-1]) from None
 
 
 def _keys(obj: dict[str, Any]) -> int:

@@ -62,11 +62,14 @@ class Rules:
     def __post_init__(self) -> None:
         _check("reyes", self.reyes, REYES)
         if not any(type(self.real) is type(r) and self.real == r for r in REALS):
-            raise InvalidRecord(f'rules.real must be false, true or "rey", not {_show(self.real)}')
+            raise InvalidRecord(f'rules.real must be false, true or "rey", not {_show(self.real)}',
+                                code="rules_value", params={"rule": "real", "choices": 'false, true o "rey"',
+                                                            "value": _show(self.real)})
         _check("target", self.target, TARGETS)
         _check("penalties", self.penalties, PENALTIES)
         if type(self.deje) is not bool:
-            raise InvalidRecord(f"rules.deje must be true or false, not {_show(self.deje)}")
+            raise InvalidRecord(f"rules.deje must be true or false, not {_show(self.deje)}", code="rules_value",
+                                params={"rule": "deje", "choices": "true o false", "value": _show(self.deje)})
 
     @classmethod
     def from_json(cls, obj: Any) -> Rules:
@@ -74,11 +77,13 @@ class Rules:
         if obj is None:
             return DEFAULT
         if not isinstance(obj, dict):
-            raise InvalidRecord(f"rules must be an object, not {_show(obj)}")
+            raise InvalidRecord(f"rules must be an object, not {_show(obj)}", code="rules_object",
+                                params={"value": _show(obj)})
         for k in obj:
             if k not in _KEYS:
                 raise InvalidRecord(
-                    f"rules: unknown rule {_show(k)} (known: {', '.join(KEYS)})")
+                    f"rules: unknown rule {_show(k)} (known: {', '.join(KEYS)})", code="rules_unknown",
+                    params={"key": _show(k), "keys": ", ".join(KEYS)})
         key = (obj.get("reyes", 8), obj.get("real", False), obj.get("target", 40),
                obj.get("penalties", LANCE), obj.get("deje", False))
         if tuple(map(type, key)) in _TYPES:  # exact types: 8.0 or 1 must not hit the cache
@@ -102,7 +107,9 @@ def _check(name: str, value: object, allowed: tuple[object, ...]) -> None:
     if type(value) is not type(allowed[0]) or value not in allowed:
         shown = [_show(a) for a in allowed]
         choices = ", ".join(shown[:-1]) + " or " + shown[-1]
-        raise InvalidRecord(f"rules.{name} must be {choices}, not {_show(value)}")
+        raise InvalidRecord(f"rules.{name} must be {choices}, not {_show(value)}", code="rules_value",
+                            params={"rule": name, "choices": ", ".join(shown[:-1]) + " o " + shown[-1],
+                                    "value": _show(value)})
 
 
 DEFAULT = Rules()

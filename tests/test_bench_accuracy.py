@@ -40,6 +40,24 @@ def test_accuracy_of_full_resolution_stills_asks_the_ends(capsys: pytest.Capture
     assert asked and min(asked) >= 2.5  # the crops were cut from the fine frame, where the ends may speak
 
 
+def test_accuracy_takes_one_held_out_style(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import models.accuracy
+    from models.deck import HELD_OUT_STYLES
+
+    drawn: list[object] = []
+    random_scene = models.accuracy.random_scene
+
+    def spy(rng: Any, **kw: Any) -> Any:
+        drawn.append(kw.get("deck"))
+        return random_scene(rng, **kw)
+
+    monkeypatch.setattr(models.accuracy, "random_scene", spy)
+    assert main(["bench", "accuracy", "--n", "2", "--seed", "7", "--no-model", "--style", "antigua", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert drawn == [HELD_OUT_STYLES["antigua"]] * 2
+    assert result["scenes"] == 2 and result["finder_recall_pct"] > 90  # a worn deck's cards are found
+
+
 def test_a_deck_folder_that_is_not_a_deck_is_one_line(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "accuracy", "--n", "1", "--no-model", "--deck-dir", str(tmp_path)]) == 2
     assert "no complete deck" in capsys.readouterr().err

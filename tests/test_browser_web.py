@@ -87,8 +87,8 @@ CUT_OFF = """(scrolls) => {
   const scope = modal && !modal.hidden ? modal : document;
   const W = document.documentElement.clientWidth, H = innerHeight, bad = [];
   const items = scope.querySelectorAll(
-    "button, .speaker, .fault, .winbanner, .notcounted, .problems, .pair, .card, .learnstep, .conn, .lockstate");
-  for (const e of scope.querySelectorAll(".faults, .problems, .confirm, .said")) {
+    "button, .speaker, .fault, .winbanner, .notcounted, .problems, .pair, .card, .learnstep, .conn, .lockstate, .hint");
+  for (const e of scope.querySelectorAll(".faults, .problems, .confirm, .said, .hint")) {
     if (e.offsetHeight && e.scrollHeight > e.clientHeight + 1) bad.push("scrolls: " + e.className);
   }
   for (const e of items) {

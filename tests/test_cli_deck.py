@@ -44,10 +44,10 @@ def test_learn_list_read_and_remove(tmp_path: Path, data_home: Path,
                                     capsys: pytest.CaptureFixture[str]) -> None:
     frames = write_frames(tmp_path)
     assert main(["deck", "learn", "club", *frames]) == 0
-    assert "learnt deck club" in capsys.readouterr().out
+    assert "baraja aprendida: club" in capsys.readouterr().out
     assert (data_home / "mus-table" / "decks" / "club" / "deck.json").is_file()
     assert main(["deck", "list"]) == 0
-    assert capsys.readouterr().out.splitlines() == ["club  (in use)"]  # learning makes it the table's deck
+    assert capsys.readouterr().out.splitlines() == ["club  (en uso)"]  # learning makes it the table's deck
     assert deck_to_use(parse_config("")) == "club"
     rng = np.random.default_rng(31)
     scene = render_scene(random_scene(rng, cards=random_cards(rng), deck=STYLE, extras=(), glare=0.0), rng)
@@ -73,10 +73,10 @@ def test_learn_list_read_and_remove(tmp_path: Path, data_home: Path,
     assert main(["deck", "use", "--none"]) == 0 and deck_to_use(parse_config('[deck]\nname = "club"\n')) is None
     assert main(["deck", "use", "club"]) == 0 and deck_to_use(parse_config("")) == "club"
     assert main(["deck", "use", "other"]) == 2 and deck_to_use(parse_config("")) == "club"
-    assert "no learnt deck called 'other'" in capsys.readouterr().err
+    assert "no hay ninguna baraja aprendida que se llame «other»" in capsys.readouterr().err
     assert main(["deck", "remove", "club"]) == 0
     assert main(["deck", "list"]) == 0
-    assert capsys.readouterr().out.split()[-3:] == ["forgot", "deck", "club"]
+    assert capsys.readouterr().out.split()[-3:] == ["baraja", "olvidada:", "club"]
     assert deck_to_use(parse_config('[deck]\nname = "club"\n')) is None  # a deck forgotten is in use no more
     with pytest.raises(DeckNotFound, match="no learnt deck called 'club'"):
         make_reader(parse_config(""), Mat(), "club")
@@ -87,16 +87,16 @@ def test_a_refused_frame_keeps_nothing_and_says_one_line(tmp_path: Path, data_ho
     f = write_frames(tmp_path)
     assert main(["deck", "learn", "club", f[0], f[2], f[1]]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith("mus-table deck: frame 1, zone seat 0 cards:") and "\n" not in err
+    assert err.startswith("mus-table deck: Foto 2, zona del asiento 1:") and "\n" not in err
     assert not (data_home / "mus-table" / "decks" / "club").exists()
     assert main(["deck", "list"]) == 0 and capsys.readouterr().out == ""
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["deck", "remove", "nothing"], "no learnt deck called 'nothing'"),
-    (["deck", "learn", "../up", "a", "b", "c"], "deck name"),
-    (["deck", "learn", "ok", "missing0.png", "b", "c"], "frame 0: missing0.png: no such file"),
-    (["read", "--deck", "nothing", "x.png"], "no learnt deck called 'nothing'"),
+    (["deck", "remove", "nothing"], "no hay ninguna baraja aprendida que se llame «nothing»"),
+    (["deck", "learn", "../up", "a", "b", "c"], "nombre del mazo"),
+    (["deck", "learn", "ok", "missing0.png", "b", "c"], "foto 1: missing0.png: no existe ese archivo"),
+    (["read", "--deck", "nothing", "x.png"], "no hay ninguna baraja aprendida que se llame «nothing»"),
 ])
 def test_bad_requests_are_one_line_errors(argv: list[str], message: str, data_home: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:

@@ -23,4 +23,4 @@ def test_explain_refuses_bad_input_in_one_line(capsys: Any, monkeypatch: Any) ->
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b'{"format": "mus-hand/2"}')))
     assert main(["explain", "-"]) == 2
     out, err = capsys.readouterr()
-    assert out == "" and err == 'mus-table explain: format must be "mus-hand/1", not "mus-hand/2"\n'
+    assert out == "" and err == 'mus-table explain: «format» debe ser "mus-hand/1", no "mus-hand/2"\n'

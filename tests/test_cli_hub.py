@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.mark.parametrize("argv, says", [
     (["--broker", "host:port"], "--broker: HOST[:PORT]"),
-    (["--port", "70000", "--pin", "1"], "--port: 1 to 65535"),
-    (["--delay", "-3", "--pin", "1"], "--delay: 0 to 7200"),
+    (["--port", "70000", "--pin", "1"], "--port: de 1 a 65535, no 70000"),
+    (["--delay", "-3", "--pin", "1"], "--delay: de 0 a 7200, no -3"),
     (["--db", "postgresql+psycopg://x:y@127.0.0.1:1/none", "--pin", "1"], "cannot open the hub's database"),
 ])
 def test_bad_options_are_one_line(argv: list[str], says: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -50,7 +50,7 @@ def test_the_command_serves_the_tables_page(tmp_path: Path) -> None:
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline().decode()  # said once the hub follows the broker, just before serving
-        assert "following" in line, (line, proc.stderr.read() if proc.poll() is not None and proc.stderr else "")
+        assert "siguiendo" in line, (line, proc.stderr.read() if proc.poll() is not None and proc.stderr else "")
         for _ in range(200):
             try:
                 socket.create_connection((HOST, port), timeout=1).close()

@@ -104,7 +104,8 @@ def test_a_sequence_keeps_the_last_good_calibration(images: dict[str, Path], fla
 def test_human_summary(images: dict[str, Path], flat_model: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["read", str(images["good"]), "--model", str(flat_model)]) == 0
     text = capsys.readouterr().out
-    assert "seat 0:" in text and "stones: pool 6, seats 2 0 0 3" in text and "low confidence" in text
+    assert "asiento 1:" in text and "piedras: 6 en el centro; por asiento, 2 el 1, 0 el 2, 0 el 3, 3 el 4" in text
+    assert "la cámara no está segura" in text
 
 
 def test_a_missing_model_is_one_line_and_status_2(images: dict[str, Path], tmp_path: Path,
@@ -118,12 +119,12 @@ def test_calibrate_writes_the_view(images: dict[str, Path], tmp_path: Path,
                                    capsys: pytest.CaptureFixture[str]) -> None:
     view = tmp_path / "view.png"
     assert main(["calibrate", str(images["good"]), "--out", str(view), "--no-cards"]) == 0
-    assert "markers 0 1 2 3" in capsys.readouterr().out
+    assert "marcas 0 1 2 3" in capsys.readouterr().out
     drawn = cv2.imread(str(view))
     original = cv2.imread(str(images["good"]))
     assert drawn.shape == original.shape and np.abs(drawn.astype(int) - original).sum() > 0
     assert main(["calibrate", str(images["black"]), "--out", str(tmp_path / "b.png"), "--no-cards"]) == 2
-    assert "mat not found" in capsys.readouterr().out and (tmp_path / "b.png").is_file()
+    assert "no se ve el tapete" in capsys.readouterr().out and (tmp_path / "b.png").is_file()
 
 
 def test_read_with_the_card_model(images: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:

@@ -68,8 +68,8 @@ def test_replay_explain_and_one_hand(tmp_path: Path, capsys: pytest.CaptureFixtu
     one = capsys.readouterr().out.splitlines()
     assert one[0] == "Mano 2 (línea 2):" and one[1].startswith("Mano el asiento 2.")
     assert main(["replay", str(path), "--hand", str(len(records) + 1)]) == 2
-    assert capsys.readouterr().err == (f"mus-table replay: --hand {len(records) + 1}: the partida "
-                                       f"has {len(records)} hands\n")
+    assert capsys.readouterr().err == (f"mus-table replay: --hand {len(records) + 1}: la partida "
+                                       f"tiene {len(records)} manos\n")
 
 
 def test_one_hands_ruling_in_words_or_as_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -88,11 +88,11 @@ def test_one_hands_ruling_in_words_or_as_json(tmp_path: Path, capsys: pytest.Cap
 
 
 @pytest.mark.parametrize(("argv", "err"), [
-    (["--hand", "0"], "mus-table replay: argument --hand: must be 1 or more, not 0\n"),
-    (["--juegos", "0"], "mus-table replay: argument --juegos: must be between 1 and 1000, not 0\n"),
-    (["--juegos", "abc"], "mus-table replay: argument --juegos: not a whole number: 'abc'\n"),
-    (["--juegos", "abc\u200b"], "mus-table replay: argument --juegos: not a whole number: 'abc\\u200b'\n"),
-    (["--json", "--explain"], "mus-table replay: argument --explain: not allowed with argument --json\n"),
+    (["--hand", "0"], "mus-table replay: argumento --hand: debe ser 1 o más, no 0\n"),
+    (["--juegos", "0"], "mus-table replay: argumento --juegos: debe ser de 1 a 1000, no 0\n"),
+    (["--juegos", "abc"], "mus-table replay: argumento --juegos: no es un número entero: 'abc'\n"),
+    (["--juegos", "abc\u200b"], "mus-table replay: argumento --juegos: no es un número entero: 'abc\\u200b'\n"),
+    (["--json", "--explain"], "mus-table replay: argumento --explain: no va junto con --json\n"),
 ])
 def test_a_bad_option_is_refused_in_one_line(tmp_path: Path, argv: list[str], err: str) -> None:
     path, _ = partida_file(tmp_path, juegos=1)
@@ -105,7 +105,7 @@ def test_an_empty_partida_is_called_empty(tmp_path: Path, capsys: pytest.Capture
     path = tmp_path / "p.jsonl"
     path.write_text("")
     assert main(["replay", str(path)]) == 2
-    assert capsys.readouterr().err == "mus-table replay: the partida is empty: it has no hands\n"
+    assert capsys.readouterr().err == "mus-table replay: la partida está vacía: no tiene manos\n"
 
 
 def test_a_skipped_mano_is_named_though_its_words_follow_it(tmp_path: Path,
@@ -116,8 +116,8 @@ def test_a_skipped_mano_is_named_though_its_words_follow_it(tmp_path: Path,
     bad[2] = {**rec, "mano": (int(rec["mano"]) + 1) % 4}  # type: ignore[call-overload]
     path.write_text("".join(json.dumps(r) + "\n" for r in bad))
     assert main(["replay", str(path)]) == 2
-    assert capsys.readouterr().err == (f"mus-table replay: line 3: mano should be seat {rec['mano']}, "
-                                       f"not {bad[2]['mano']}\n")
+    assert capsys.readouterr().err == (f"mus-table replay: línea 3: «mano» debía ser {rec['mano']} "
+                                       f"(el asiento {int(rec['mano']) + 1}), no {bad[2]['mano']}\n")
 
 
 def test_a_hand_that_does_not_follow_is_refused_in_one_line(tmp_path: Path,
@@ -130,10 +130,11 @@ def test_a_hand_that_does_not_follow_is_refused_in_one_line(tmp_path: Path,
     path.write_text("".join(json.dumps(r) + "\n" for r in bad))
     assert main(["replay", str(path)]) == 2
     out, err = capsys.readouterr()
-    assert out == "" and err == f"mus-table replay: line 7: mano should be seat {rec['mano']}, not {wrong}\n"
+    assert out == "" and err == (f"mus-table replay: línea 7: «mano» debía ser {rec['mano']} "
+                                 f"(el asiento {int(rec['mano']) + 1}), no {wrong}\n")
     path.write_text("".join(json.dumps(r) + "\n" for r in records + records[-1:]))
     assert main(["replay", str(path)]) == 2
-    assert f"line {len(records) + 1}: the partida ended at line {len(records)}" in capsys.readouterr().err
+    assert f"línea {len(records) + 1}: la partida acabó en la línea {len(records)}" in capsys.readouterr().err
 
 
 def test_the_installed_command_refuses_without_a_traceback(tmp_path: Path) -> None:
@@ -142,7 +143,7 @@ def test_the_installed_command_refuses_without_a_traceback(tmp_path: Path) -> No
     done = subprocess.run([sys.executable, "-m", "firmware.cli", "replay", str(path)],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr == "mus-table replay: line 2: score should be [3, 9], not [0, 0]\n"
+    assert done.stderr == "mus-table replay: línea 2: «score» debía ser [3, 9], lo que llevaba la partida, no [0, 0]\n"
 
 
 class _Reader:

@@ -43,12 +43,12 @@ def test_score_stdin(capsys: Any, monkeypatch: Any) -> None:
 
 
 @pytest.mark.parametrize(("data", "message"), [
-    (b"{", "bad JSON"),
-    (b"", "empty: there is no record"),
-    (b"\xff", "not UTF-8"),
-    (json.dumps({**SPEC_RECORD, "mano": 7}).encode(), "mano must be a seat 0-3, not 7"),
+    (b"{", "JSON no válido: falta un nombre de clave entre comillas dobles en la línea 1, columna 2"),
+    (b"", "vacío: no hay ningún registro"),
+    (b"\xff", "JSON no válido: no es texto UTF-8"),
+    (json.dumps({**SPEC_RECORD, "mano": 7}).encode(), "«mano» es un asiento de 0 a 3 (0 es el asiento 1), no 7"),
     (json.dumps({**SPEC_RECORD, "bets": {"grande": [[1, "paso"]]}}).encode(),
-     "it is seat 0's turn, not seat 1's"),
+     'bets.grande, palabra 1 [1, "paso"]: en grande habla el asiento 1, no el asiento 2'),
 ])
 def test_invalid_input_is_one_line_and_exit_2(data: bytes, message: str, capsys: Any,
                                               monkeypatch: Any) -> None:
@@ -59,7 +59,7 @@ def test_invalid_input_is_one_line_and_exit_2(data: bytes, message: str, capsys:
 
 def test_missing_file(tmp_path: Path, capsys: Any, monkeypatch: Any) -> None:
     code, _, err = run(["score", str(tmp_path / "nope.json")], capsys, monkeypatch)
-    assert code == 2 and "cannot read" in err and err.count("\n") == 1
+    assert code == 2 and "no se puede leer" in err and err.count("\n") == 1
 
 
 def test_jsonl_goes_on_after_a_bad_line(capsys: Any, monkeypatch: Any) -> None:
@@ -96,7 +96,8 @@ def test_the_installed_command_never_prints_a_traceback(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "firmware.cli", "score", str(path)],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert done.stderr.strip() == "mus-table score: cards must be a list of four seats' cards, not 1 seats"
+    assert done.stderr.strip() == ("mus-table score: «cards» son las cartas de los cuatro asientos "
+                                   "(cuatro listas), no 1 listas")
 
 
 # -- no input can crash a command: score, score --jsonl and explain --------------------

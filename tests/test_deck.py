@@ -10,15 +10,20 @@ import pytest
 
 from models.deck import (
     ART_BOX,
+    HELD_OUT_HERSHEY,
     HELD_OUT_STYLES,
+    HELD_OUT_TTF_FONTS,
     PINTAS,
     PX_PER_MM,
     TRAINING_FONTS,
+    TTF_INDEX_FONTS,
     DeckStyle,
     _reink,
     _vary_art,
     available_ttf_fonts,
     corner_style,
+    deck_faces,
+    held_out_traits,
     load_deck,
     load_fournier1878,
     random_style,
@@ -202,7 +207,8 @@ def test_corner_styles_vary_the_ends_as_real_decks_do_and_keep_the_pintas() -> N
     assert min(s.index_height_mm for s in styles) < 3.5 and max(s.index_height_mm for s in styles) > 7.5
     assert {s.index_inside for s in styles} == {True, False}
     assert {s.pinta_spread for s in styles} == {True, False}
-    assert all(not s.index_inside and not s.pinta_spread for s in HELD_OUT_STYLES.values())
+    assert all(not HELD_OUT_STYLES[n].index_inside and not HELD_OUT_STYLES[n].pinta_spread
+               for n in ("clasica", "moderna"))
     for style in styles[:12]:
         for suit in Suit:
             face = render_card(Card(5, suit), replace(style, index_inside=False, double_border=False))
@@ -227,3 +233,42 @@ def test_a_truetype_index_says_the_rank() -> None:
     one = render_card(Card.parse("1o"), style).astype(int)[:ch, :cw]
     assert seven.min() < 100 and np.abs(seven - one).mean() > 3
     assert corner_style(np.random.default_rng(0), ttf_share=0.0).ttf == ""
+
+
+def test_no_training_style_can_be_a_held_out_one() -> None:
+    """The held-out decks each have something no draw of training has: a face, signs, figures, wear..."""
+    drawn = [random_style(np.random.default_rng(s)) for s in range(150)]
+    drawn += [corner_style(np.random.default_rng(s)) for s in range(150)]
+    assert all(held_out_traits(s) == frozenset() for s in drawn)
+    assert all(held_out_traits(HELD_OUT_STYLES[n]) for n in HELD_OUT_STYLES if n != "moderna")
+    assert len(HELD_OUT_STYLES) >= 5
+    # the faces are nowhere in what the card, index and corner models draw from
+    from models.index import HERSHEY
+
+    assert not set(HELD_OUT_TTF_FONTS) & set(TTF_INDEX_FONTS)
+    assert not set(HELD_OUT_HERSHEY) & (set(TRAINING_FONTS) | set(HERSHEY))
+
+
+@pytest.mark.parametrize("name", ["catalana", "casino", "antigua", "cincuenta"])
+def test_the_new_held_out_decks_print_an_index_in_the_corner_and_differ_from_the_old(name: str) -> None:
+    style = HELD_OUT_STYLES[name]
+    seven, one = render_card(Card.parse("7o"), style), render_card(Card.parse("1o"), style)
+    corner = (slice(0, int(12 * PX_PER_MM)), slice(0, int(12 * PX_PER_MM)))
+    assert seven[corner].astype(int).sum(axis=2).min() < np.asarray(style.paper).sum() - 150  # ink there
+    assert np.abs(seven[corner].astype(int) - one[corner].astype(int)).mean() > 2  # and it says the rank
+    faces = deck_faces(style)
+    assert len(faces) == 40 and all(np.array_equal(faces[c], render_card(c, style)) for c in DECK[::9])
+    for old in ("clasica", "moderna"):
+        other = render_card(Card.parse("7o"), HELD_OUT_STYLES[old])
+        if other.shape == seven.shape:
+            assert np.abs(other.astype(int) - seven.astype(int)).mean() > 10
+
+
+def test_a_notched_frame_steps_round_its_index() -> None:
+    style = HELD_OUT_STYLES["cincuenta"]
+    face = render_card(Card.parse("5o"), style).astype(int).sum(axis=2)
+    ink = face < np.asarray(style.paper).sum() - 200
+    i = round(style.border_inset_mm * PX_PER_MM)
+    assert not ink[i, i + 2:i + round(4 * PX_PER_MM)].any()  # no frame line along the notch's top
+    assert ink[i, face.shape[1] // 2 - round(8 * PX_PER_MM)]  # but further along, the line
+    assert ink[i + 2:i + round(6 * PX_PER_MM), i + 2:i + round(8 * PX_PER_MM)].any()  # the index in the notch

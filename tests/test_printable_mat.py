@@ -497,7 +497,7 @@ def test_mat_command_writes_tiled_svgs(tmp_path: Path, capsys: pytest.CaptureFix
     assert [f.name for f in files] == [f"mat-{i:02d}.svg" for i in range(1, n + 1)]
     root = ET.parse(files[0]).getroot()
     assert {root.attrib["width"], root.attrib["height"]} == {"215.9mm", "279.4mm"}
-    assert f"{n} Letter sheets" in capsys.readouterr().out
+    assert f"{n} hojas Letter" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("argv, why", [
@@ -518,5 +518,5 @@ def test_mat_command_refuses_unknown_formats_and_folders(
     assert main(["mat", "--out", str(tmp_path / "mat.docx")]) == 2
     assert main(["mat", "--out", str(tmp_path / "nowhere" / "mat.pdf")]) == 2
     err = capsys.readouterr().err.splitlines()
-    assert "must end in .pdf, .svg or .png" in err[0] and "no such folder" in err[1]
+    assert "debe acabar en .pdf, .svg o .png" in err[0] and "no existe esa carpeta" in err[1]
     assert list(tmp_path.iterdir()) == []

@@ -181,19 +181,20 @@ def test_the_card_model_reads_a_deck_it_never_saw() -> None:
 
 
 def test_calibration_view_draws_the_reading() -> None:
-    from vision.overlay import draw_view
+    from vision.overlay import ViewLabels, draw_view
 
     scene = scene_of(39, cards=(tuple(DECK[0:2]), (), (), ()), pool_stones=3, stone_colour=(30, 30, 200))
     reader = TableReader(classifier=Oracle(scene))
     reading = reader.read(scene.image)
-    view = draw_view(scene.image, reader.detail.calibration, reading, reader.detail)
+    labels = ViewLabels("seat {n}", "pool {n}", "no mat", "stale")
+    view = draw_view(scene.image, reader.detail.calibration, reading, reader.detail, labels=labels)
     assert view.shape == scene.image.shape and view.dtype == np.uint8
     changed = np.abs(view.astype(int) - scene.image.astype(int)).sum(axis=2) > 0
     # something is drawn on each card found and at the pool's centre
     for obj in reader.detail.objects:
         x, y = reader.detail.calibration.to_image([obj.centre])[0]  # type: ignore[union-attr]
         assert changed[int(y) - 15:int(y) + 15, int(x) - 40:int(x) + 40].any()
-    blank = draw_view(np.zeros((400, 600, 3), np.uint8), None)
+    blank = draw_view(np.zeros((400, 600, 3), np.uint8), None, labels=labels)
     assert blank.any()  # says that the mat was not found
 
 
@@ -227,6 +228,24 @@ def test_no_card_is_dropped_silently(case: str) -> None:
         x, y = t.quad_mat.mean(axis=0)
         holders = [u for u in reading.unknown if u.box[0] <= x <= u.box[2] and u.box[1] <= y <= u.box[3]]
         assert holders and all(u.zone == Zone.parse(f"seat {t.seat} cards") for u in holders), (t.card, x, y)
+
+
+def test_a_card_in_a_glare_reaching_past_its_zone_is_unknown_in_its_zone() -> None:
+    # a glare as light as the paper, centred beyond the seat's card zone, makes one object with a
+    # card in it, no card's shape: it is put in the card zone it covers, not ignored outside it
+    rng = np.random.default_rng(100)
+    spec = random_scene(rng, cards=random_cards(rng), deck=HELD_OUT_STYLES["clasica"], felt=(32, 18, 30),
+                        glare=float(rng.uniform(0.6, 0.9)),
+                        glare_at=(float(rng.uniform(100, 700)), float(rng.choice([100.0, 700.0]))),
+                        hand_over_pool=False, extras=(), hidden_markers=(), px_per_mm=1.5)
+    scene = render_scene(spec, rng)
+    reader = TableReader(classifier=NeverSure())
+    reading = reader.read(scene.image)
+    assert [o for o in reader.detail.objects if o.why is not None and o.zone == Zone.cards(2)]
+    for t in scene.cards:
+        x, y = t.quad_mat.mean(axis=0)
+        holders = [u for u in reading.unknown if u.box[0] <= x <= u.box[2] and u.box[1] <= y <= u.box[3]]
+        assert holders and all(u.zone == Zone.cards(t.seat) for u in holders), (t.card, x, y)
 
 
 def test_a_pale_card_the_finder_misses_is_unknown_with_its_box_and_why() -> None:

@@ -13,11 +13,19 @@ from hypothesis import strategies as st
 from firmware.cli import main
 from firmware.journal import Journal
 from firmware.state import TableState
-from firmware.synthetic import LaidCardsReader, SyntheticPlayers, SyntheticTable, card_back
-from firmware.table_commands import Read
+from firmware.synthetic import (
+    LaidCardsReader,
+    LearningLayout,
+    SyntheticLearner,
+    SyntheticPlayers,
+    SyntheticTable,
+    card_back,
+)
+from firmware.table_commands import LearnCancel, LearnStart, Read
 from firmware.table_loop import LoopSettings, TableLoop, expected_stones
 from table.cards import DECK
 from table.hand import Phase
+from vision.mat import Mat
 from vision.reading import TableReader
 
 CARDS = [list(DECK[4 * s + 1:4 * s + 5]) for s in range(4)]
@@ -43,6 +51,56 @@ def test_the_table_shows_what_the_players_do() -> None:
     table.set_score([13, 37])
     stones = reader.read(table.still()).stones  # type: ignore[arg-type]
     assert list(stones.seats) == expected_stones([13, 37], 40) == [3, 2, 2, 0]
+
+
+def _along(x: float, y: float, seat: int) -> float:
+    """Left to right as ``seat`` sees it (docs/mat.md: seats counterclockwise from the bottom)."""
+    return [x, -y, -x, y][seat]
+
+
+def test_the_deck_is_laid_out_for_learning_as_the_mat_says_and_the_hand_waits() -> None:
+    table = SyntheticTable(4)
+    table.show(CARDS)
+    for k in range(3):
+        table.lay_learning(k)
+        spec = table.spec(table.STILL_PX_PER_MM)
+        assert [" ".join(map(str, seat)) for seat in spec.cards] == [
+            ["1o 2o 3o 4o", "5o 6o 7o 10o", "11o 12o 1c 2c", "3c 4c 5c 6c"],
+            ["7c 10c 11c 12c", "1e 2e 3e 4e", "5e 6e 7e 10e", "11e 12e 1b 2b"],
+            ["3b 4b 5b 6b", "7b 10b 11b 12b", "", ""]][k]
+        assert spec.placements is not None
+        for s, places in enumerate(spec.placements):
+            along = [_along(*p.centre, s) for p in places]
+            assert along == sorted(along)  # each row left to right as its seat sees it
+            assert all(str(Mat().zone_at(*p.centre)) == f"seat {s} cards" for p in places)
+    wrong = LearningLayout(0, missing=((1, 2),), face_down=((2, 1),))
+    table.lay_learning(wrong)
+    spec = table.spec(table.STILL_PX_PER_MM)
+    assert [len(seat) for seat in spec.cards] == [4, 2, 4, 4]
+    assert isinstance(spec.deck, dict)
+    back = spec.deck[DECK[9]]  # the 12o, the second of seat 2's row, lies face down
+    assert all(np.array_equal(spec.deck[c], back) == (c == DECK[9]) for c in DECK)
+    table.deal(CARDS)  # the players go on meanwhile: their hand waits under the deck laid out
+    assert table.scene == "learning"
+    table.end_learning()
+    assert table.scene == "dealt" and table.cards == tuple(tuple(s) for s in CARDS) and table.learning is None
+
+
+def test_the_learner_lays_what_the_display_asks_and_fixes_a_wrong_frame() -> None:
+    table = SyntheticTable(5)
+    frames = iter([None])
+    loop = TableLoop(reader=TableReader())
+    loop.attach_camera(lambda: next(frames))
+    wrong = LearningLayout(0, missing=((1, 2),))
+    learner = SyntheticLearner(loop, table, (wrong,))
+    loop.submit(LearnStart(0))
+    assert table.learning == wrong
+    loop.submit(LearnStart(2))
+    assert table.learning == LearningLayout(2)
+    loop.submit(LearnCancel())
+    assert table.learning is None and table.scene == "empty"
+    assert learner.laid == [wrong, LearningLayout(2)]
+    learner.close()
 
 
 def test_frames_move_after_a_change_then_lie_still_and_never_repeat_exactly() -> None:

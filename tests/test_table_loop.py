@@ -20,6 +20,7 @@ from firmware.table_commands import (
     Declare,
     LanceOutcome,
     NewPartida,
+    Reopen,
     Say,
     UndoHand,
     Unsay,
@@ -409,6 +410,7 @@ _COMMANDS = st.one_of(
     st.builds(Correct, st.integers(0, 3), st.integers(0, 4), st.sampled_from(list(BY_TEXT.values()))),
     st.builds(Confirm, st.integers(0, 3) | st.none()),
     st.just(Unsay()), st.just(UndoHand()), st.just(NewPartida()), st.just("read"), st.just("short read"),
+    st.builds(Reopen, st.integers(1, 3)),
 )
 
 
@@ -548,3 +550,92 @@ def test_the_players_names_are_kept_with_their_partida(tmp_path: Path) -> None:
     with pytest.raises(CommandRefused, match="24 letras"):
         parse_command({"kind": "new_partida", "names": ["J" * 25, "", "", ""]})
     assert again.submit(parse_command({"kind": "new_partida"}))["names"] is None  # a partida's own
+
+
+def test_a_closed_partida_is_reopened_its_score_back_and_play_goes_on(tmp_path: Path) -> None:
+    """«Reabrir»: one journal entry, under the partida it takes back; the one in play is closed and
+    listed; a restart replays to the same table; hands played on count in the reopened partida."""
+    path = tmp_path / "j.sqlite"
+    journal = Journal(path)
+    loop, reader = new_loop(journal)
+    rng = random.Random(5)
+    for _ in range(2):
+        s = loop.snapshot()
+        play(loop, reader, random_record(rng, Rules(), mano=s["mano"], score=s["score"]))
+        confirm(loop)
+    first = loop.snapshot()
+    assert first["hands"] == 2
+    loop.submit(parse_command({"kind": "new_partida", "names": ["Jon", "Iker", "Ane", "Mikel"]}))
+    s = loop.snapshot()
+    play(loop, reader, random_record(rng, Rules(), mano=s["mano"], score=s["score"]))
+    second = confirm(loop)
+    seen = second["seq"]
+    events: list[Any] = []
+    loop.bus.subscribe(events.append)
+    s = loop.submit(parse_command({"kind": "reopen", "partida": 1}), seq=seen)
+    assert [e.kind for e in events] == [EventKind.REOPENED]
+    for key in ("score", "mano", "hands", "names", "partida", "phase", "hand_no", "rules"):
+        assert s[key] == first[key], key
+    row = journal.entries()[-1]
+    assert row[1:3] == (1, "reopen") and row[4] == {"kind": "reopen", "partida": 1, "closes": 2}
+    assert [(p.id, p.hands, p.in_play, p.reopenable) for p in loop.partidas()] == [
+        (1, 2, True, False), (2, 1, False, True)]
+    with pytest.raises(CommandRefused) as stale:  # the same tap again, made on the state before
+        loop.submit(parse_command({"kind": "reopen", "partida": 2}), seq=seen)
+    assert stale.value.code == "stale" and str(stale.value) == "ya se anotó: se reabrió la partida 1"
+    # a pulled plug here: the journal replays to the same table
+    again = TableLoop(LoopSettings(), reader=FakeReader(), journal=Journal(path)).snapshot()
+    now = loop.snapshot()
+    for x in (again, now):
+        del x["seq"]
+    assert again == now
+    # play goes on in partida 1: its third hand, journaled under it
+    s = loop.snapshot()
+    play(loop, reader, random_record(rng, Rules(), mano=s["mano"], score=s["score"]))
+    s = confirm(loop)
+    assert s["partida"]["id"] == 1 and s["hands"] == 3 and len(loop.hands(2)) == 1
+    assert [p.hands for p in Journal(path).partidas()] == [3, 1]
+    assert len(Journal(path).export()) == 3  # the partida in play is the one exported by default
+    assert [p.in_play for p in Journal(path).partidas()] == [True, False]
+    # partida 2 back again, its names with it; a new partida after that is number 3
+    s = loop.submit(Reopen(2))
+    assert s["partida"]["id"] == 2 and s["names"] == ["Jon", "Iker", "Ane", "Mikel"] and s["hands"] == 1
+    assert loop.submit(NewPartida())["partida"]["id"] == 3
+
+
+@pytest.mark.parametrize(("partida", "code", "words"), [
+    (1, "reopen_in_play", "la partida 1 es la que está en juego: no hay que reabrirla"),
+    (4, "reopen_unknown", "no hay ninguna partida 4 cerrada en esta mesa"),
+])
+def test_a_reopen_that_cannot_be_is_refused_in_one_spanish_line(partida: int, code: str, words: str) -> None:
+    journal = Journal(":memory:")
+    loop, _ = new_loop(journal)
+    before = loop.snapshot()
+    with pytest.raises(CommandRefused) as exc:
+        loop.submit(Reopen(partida))
+    assert exc.value.code == code and str(exc.value) == words
+    assert loop.snapshot() == before and len(journal.entries()) == 1
+    with pytest.raises(CommandRefused, match="número de una partida"):
+        parse_command({"kind": "reopen", "partida": "1"})
+
+
+def test_a_won_partida_is_not_reopened() -> None:
+    journal = Journal(":memory:")
+    loop, reader = new_loop(journal, juegos=1, rules=Rules(target=30))
+    loop.submit(parse_command({"kind": "new_partida", "names": ["Jon", "Iker", "Ane", "Mikel"]}))
+    rng = random.Random(7)
+    while loop.snapshot()["phase"] != "over":
+        s = loop.snapshot()
+        play(loop, reader, random_record(rng, Rules(target=30), mano=s["mano"], score=s["score"]))
+        confirm(loop)
+    winner = loop.snapshot()["partida"]["winner"]
+    s = loop.submit(Reopen(1))  # from the won partida in play, the unfinished one comes back
+    assert s["partida"]["id"] == 1 and s["phase"] == "playing"
+    before, rows = loop.snapshot(), len(journal.entries())
+    with pytest.raises(CommandRefused) as exc:
+        loop.submit(Reopen(2))
+    who = ["Jon y Ane", "Iker y Mikel"][winner]
+    assert exc.value.code == "reopen_won" and str(exc.value) == (
+        f"la partida 2 ya la ganó la pareja de {who}: una partida ganada no se reabre "
+        "(sus manos siguen en la lista, para verlas y descargarlas)")
+    assert loop.snapshot() == before and len(journal.entries()) == rows

@@ -612,6 +612,39 @@ def test_a_closed_partida_stays_listed_downloadable_and_readable(table: Any) -> 
     assert c.get("/api/hands?partida=1").json[0]["n"] == 1
 
 
+def test_a_closed_partida_is_reopened_through_the_api_behind_the_pin_and_with_seq(tmp_path: Any) -> None:
+    reader = LaidReader()
+    journal = Journal(tmp_path / "j.sqlite")
+    loop = TableLoop(reader=reader, journal=journal)
+    loop.attach_camera(lambda: FRAME)
+    app = create_app(loop, pin=PIN, max_spectators=2, keepalive=0.05)
+    app.testing = True
+    c, token = unlocked_client(app)
+    st = play_hand(loop, reader, c, token)
+    one = cmd(c, token, {"kind": "confirm", "seat": st["confirm_by"][0]}).json["state"]
+    two = cmd(c, token, {"kind": "new_partida", "names": ["Jon", "", "Ane", ""], "seq": one["seq"]}).json["state"]
+    assert two["partida"]["id"] == 2
+    # a locked page may not, nor a tap made on the state before the new partida
+    r = app.test_client().post("/api/command", json={"kind": "reopen", "partida": 1})
+    assert r.status_code == 403 and loop.partida_id == 2
+    r = cmd(c, token, {"kind": "reopen", "partida": 1, "seq": one["seq"]})
+    assert r.status_code == 409 and r.json["code"] == "stale" and r.json["error"] == "ya se anotó: una partida nueva"
+    listed = {p["id"]: p for p in c.get("/api/partidas").json}
+    assert listed[1]["reopenable"] and not listed[2]["reopenable"] and listed[2]["in_play"]
+    assert listed[1]["score"] == one["score"] and listed[1]["mano"] == one["mano"] and listed[1]["hands"] == 1
+    assert listed[2]["names"] == ["Jon", "", "Ane", ""] and listed[1]["names"] is None
+    assert listed[1]["started"] < listed[2]["started"] and listed[1]["format"] == {"juegos": 3, "vacas": 1}
+    r = cmd(c, token, {"kind": "reopen", "partida": 1, "seq": two["seq"]})
+    assert r.status_code == 200
+    back = r.json["state"]
+    assert (back["partida"]["id"], back["score"], back["mano"], back["hands"]) == (1, one["score"], one["mano"], 1)
+    assert [(p["id"], p["in_play"]) for p in c.get("/api/partidas").json] == [(1, True), (2, False)]
+    assert len(c.get("/download/partida.jsonl").text.splitlines()) == 1  # the one in play: partida 1
+    r = cmd(c, token, {"kind": "reopen", "partida": 1, "seq": back["seq"]})
+    assert r.status_code == 409 and r.json["code"] == "reopen_in_play" and r.json["args"] == {"partida": 1}
+    assert r.json["error"] == "la partida 1 es la que está en juego: no hay que reabrirla"
+
+
 def test_error_pages_and_the_session_are_in_the_players_words(table: Any) -> None:
     _, _, app = table
     c = app.test_client()

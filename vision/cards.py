@@ -64,8 +64,12 @@ OUTLINE_CONTRAST = 0.015
 """Least log-brightness by which an outlined card's paper is lighter than the felt around it."""
 DARK_FELT = 80.0
 """Felt darker than this (mean of the channels) is also searched for outlines in plain brightness."""
+OFF_SIZE = 0.04
+"""A card found this much larger or smaller than its frame's deck (either side) is refitted at the deck's size."""
+REFIT_EDGE = 0.03
+"""Least rise of log-brightness a pixel inwards along every side of a refit (:func:`_fitted_on_edges`)..."""
 SHRUNK = 0.92
-"""A card found this much smaller than its frame's deck (either side) is refitted at the deck's size."""
+"""...unless the card found is this much smaller than its deck (either side): then it is refitted anyway."""
 SEARCH_PAD_MM = 62.0
 """Room searched around each card zone: a card centred in the zone reaches this far out."""
 
@@ -461,10 +465,10 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
             more += _faint_cards(rectified, felt, light, k, mat, cards + more, card)
         # what was not card-shaped and held a card found now (a card and its glare, its shadow) is that card
         found = [o for o in found if o.why is None or not any(_covers(o, m) for m in more)] + more
-    # a card much smaller than the frame's deck lost part of its paper (to a glare): the deck's
-    # rectangle, fitted to its edges, is the card
-    found = [CardObject(_fit_edges(_resized(o.quad, card), rectified, k), None)
-             if o.why is None and min(o.size[0] / card[0], o.size[1] / card[1]) < SHRUNK else o for o in found]
+    # a card of another size than the frame's deck lost part of its paper (to a glare) or took
+    # some felt with it (a glare's edge, a printed mark on its border): the deck's rectangle,
+    # fitted to its edges, is the card
+    found = [_refitted(o, card, rectified, k) if o.why is None and _off_size(o, card) else o for o in found]
     # one card is one object, however many of the looks found it (two cards' centres are never
     # 10 mm apart, unless one lies on the other and hides it)
     unique: list[CardObject] = []
@@ -475,7 +479,25 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
             unique.append(o)
             if o.why is None:
                 centres.append(c)
-    return [CardObject(o.quad, mat.zone_at(*o.centre), o.why) for o in unique]
+    return [CardObject(o.quad, _zone_of(o, mat), o.why) for o in unique]
+
+
+def _zone_of(obj: CardObject, mat: Mat) -> Zone | None:
+    """The zone of an object's centre; for a thing not card-shaped centred outside the card zones
+    (a glare around a card, reaching past the zone), the card zone it covers a card's
+    :data:`UNREAD_AREA` of, if any: it may hide a card there, which must not go unsaid."""
+    zone = mat.zone_at(*obj.centre)
+    if obj.why is None or (zone is not None and zone.kind is ZoneKind.CARDS):
+        return zone
+    quad = obj.quad.astype(np.float32)
+    best, most = zone, UNREAD_AREA * CARD_MM[0] * CARD_MM[1]
+    for seat in range(4):
+        x0, y0, x1, y1 = mat.card_zone(seat)
+        rect = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+        area, _ = cv2.intersectConvexConvex(quad, rect)
+        if area >= most:
+            best, most = Zone.cards(seat), area
+    return best
 
 
 UNREAD_WHY = "card-sized, not found as a card"
@@ -659,26 +681,63 @@ def _gradient(image: npt.NDArray[Any]) -> FloatImage:
                       np.float32)
 
 
+def _off_size(obj: CardObject, card: tuple[float, float]) -> bool:
+    """Whether a card found is off its frame's deck's size by more than :data:`OFF_SIZE` either side."""
+    return max(abs(obj.size[0] / card[0] - 1), abs(obj.size[1] / card[1] - 1)) > OFF_SIZE
+
+
+def _refitted(obj: CardObject, card: tuple[float, float], rectified: Image, k: float) -> CardObject:
+    """A card found at another size than its deck's, as the deck's rectangle on the card's edges.
+
+    What was lost or taken in is at one end or the other: the deck's rectangle
+    is started at the found centre and at each end the found rectangle reaches
+    (its side, kept, with the deck's length from it) and fitted to the edges
+    from there (:func:`_fit_edges`), the best fit kept.
+    """
+    q = _clockwise(obj.quad)
+    a, b = q[1] - q[0], q[2] - q[1]
+    la, lb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
+    u, v = a / max(la, 1e-9), b / max(lb, 1e-9)
+    da, db = (la - card[0], lb - card[1]) if la <= lb else (la - card[1], lb - card[0])
+    starts = [tuple(i * da / 2 * u + j * db / 2 * v) for i in (-1, 0, 1) for j in (-1, 0, 1)
+              if (i == 0 or abs(da) > 1.0) and (j == 0 or abs(db) > 1.0)]
+    quad, weakest = _fitted_on_edges(_resized(obj.quad, card), rectified, k, starts=starts)
+    if weakest < REFIT_EDGE and min(obj.size[0] / card[0], obj.size[1] / card[1]) >= SHRUNK:
+        return obj  # no clear edge all round (paper as pale as the felt, a dark rim): as found
+    return CardObject(quad, None)
+
+
 def _fit_edges(quad: QuadMM, rectified: Image, k: float, reach_mm: float = 5.0,
-               turn_deg: float = 4.0) -> QuadMM:
-    """The rectangle moved and turned (not resized) onto the card's edges at full resolution.
+               turn_deg: float = 4.0, starts: list[tuple[float, float]] | None = None) -> QuadMM:
+    """The rectangle moved and turned (not resized) onto the card's edges at full resolution
+    (:func:`_fitted_on_edges`)."""
+    return _fitted_on_edges(quad, rectified, k, reach_mm, turn_deg, starts)[0]
+
+
+def _fitted_on_edges(quad: QuadMM, rectified: Image, k: float, reach_mm: float = 5.0, turn_deg: float = 4.0,
+                     starts: list[tuple[float, float]] | None = None) -> tuple[QuadMM, float]:
+    """The rectangle moved and turned (not resized) onto the card's edges, and its weakest side's score.
 
     An outline found at 2 mm a pixel may be off by a few mm, enough to cut an
     index off the crop. The best rectangle is the one along whose sides the
     brightness rises most steeply inwards (paper lighter than felt), searched
     within ``reach_mm`` and ``turn_deg``, coarse then fine. A side scores the
     median of its points, so that a strong edge of the art beside part of a
-    side does not pull the rectangle onto it.
+    side does not pull the rectangle onto it. ``starts`` (mm, default the
+    quad where it is) are where the coarse search is centred. The weakest
+    side's score (log-brightness a pixel) says how sure the fit is: on a
+    card's edge every side rises inwards.
     """
     q = _clockwise(quad)
     c0 = q.mean(axis=0)
-    pad = reach_mm + 3.0
+    starts = starts or [(0.0, 0.0)]
+    pad = reach_mm + 3.0 + max(math.hypot(*st) for st in starts)
     x0, y0 = np.floor((q.min(axis=0) - pad) * k).astype(int)
     x1, y1 = np.ceil((q.max(axis=0) + pad) * k).astype(int)
     H, W = rectified.shape[:2]
     x0, y0, x1, y1 = max(0, x0), max(0, y0), min(W, x1), min(H, y1)
     if x1 - x0 < 8 or y1 - y0 < 8:
-        return quad
+        return quad, 0.0
     log = cv2.GaussianBlur(_log_grey(np.ascontiguousarray(rectified[y0:y1, x0:x1])), (0, 0), 1.0)
     gx = cv2.Sobel(log, cv2.CV_32F, 1, 0) / 8.0
     gy = cv2.Sobel(log, cv2.CV_32F, 0, 1) / 8.0
@@ -698,15 +757,19 @@ def _fit_edges(quad: QuadMM, rectified: Image, k: float, reach_mm: float = 5.0,
         r = np.deg2rad(deg)
         return np.array([[np.cos(r), -np.sin(r)], [np.sin(r), np.cos(r)]])
 
-    def best_of(shifts: npt.NDArray[np.float64], deg: float) -> tuple[float, int]:
-        """The best score of the rectangle turned by ``deg`` at each shift (mm), and its index."""
+    def sides(shifts: npt.NDArray[np.float64], deg: float) -> npt.NDArray[np.float64]:
+        """Each side's score (shifts x 4) of the rectangle turned by ``deg`` at each shift (mm)."""
         rot = rotation(deg)
         pp = (p @ rot.T + c0)[None] + shifts[:, None]  # (shifts, points, 2)
         nn = n @ rot.T
         u = np.clip(np.round(pp[..., 0] * k - 0.5 - x0).astype(int), 0, x1 - x0 - 1)
         v = np.clip(np.round(pp[..., 1] * k - 0.5 - y0).astype(int), 0, y1 - y0 - 1)
         inward = gx[v, u] * nn[:, 0] + gy[v, u] * nn[:, 1]
-        scores = np.median(inward.reshape(len(shifts), 4, per_side), axis=2).sum(axis=1)
+        return np.asarray(np.median(inward.reshape(len(shifts), 4, per_side), axis=2), np.float64)
+
+    def best_of(shifts: npt.NDArray[np.float64], deg: float) -> tuple[float, int]:
+        """The best score of the rectangle turned by ``deg`` at each shift (mm), and its index."""
+        scores = sides(shifts, deg).sum(axis=1)
         i = int(np.argmax(scores))
         return float(scores[i]), i
 
@@ -714,13 +777,15 @@ def _fit_edges(quad: QuadMM, rectified: Image, k: float, reach_mm: float = 5.0,
     for step, span, dstep, dspan in ((1.0, reach_mm, 2.0, turn_deg), (0.5, 1.0, 0.5, 1.5)):
         _, cx, cy, cd = best
         offsets = np.arange(-span, span + 1e-9, step)
-        shifts = np.array([(cx + dx, cy + dy) for dx in offsets for dy in offsets])
+        centres = starts if best[0] == -np.inf else [(cx, cy)]
+        shifts = np.array([(sx + dx, sy + dy) for sx, sy in centres for dx in offsets for dy in offsets])
         for deg in cd + np.arange(-dspan, dspan + 1e-9, dstep):
             score, i = best_of(shifts, float(deg))
             if score > best[0]:
                 best = (score, float(shifts[i, 0]), float(shifts[i, 1]), float(deg))
     _, dx, dy, deg = best
-    return _clockwise(rel @ rotation(deg).T + c0 + (dx, dy))
+    weakest = float(sides(np.array([(dx, dy)]), deg).min())
+    return _clockwise(rel @ rotation(deg).T + c0 + (dx, dy)), weakest
 
 
 def _card_outlines(edges: Image, k: float, card: tuple[float, float]) -> tuple[list[Contour], bool]:

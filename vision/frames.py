@@ -45,7 +45,10 @@ MAX_FILE_BYTES = 256 * 1024 * 1024
 
 
 class InvalidFrame(InvalidInput):
-    """An image that cannot be read as a frame: not an image, damaged, too large or too small."""
+    """An image that cannot be read as a frame: not an image, damaged, too large or too small.
+    The message says which (for logs); the edges say the code («invalid_frame»)."""
+
+    code = "invalid_frame"
 
 
 def load_frame(source: bytes | bytearray | memoryview | str | os.PathLike[str]) -> Image:
@@ -58,17 +61,19 @@ def load_frame(source: bytes | bytearray | memoryview | str | os.PathLike[str]) 
     path = Path(source)
     try:
         if not path.is_file():
-            raise InvalidFrame(f"{path}: no such file")
+            raise InvalidFrame(f"{path}: no such file", code="no_file", params={"path": str(path)})
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise InvalidFrame(f"{path}: a file of {size} bytes is too large for a frame")
+            raise InvalidFrame(f"{path}: a file of {size} bytes is too large for a frame", code="frame_file_large",
+                               params={"path": str(path), "size": size})
         data = path.read_bytes()
     except OSError as exc:
-        raise InvalidFrame(f"{path}: cannot read it ({exc.strerror or exc})") from None
+        raise InvalidFrame(f"{path}: cannot read it ({exc.strerror or exc})", code="cannot_read",
+                           params={"path": str(path), "errno": exc.errno}) from None
     try:
         return _decode(data)
     except InvalidFrame as exc:
-        raise InvalidFrame(f"{path}: {exc}") from None
+        raise InvalidFrame(f"{path}: {exc}", code="frame_file_bad", params={"path": str(path)}) from None
 
 
 def as_frame(image: npt.ArrayLike) -> Image:

@@ -75,6 +75,8 @@ class LayoutRefused(InvalidInput):
 class DeckNotFound(MusTableError):
     """No learnt deck of that name (or its files are damaged)."""
 
+    code = "deck_damaged"
+
 
 class BadDeckName(InvalidInput):
     """A deck name that cannot name a folder safely."""
@@ -91,21 +93,23 @@ def learning_cards(frame: int) -> tuple[tuple[Card, ...], ...]:
 
 def check_name(name: str) -> str:
     """A deck's name as people write it: 1-40 letters (accents too), digits, spaces, ``-``,
-    ``_``, ``.``, ``'`` or ``&``, starting with a letter or digit; spaces around it are dropped
-    and runs of spaces made one. It names the deck's folder, so nothing else is taken.
+    ``–``, ``—``, ``_``, ``.``, ``'`` or ``&``, starting with a letter or digit; spaces around
+    it are dropped and runs of spaces made one. It names the deck's folder, so nothing else is
+    taken.
 
     >>> check_name("fournier-1878")
     'fournier-1878'
-    >>> check_name("  Baraja  española ")
-    'Baraja española'
+    >>> check_name("  Baraja  del club — Ñ ")
+    'Baraja del club — Ñ'
     >>> check_name("../otra")
     Traceback (most recent call last):
     ...
-    vision.learnt.BadDeckName: deck name '../otra': use 1-40 letters, digits, spaces, '-', '_', '.', "'" or '&'
+    vision.learnt.BadDeckName: deck name '../otra': use 1-40 letters, digits, spaces, '-', '–', '—', '_', '.', "'" or '&'
     """
     name = " ".join(name.split())
-    if not re.fullmatch(r"[^\W_][\w .'&-]{0,39}", name):
-        raise BadDeckName(f"deck name {name!r}: use 1-40 letters, digits, spaces, '-', '_', '.', \"'\" or '&'",
+    if not re.fullmatch(r"[^\W_][\w .'&\u2013\u2014-]{0,39}", name):
+        raise BadDeckName(f"deck name {name!r}: use 1-40 letters, digits, spaces, '-', '–', '—', '_', '.', \"'\" "
+                          "or '&'",
                           code="deck_name_bad",
                           params={"name": name})
     return name
@@ -420,7 +424,8 @@ def load_deck(name: str, root: Path | None = None) -> LearntDeck:
     """The learnt deck called ``name``; :class:`DeckNotFound` when there is none."""
     folder = (root or decks_dir()) / check_name(name)
     if not (folder / "deck.json").is_file():
-        raise DeckNotFound(f"no learnt deck called {name!r} (mus-table deck list)")
+        raise DeckNotFound(f"no learnt deck called {name!r} (mus-table deck list)", code="deck_not_found",
+                           params={"name": name})
     return LearntDeck.load(folder)
 
 
@@ -436,7 +441,7 @@ def remove_deck(name: str, root: Path | None = None) -> None:
     """Forget the learnt deck ``name`` (and stop using it); :class:`DeckNotFound` when there is none."""
     folder = (root or decks_dir()) / check_name(name)
     if not (folder / "deck.json").is_file():
-        raise DeckNotFound(f"no learnt deck called {name!r}")
+        raise DeckNotFound(f"no learnt deck called {name!r}", code="deck_not_found", params={"name": name})
     if deck_in_use(root) == name:
         use_deck(None, root)
     shutil.rmtree(folder)
@@ -474,7 +479,8 @@ def use_deck(name: str | None, root: Path | None = None) -> None:
     base = root or decks_dir()
     name = check_name(name) if name is not None else None
     if name is not None and not (base / name / "deck.json").is_file():
-        raise DeckNotFound(f"no learnt deck called {name!r} (mus-table deck list)")
+        raise DeckNotFound(f"no learnt deck called {name!r} (mus-table deck list)", code="deck_not_found",
+                           params={"name": name})
     base.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f"{IN_USE}.", dir=base)
     try:

@@ -23,16 +23,18 @@ Image = npt.NDArray[np.uint8]
 
 @dataclass(frozen=True, slots=True)
 class ViewLabels:
-    """The words drawn on the picture (the edges pass their own language's; ``{n}`` is the number).
+    """The words drawn on the picture: the edges pass their own language's (``web/strings.py``),
+    so the reader holds no sentence a person sees. ``{n}`` is the number.
 
-    ``first_seat``: the number the first seat is given (1 where people read it, 0 for the
-    installer's command line, which speaks the JSON's numbering).
+    ``first_seat``: the number the first seat is given (1 where people read it).
+    OpenCV's font draws ASCII only: words without accents.
     """
 
-    seat: str = "seat {n}"
-    pool: str = "pool {n}"
-    no_mat: str = "mat not found: fewer than 3 markers"
-    first_seat: int = 0
+    seat: str
+    pool: str
+    no_mat: str
+    stale: str
+    first_seat: int = 1
 
 GREEN = (60, 200, 60)
 YELLOW = (0, 220, 255)
@@ -67,10 +69,9 @@ def _text(img: Image, text: str, at: npt.ArrayLike, colour: tuple[int, int, int]
 
 
 def draw_view(frame: Image, calibration: Calibration | None, reading: Reading | None = None,
-              detail: Detail | None = None, mat: Mat | None = None, labels: ViewLabels | None = None) -> Image:
+              detail: Detail | None = None, mat: Mat | None = None, *, labels: ViewLabels) -> Image:
     """The frame with markers, mat outline, zones, seat labels, cards and stone counts drawn on it."""
     mat = mat or (calibration.mat if calibration is not None else Mat())
-    labels = labels or ViewLabels()
     img = np.asarray(cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR) if frame.ndim == 2 else frame.copy(), np.uint8)
     scale = max(0.5, min(img.shape[:2]) / 1400)
     thick = max(1, int(round(2 * scale)))
@@ -118,5 +119,5 @@ def draw_view(frame: Image, calibration: Calibration | None, reading: Reading | 
             at = cal.to_image([[(x0 + x1) / 2, (y0 + y1) / 2]])[0]
             _text(img, str(reading.stones.seats[seat]), at, YELLOW, scale * 1.3)
         if reading.stale:
-            _text(img, "STALE", (img.shape[1] / 2, 40 * scale), RED, scale * 1.5)
+            _text(img, labels.stale, (img.shape[1] / 2, 40 * scale), RED, scale * 1.5)
     return img

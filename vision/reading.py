@@ -102,24 +102,6 @@ class Reading:
         """One line of JSON (the ``mus-table read --json`` output)."""
         return json.dumps(self.to_json(), separators=(", ", ": "))
 
-    def summary(self) -> str:
-        """A few lines a person reads."""
-        lines = []
-        if not self.calibrated:
-            lines.append("mat not found (fewer than three markers): nothing read")
-        elif self.stale:
-            lines.append("markers hidden: using the last good calibration (stale)")
-        for s, seat in enumerate(self.cards):
-            names = ", ".join(c.spanish for c in seat) or "-"
-            lines.append(f"seat {s}: {' '.join(str(c) for c in seat) or '-'}  ({names})")
-        lines.append(f"stones: {self.stones}")
-        for u in self.unknown:
-            lines.append(f"unknown in {u.zone}: box {list(u.box)}, {u.why}")
-        for why in self.impossible:
-            lines.append(f"impossible: {why}")
-        if self.ignored:
-            lines.append(f"ignored outside every zone: {len(self.ignored)}")
-        return "\n".join(lines)
 
 
 def check_table(cards: list[tuple[CardObject, Prediction]], max_per_seat: int = 4

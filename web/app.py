@@ -30,9 +30,8 @@ from flask.json.provider import DefaultJSONProvider
 from table.entries import journaled_names, partida_starts
 from table.errors import MusTableError, Refused
 from table.explain import explain
-from vision.overlay import ViewLabels
 from web.body import LIMITS, UPLOAD_ROUTES, BadBody, body_limit, nesting_depth, parse_object
-from web.camera import BOUNDARY, Picture
+from web.camera import BOUNDARY, Picture, view_labels
 from web.security import (
     BadPin,
     HostNames,
@@ -81,7 +80,7 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
     quiet = QuietLog(log)
     host_names = HostNames(hosts)
     hub = Hub(loop.bus, loop.snapshot, cap=max_spectators, keepalive=keepalive, retry_ms=retry_ms)
-    picture = Picture(loop, labels=ViewLabels(t["view_seat"], t["view_pool"], t["view_no_mat"], first_seat=1))
+    picture = Picture(loop, labels=view_labels(strings))
     camera = _Counter()
     kinds_json = json.dumps(_event_kinds())
     learn_json = json.dumps(_learning_layout())
@@ -273,7 +272,7 @@ def create_app(loop: Any, *, pin: str, max_spectators: int = MAX_SPECTATORS, str
 
     @app.get("/api/partidas")
     def partidas() -> Response:
-        """Every partida of the table's journal, the one in play last (a closed one stays listed)."""
+        """Every partida of the table, by number (a closed one stays listed; ``in_play`` marks the one in play)."""
         return jsonify(_partidas(loop))
 
     @app.get("/api/hands")
@@ -569,17 +568,14 @@ class NoSuchPartida(NoSuchHand):
 
 
 def _partidas(loop: Any) -> list[dict[str, Any]]:
-    """The partidas of the table: the journal's summaries where it keeps one (who won, the juegos,
-    the vacas), else the hands the loop holds of each; the one in play says so."""
-    in_play = int(loop.snapshot()["partida"]["id"])
+    """The partidas of the table, by number, as the game holds them (the score, the names, who
+    won, the one in play, which «Reabrir» takes back); where a journal is kept, with its summary
+    too (the juegos of the whole partida, the format, the result in words)."""
+    out = [p.to_json() for p in loop.partidas()]
     journal = getattr(loop, "journal", None)
     if journal is not None:
-        out = [p.to_json() for p in journal.partidas()]
-    else:
-        out = [{"id": k, "hands": len(loop.hands(k))} for k in range(1, in_play + 1)
-               if k == in_play or loop.hands(k)]
-    for p in out:
-        p["in_play"] = p["id"] == in_play
+        kept = {s.id: s.to_json() for s in journal.partidas()}
+        out = [{**kept.get(p["id"], {}), **p} for p in out]
     return out
 
 

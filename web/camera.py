@@ -20,6 +20,7 @@ import numpy as np
 from vision.calibration import Calibrator
 from vision.mat import Mat
 from vision.overlay import ViewLabels, draw_view
+from web.strings import texts
 
 MAX_WIDTH = 960
 """Pictures are scaled down to this width: enough for a 1080p overlay's inset and a phone."""
@@ -28,13 +29,20 @@ BOUNDARY = "frame"
 RESEND_S = 5.0
 
 
+def view_labels(lang: str = "es") -> ViewLabels:
+    """The words drawn on the camera's picture (:mod:`web.strings`), seats 1-4. OpenCV's
+    font draws ASCII alone, so these words carry no accent."""
+    t = texts(lang)
+    return ViewLabels(t["view_seat"], t["view_pool"], t["view_no_mat"], t["view_stale"], first_seat=1)
+
+
 class Picture:
     """The latest frame of ``loop`` as a JPEG, drawn and encoded at most once per frame."""
 
     def __init__(self, loop: Any, *, mat: Mat | None = None, max_width: int = MAX_WIDTH,
                  labels: ViewLabels | None = None) -> None:
         self.loop = loop
-        self.labels = labels or ViewLabels()
+        self.labels = labels or view_labels()
         self.mat = mat or getattr(loop, "mat", None) or Mat()
         self.max_width = max_width
         self._calibrator = Calibrator(self.mat)

@@ -15,11 +15,17 @@ web.strings.UnknownLanguage: no texts for language 'xx' (known: en, es)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from table import people
 from table._show import visible
-from table.errors import InvalidInput
+from table.errors import InvalidInput, MusTableError
+from table.hand import reading_problem
+
+if TYPE_CHECKING:
+    from vision.reading import Reading
 
 
 class UnknownLanguage(InvalidInput):
@@ -167,6 +173,7 @@ ES: dict[str, str] = {
     "learn_saved": "Baraja «{name}» aprendida",
     "learn_name_save": "Nombre y guardar",
     "kb_space": "espacio",
+    "kb_shift": "mayúscula",
     "learn_where": "Coloca estas cartas así y pulsa «Hacer la foto»",
     "learn_fix": "Esta foto no vale (mira el aviso sobre el tapete): coloca las cartas como se ve y repítela",
     "learn_capture": "Hacer la foto",
@@ -175,6 +182,12 @@ ES: dict[str, str] = {
     "learn_cancel": "Dejarlo",
     "learn_done": "Fotos hechas: {done}",
     "learn_start": "Aprender baraja",
+    "deck_in_use": "Baraja: {name}",
+    "working_learn_frame": "Mirando la foto…",
+    "working_learn_deck": "Aprendiendo la baraja… (hasta un minuto)",
+    "deck_none": "Baraja: cualquiera",
+    "deck_base": "Leer cualquier baraja",
+    "deck_base_done": "Se lee cualquier baraja (el modelo general)",
     # table control
     "pin": "PIN de la mesa",
     "pin_enter": "Introduce el PIN",
@@ -197,6 +210,27 @@ ES: dict[str, str] = {
                         "directo»). La nueva empieza 0 a 0 con estas reglas:",
     "new_partida_yes": "Empezar partida nueva",
     "np_names": "Nombres:",
+    # «Reabrir»: a closed partida back in play (behind the PIN and a second step)
+    "reopen_open": "Reabrir otra…",
+    "reopen_title": "Reabrir una partida cerrada",
+    "reopen_intro": "Vuelve tal como se dejó: el tanteo, la mano y los nombres. La partida en juego se "
+                    "cierra y queda en la lista.",
+    "reopen_none": "No hay partidas cerradas sin terminar: no hay nada que reabrir.",
+    "reopen_row": "Partida {id}",
+    "reopen_started": "empezada el {when}",
+    "reopen_score": "{a}: {sa}, {b}: {sb}",
+    "reopen_hands_1": "1 mano",
+    "reopen_hands": "{n} manos",
+    "reopen_won": "ganada por {p}",
+    "reopen_in_play": "en juego",
+    "reopen": "Reabrir",
+    "reopen_sure": "¿Reabrir la partida {id}?",
+    "reopen_what": "Vuelve la partida {id} tal como se dejó ({score}; mano: {mano}{juegos}) y se sigue "
+                   "jugando. La partida {now} ({now_score}) se cierra y queda en la lista: se puede reabrir.",
+    "reopen_juegos": ", juegos {a} a {b}",
+    "reopen_yes": "Sí, reabrir la partida {id}",
+    "reopen_done": "Partida {id} reabierta",
+    "reopen_loading": "Buscando las partidas…",
     "np_name_of": "Nombre del asiento {n}",
     "kb_back": "borrar",
     "rule_target": "Juego a",
@@ -246,6 +280,7 @@ ES: dict[str, str] = {
     "view_seat": "asiento {n}",
     "view_pool": "centro {n}",
     "view_no_mat": "no se ve el tapete: menos de 3 marcas",
+    "view_stale": "LECTURA ANTIGUA",
     "no_frame": "Sin imagen de la cámara",
     "no_reading": "No hay lectura todavía",
     "not_found": "No existe la mano {n}",
@@ -370,6 +405,7 @@ ES: dict[str, str] = {
     "health_soft_temp_limit_since_boot": "se calentó",
     # what the table refuses, and why it cannot score (``msg_`` + a message code: table/errors.py)
     "msg_refused": "no se puede",
+    "msg_failed": "no se pudo ({code}: {detail})",
     "msg_lance_decided": "{lance} ya está decidido: no hay más palabras",
     "msg_seat_without_jugada": "el {seat_name} no habla en {lance}: no ha declarado {lance}",
     "msg_no_such_seat": "el asiento {seat} no existe (en la orden, 0-3)",
@@ -404,6 +440,11 @@ ES: dict[str, str] = {
     "msg_partida_not_filled": "a la partida nueva le faltan las reglas",
     "msg_nothing_to_undo": "no hay mano confirmada que deshacer en esta partida",
     "msg_partida_over": "la partida ha terminado: deshaced la última mano o empezad otra",
+    "msg_reopen_in_play": "la partida {partida} es la que está en juego: no hay que reabrirla",
+    "msg_reopen_unknown": "no hay ninguna partida {partida} cerrada en esta mesa",
+    "msg_reopen_won": "la partida {partida} ya la ganó la pareja de {pair}: una partida ganada no se "
+                      "reabre (sus manos siguen en la lista, para verlas y descargarlas)",
+    "msg_bad_partida": "«partida» es el número de una partida de la mesa (1 o más), no {partida}",
     "msg_reading_now": "se están leyendo las cartas: un momento",
     "msg_learning_now": "la mesa está aprendiendo un mazo: terminad o cancelad antes",
     "msg_panel_may_not_confirm": "confirma un jugador de la pareja contraria, desde la pantalla",
@@ -413,7 +454,8 @@ ES: dict[str, str] = {
     "msg_learn_count": "Foto {photo}, zona del asiento {seat}: {count_off}",
     "msg_learn_wrong_card": "Foto {photo}, zona del asiento {seat}: la carta {place} es el {seen_name}, "
                             "y ahí va el {want_name}",
-    "msg_deck_name_bad": "el nombre del mazo {name} no vale: de 1 a 40 letras, cifras, «-», «_» o «.»",
+    "msg_deck_name_bad": "el nombre de la baraja {name} no vale: de 1 a 40 letras, cifras, espacios "
+                         "o «- — _ . ' &», empezando por una letra o una cifra",
     "msg_learn_failed": "no se pudo aprender el mazo: volved a hacer las fotos",
     "msg_deck_unusable": "no se puede usar el mazo «{name}»: no está aprendido, o hay que aprenderlo otra vez",
     "msg_already_reading": "ya se están leyendo las cartas",
@@ -442,6 +484,86 @@ ES: dict[str, str] = {
     "msg_reader_unsure": "La cámara no está segura de {n} carta{n_s}: corregidlas o volved a leer",
     "msg_cannot_score": "La mano no se puede tantear así: corregid las cartas o las palabras",
     "msg_stones_off": "Asiento {seat}: {stones_off} (hay {seen}, el tanteo dice {expected})",
+    # a hand record, a partida or rules that break the contract (table/record.py, match.py, rules.py);
+    # the record's keys and values are the JSON's (seats 0-3 there), a seat named as people count it
+    "msg_invalid_card": "no es una carta: {value} (de 1 a 7, 10, 11 o 12, y o, c, e o b: «12o», «1e»)",
+    "msg_record_not_object": "un registro de mano es un objeto JSON, no {value}",
+    "msg_record_unknown_key": "clave desconocida {key} (un registro mus-hand/1 tiene {keys})",
+    "msg_record_format": "«format» debe ser \"mus-hand/1\", no {value}",
+    "msg_record_mano": "«mano» es un asiento de 0 a 3 (0 es el asiento 1), no {value}",
+    "msg_record_bets": "«bets» debe ser un objeto con los lances, no {value}",
+    "msg_record_unknown_lance": "bets: lance desconocido {key} (lances: {lances})",
+    "msg_record_punto_with_juego": "bets.punto: el punto solo se juega si nadie tiene juego, y el {seat_name} "
+                                   "tiene juego (declarado)",
+    "msg_record_juego_without_juego": "bets.juego: nadie tiene juego (declarado): se juega el punto",
+    "msg_record_words": "bets.{lance} debe ser una lista de palabras, no {value}",
+    "msg_record_after_ordago": "bets.{lance}: la mano acabó con el órdago querido en {ordago}: no hay más palabras",
+    "msg_record_missing_key": "falta la clave {key}",
+    "msg_record_score": "«score» son las piedras de cada pareja, [asientos 1 y 3, asientos 2 y 4], no {value}",
+    "msg_record_score_range": "score: {the_pair} tiene {stones} piedras, y van de 0 a {most} (el juego es a "
+                              "{target})",
+    "msg_record_cards": "«cards» son las cartas de los cuatro asientos (cuatro listas), no {value}",
+    "msg_record_seat_cards": "cards: las del {seat_name} deben ser una lista de cuatro cartas, no {value}",
+    "msg_record_seat_count": "cards: el {seat_name} tiene {count} cartas, no 4",
+    "msg_record_not_card": "cards, {seat_name}: {value} no es una carta (de 1 a 7, 10, 11 o 12, y o, c, e o b)",
+    "msg_record_card_twice": "cards: el {card} aparece dos veces ({where})",
+    "msg_record_declared": "«declared» es un objeto con pares y/o juego, no {value}",
+    "msg_record_declared_key": "declared: clave desconocida {key} (claves: pares, juego)",
+    "msg_record_declared_list": "declared.{lance} son cuatro true/false, uno por asiento, no {value}",
+    "msg_record_not_bet_pair": "bets.{lance}: no se juega (solo {pair_name} tienen {lance} declarado), "
+                               "pero hay palabras",
+    "msg_record_not_bet": "bets.{lance}: no se juega (nadie tiene {lance} declarado), pero hay palabras",
+    "msg_record_illegal_word": "bets.{lance}, palabra {i} {raw}: {cause}",
+    "msg_record_incomplete": "bets.{lance}: el lance está sin acabar: {waiting}",
+    "msg_record_word_shape": "bets.{lance}, palabra {i} {raw}: una palabra es [asiento, palabra] o "
+                             "[asiento, \"envido\", n]",
+    "msg_record_word_seat": "bets.{lance}, palabra {i} {raw}: el asiento va de 0 a 3, no {value}",
+    "msg_record_word_unknown": "bets.{lance}, palabra {i} {raw}: palabra desconocida {value} "
+                               "(paso, envido, quiero, no quiero, ordago)",
+    "msg_record_word_number": "bets.{lance}, palabra {i} {raw}: solo envido lleva número",
+    "msg_record_word_envido": "bets.{lance}, palabra {i} {raw}: envido lleva un número entero de {least} a "
+                              "{most}, no {value}",
+    "msg_record_empty": "vacío: no hay ningún registro",
+    "msg_record_blank": "vacío: solo hay espacios, ningún registro",
+    "msg_json_constant": "JSON no válido: {value} no es un valor JSON",
+    "msg_json_key_twice": "JSON no válido: la clave {key} aparece dos veces en un objeto",
+    "msg_json_not_utf8": "JSON no válido: no es texto UTF-8 (byte {byte})",
+    "msg_json_bad": "JSON no válido: {what} en la línea {line}, columna {column}",
+    "msg_json_bad_value": "JSON no válido: {what}",
+    "msg_json_deep": "JSON no válido: demasiados niveles anidados",
+    "msg_json_digits": "JSON no válido: un número de más de 4300 cifras",
+    "msg_rules_value": "rules.{rule} debe ser {choices}, no {value}",
+    "msg_rules_object": "«rules» debe ser un objeto, no {value}",
+    "msg_rules_unknown": "rules: regla desconocida {key} (reglas: {keys})",
+    "msg_partida_count": "{what} debe ser un número entero de al menos 1, no {value}",
+    "msg_partida_won": "la partida ya la ganó {the_pair}: no hay más manos",
+    "msg_partida_rules": "rules.{rule} debe ser {want}, como en las manos anteriores, no {value}",
+    "msg_partida_mano": "«mano» debía ser {want} (el {seat_name}), no {value}",
+    "msg_partida_score": "«score» debía ser {want}, lo que llevaba la partida, no {value}",
+    "msg_partida_ended": "línea {line}: la partida acabó en la línea {ended} (la ganó {the_pair}): "
+                         "no puede seguir ninguna mano",
+    "msg_partida_start": "una partida empieza en [0, 0], no en {value}",
+    "msg_partida_empty": "la partida está vacía: no tiene manos",
+    "msg_at_line": "línea {line}: {cause}",
+    "msg_cannot_write": "no se puede escribir {path}",
+    "msg_hand_beyond": "--hand {hand}: la partida tiene {hands} manos",
+    "msg_option_range": "{option}: de {least} a {most}, no {value}",
+    "msg_option_at_least": "{option}: al menos {least}, no {value}",
+    "msg_invalid_frame": "no es una imagen que se pueda leer (dañada, demasiado grande o pequeña, o no es "
+                         "JPEG, PNG, WebP ni BMP)",
+    "msg_no_file": "{path}: no existe ese archivo",
+    "msg_frame_file_large": "{path}: un archivo de {size} bytes es demasiado grande para una foto",
+    "msg_frame_file_bad": "{path}: no es una imagen que se pueda leer (dañada, demasiado grande o pequeña, "
+                          "o no es JPEG, PNG, WebP ni BMP)",
+    "msg_cannot_read": "no se puede leer {path}: {why}",
+    "msg_no_folder": "{path}: no existe esa carpeta",
+    "msg_mat_too_large": "una imagen de {w} x {h} px es demasiado grande: bajad --dpi o usad --tile",
+    "msg_mat_suffix": "{path}: el archivo debe acabar en .pdf, .svg o .png",
+    "msg_deck_not_found": "no hay ninguna baraja aprendida que se llame «{name}» (mus-table deck list)",
+    "msg_deck_damaged": "la baraja aprendida está dañada, es de otra versión o de otro modelo de cartas: "
+                        "aprendedla otra vez",
+    "msg_deck_use_which": "deck use: nombrad una baraja aprendida, o --none para usar solo el modelo de cartas",
+    "msg_learn_frame_bad": "foto {photo}: {cause}",
     # faults (the table's «Avisos»): what is wrong, and what to do
     "msg_camera_lost": "Cámara perdida: no llegan imágenes",
     "msg_camera_lost_todo": "Mirad el cable de la cámara; la mesa sigue sola cuando vuelva",
@@ -467,6 +589,7 @@ ES: dict[str, str] = {
     "did_confirm": "la confirmación de la mano",
     "did_undo_hand": "se deshizo la última mano",
     "did_new_partida": "una partida nueva",
+    "did_reopen": "se reabrió la partida {partida}",
 }
 
 EN: dict[str, str] = {
@@ -590,7 +713,39 @@ def _args(args: Mapping[str, Any], lang: str) -> dict[str, Any]:
     for k in ("seen", "want", "card"):
         if isinstance(args.get(k), str):
             out[f"{k}_name"] = _card_name(args[k])
+    pair = args.get("pair")
+    if type(pair) is int and pair in (0, 1):
+        out["pair_name"], out["the_pair"] = people.pair(pair), people.the_pair(pair)
+    cause = args.get("cause")
+    if isinstance(cause, Mapping):  # a fault inside another (a word of a record, a line of a partida)
+        out["cause"] = say(str(cause.get("code")), cause.get("args") or {}, lang)
+    if "errno" in args:  # a file that cannot be read: why, as the system says it
+        out["why"] = _ERRNO.get(args["errno"], "error del sistema")
+    if "open" in args and "speaker" in args:  # what an unfinished lance waits for
+        out["waiting"] = (f"falta que hable el asiento {_person(args['speaker'])}" if args["open"]
+                          else f"falta que responda el asiento {_person(args['speaker'])}")
+    if isinstance(args.get("what"), str) and args["what"] in _JSON_FAULTS:
+        out["what"] = _JSON_FAULTS[args["what"]]
     return out
+
+
+_ERRNO = {2: "no existe", 13: "sin permiso para leerlo", 21: "es una carpeta", 5: "error de lectura"}
+"""Why a file cannot be read, by its errno."""
+
+_JSON_FAULTS = {
+    "Expecting value": "falta un valor",
+    "Expecting property name enclosed in double quotes": "falta un nombre de clave entre comillas dobles",
+    "Expecting ':' delimiter": "falta «:»",
+    "Expecting ',' delimiter": "falta «,»",
+    "Extra data": "sobra texto tras el JSON",
+    "Unterminated string starting at": "una cadena sin cerrar",
+    "Invalid control character at": "un carácter de control dentro de una cadena",
+    "Invalid \\escape": "un escape no válido",
+    "Invalid \\uXXXX escape": "un escape \\u no válido",
+    "Illegal trailing comma before end of object": "una coma de más antes de «}»",
+    "Illegal trailing comma before end of array": "una coma de más antes de «]»",
+}
+"""Python's JSON decoder's faults, in the words of the table."""
 
 
 class _Missing(dict[str, Any]):
@@ -613,6 +768,111 @@ def say(code: str, args: Mapping[str, Any] | None = None, lang: str = "es") -> s
     if template is None:
         return table["msg_refused"] + f" ({code})"
     return visible(template.format_map(_Missing(_args(args or {}, lang))))  # one line, all of it seen
+
+
+ARGPARSE: tuple[tuple[str, str], ...] = (
+    (r"^the following arguments are required: (.*)$", r"faltan argumentos: \1"),
+    (r"^unrecognized arguments: (.*)$", r"argumentos desconocidos: \1"),
+    (r"^argument (\S+): invalid choice: (.*) \(choose from (.*)\)$", r"argumento \1: \2 no vale (vale: \3)"),
+    (r"^argument (\S+): invalid (\S+) value: (.*)$", r"argumento \1: valor no válido: \3"),
+    (r"^argument (\S+): expected one argument$", r"argumento \1: falta su valor"),
+    (r"^argument (\S+): expected at least one argument$", r"argumento \1: falta al menos un valor"),
+    (r"^argument (\S+): expected (\d+) arguments?$", r"argumento \1: faltan valores (\2)"),
+    (r"^argument (\S+): not allowed with argument (\S+)$", r"argumento \1: no va junto con \2"),
+    (r"^argument (\S+): ignored explicit argument (.*)$", r"argumento \1: no lleva valor (sobra \2)"),
+    (r"^one of the arguments (.*) is required$", r"hace falta uno de estos argumentos: \1"),
+    (r"^ambiguous option: (\S+) could match (.*)$", r"opción ambigua: \1 puede ser \2"),
+    (r"^argument (\S+): (.*)$", r"argumento \1: \2"),
+)
+"""What the command line's parser (argparse) refuses, in Spanish: (pattern, replacement), first
+match wins; the arguments' own checks already speak Spanish."""
+
+
+def say_argparse(message: str) -> str:
+    """argparse's refusal as one Spanish line.
+
+    >>> say_argparse("the following arguments are required: FILE")
+    'faltan argumentos: FILE'
+    """
+    message = " ".join(message.split())
+    for pattern, spanish in ARGPARSE:
+        said, n = re.subn(pattern, spanish, message)
+        if n:
+            return said
+    return message
+
+
+def say_error(exc: MusTableError, lang: str = "es") -> str:
+    """An error as one line for a person: its code and params in words (:func:`say`).
+
+    An error whose code has no sentence yet says that it failed, with its code and the
+    log's own text, so that nothing is hidden (``tests/test_spanish.py`` finds those).
+
+    >>> from table.record import parse
+    >>> try:
+    ...     parse("")
+    ... except MusTableError as exc:
+    ...     say_error(exc)
+    'vacío: no hay ningún registro'
+    """
+    table = texts(lang)
+    if "msg_" + exc.code in table:
+        return say(exc.code, exc.params, lang)
+    return visible(table["msg_failed"].format(code=exc.code, detail=exc))
+
+
+_WHY = {
+    "not card-shaped": "no tiene forma de carta",
+    "card outside the card zones": "carta fuera de las zonas de cartas",
+    "low confidence": "la cámara no está segura",
+    "views disagree": "las vistas no coinciden",
+    "card outside every zone": "carta fuera de todas las zonas",
+    "object outside every zone": "objeto fuera de todas las zonas",
+    "stone outside every zone": "piedra fuera de todas las zonas",
+}
+"""A reading's reasons (``docs/mat.md`` spells them in English, the JSON keeps them) in words."""
+
+
+def _zone(zone: object) -> str:
+    """A zone of the reading («seat 2 cards») as people say it: «cartas del asiento 3»."""
+    words = str(zone).split()
+    if len(words) == 3 and words[0] == "seat" and words[1].isdigit():
+        what = "cartas" if words[2] == "cards" else "piedras"
+        return f"{what} del asiento {int(words[1]) + 1}"
+    return "el centro" if str(zone) == "pool" else "fuera de las zonas"
+
+
+def _why(why: str, lang: str) -> str:
+    if why in _WHY:
+        return _WHY[why]
+    seen = re.fullmatch(r"card (\S+) seen (twice|\d+ times)", why)
+    if seen:
+        return f"el {seen[1]} se ve {2 if seen[2] == 'twice' else seen[2].split()[0]} veces"
+    problem = reading_problem(why)
+    return say(problem.code, problem.args, lang) if problem.code != "reader_problem" else why
+
+
+def say_reading(reading: Reading, lang: str = "es") -> list[str]:
+    """A reading (``mus-table read`` without ``--json``) as a few lines for a person, seats 1-4."""
+    lines = []
+    if not reading.calibrated:
+        lines.append("no se ve el tapete (menos de tres marcas): no se lee nada")
+    elif reading.stale:
+        lines.append("marcas tapadas: se usa la última calibración buena (lectura antigua)")
+    for s, seat in enumerate(reading.cards):
+        names = ", ".join(c.spanish for c in seat) or "-"
+        lines.append(f"asiento {s + 1}: {' '.join(str(c) for c in seat) or '-'}  ({names})")
+    stones = reading.stones
+    lines.append(f"piedras: {stones.pool} en el centro; por asiento, "
+                 + ", ".join(f"{n} el {s + 1}" for s, n in enumerate(stones.seats)))
+    for u in reading.unknown:
+        lines.append(f"sin leer en {_zone(u.zone)}: caja {list(u.box)} mm, {_why(u.why, lang)}")
+    for why in reading.impossible:
+        problem = reading_problem(why)
+        lines.append(f"imposible: {say(problem.code, problem.args, lang)}")
+    if reading.ignored:
+        lines.append(f"ignorado fuera de las zonas: {len(reading.ignored)}")
+    return [visible(line) for line in lines]
 
 
 def say_entry(kind: str, body: Mapping[str, Any], lang: str = "es") -> str:

@@ -15,7 +15,8 @@ card zone) and read by :class:`vision.reading.TableReader`. Reported:
   whose centre lies under a hand: they cannot be seen);
 - the mean time per frame (all threads of this machine, not ``bench read``'s one core).
 
-The deck is one the model never saw (``--deck held-out``, the default), the
+The deck is one the model never saw (``--deck held-out``, the default: each of
+:data:`models.deck.HELD_OUT_STYLES` in turn, or only those named by ``--style``), the
 training distribution (``--deck training``), or a scanned deck of your own
 (``--deck-dir DIR``: the 40 faces as ``{rank}_{oro,copa,espada,basto}.webp``,
 or .png/.jpg), which is how to measure the reader on another maker's cards. ``--px-per-mm 2.9``
@@ -32,6 +33,7 @@ import sys
 
 from firmware.benchmarks import scanned_deck
 from models.accuracy import evaluate
+from models.deck import HELD_OUT_STYLES
 from table.errors import MusTableError
 from vision.classifier import CardClassifier, ModelNotFound, NeverSure
 from vision.ends import ends_installed
@@ -42,6 +44,8 @@ HELP = "how right the reader is on rendered scenes: cards right/wrong/unknown, s
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options besides ``--n``, ``--seed`` and ``--json`` (which ``mus-table bench`` gives every target)."""
     parser.add_argument("--deck", choices=("held-out", "training"), default="held-out")
+    parser.add_argument("--style", action="append", default=[], choices=list(HELD_OUT_STYLES),
+                        help="with --deck held-out: only this held-out style (again for more; default all)")
     parser.add_argument("--deck-dir", default=None,
                         help="a scanned deck to draw the scenes with: {rank}_{oro,copa,espada,basto}.webp")
     parser.add_argument("--model", default=None, help="card model (default models/cards.onnx)")
@@ -68,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         classifier = NeverSure()
     faces = None if args.deck_dir is None else scanned_deck(args.deck_dir)
     tally = evaluate(args.n or 200, args.seed, args.deck, classifier, progress=not args.json, faces=faces,
-                     px_per_mm=args.px_per_mm)
+                     px_per_mm=args.px_per_mm, styles=args.style)
     result = tally.summary(with_model)
     if args.json:
         print(json.dumps(result))

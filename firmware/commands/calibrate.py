@@ -30,14 +30,15 @@ def run(args: argparse.Namespace) -> int:
     from vision.mat import MIN_PX_PER_MM
     from vision.overlay import draw_view
     from vision.reading import TableReader
+    from web.camera import view_labels
 
     frame = load_frame(args.image)
     classifier = None
     if not args.no_cards:
         try:
             classifier = CardClassifier()
-        except ModelNotFound as exc:
-            print(f"note: {exc}; drawing the mat and zones only")
+        except ModelNotFound:
+            print("aviso: no se pudo cargar el modelo de cartas; se dibujan solo el tapete y las zonas")
     reader = TableReader(classifier=classifier)
     if classifier is not None:
         reading = reader.read(frame)
@@ -46,16 +47,16 @@ def run(args: argparse.Namespace) -> int:
     else:
         state = reader.calibrator.update(frame)
         cal, reading, detail = state.calibration, None, None
-    view = draw_view(frame, cal, reading, detail)
+    view = draw_view(frame, cal, reading, detail, labels=view_labels())
     out = Path(args.out)
     if not cv2.imwrite(str(out), view):
-        raise MusTableError(f"cannot write {out}")
+        raise MusTableError(f"cannot write {out}", code="cannot_write", params={"path": str(out)})
     if cal is None:
-        print(f"wrote {out}: mat not found (fewer than three markers)")
+        print(f"escrita {out}: no se ve el tapete (menos de tres marcas)")
         return 2
     markers = " ".join(str(m) for m in cal.markers)
-    print(f"wrote {out}: markers {markers}, residual {cal.residual_mm:.2f} mm, "
-          f"{cal.px_per_mm():.2f} px/mm at the centre")
+    print(f"escrita {out}: marcas {markers}, residuo {cal.residual_mm:.2f} mm, "
+          f"{cal.px_per_mm():.2f} px/mm en el centro")
     if cal.px_per_mm() < MIN_PX_PER_MM:
-        print(f"warning: under {MIN_PX_PER_MM:g} px/mm, the spec's least resolution: bring the camera closer")
+        print(f"aviso: menos de {MIN_PX_PER_MM:g} px/mm, la resolución mínima: acercad la cámara")
     return 0

@@ -25,7 +25,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     Mat(args.mat)  # refuses a side no mat may have
     if not 0 <= args.tilt <= 30:
-        raise InvalidInput(f"--tilt {args.tilt:g}: between 0 and 30 degrees, please")
+        raise InvalidInput(f"--tilt {args.tilt:g}: between 0 and 30 degrees, please", code="option_range",
+                           params={"option": "--tilt", "least": 0, "most": 30, "value": f"{args.tilt:g}"})
     checks = cg.check_all(args.mat, args.tilt, full_res=args.full_res)
     if args.json:
         print(json.dumps({

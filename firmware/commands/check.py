@@ -33,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
     from firmware.table_app import open_source
 
     config = load_config(args.config, settings=args.settings)
-    print(f"config: table {config.table.name!r}, camera {config.camera.source}, mains {config.camera.mains_hz} Hz")
+    print(f"configuración: mesa {config.table.name!r}, cámara {config.camera.source}, "
+          f"red eléctrica de {config.camera.mains_hz} Hz")
     path = config.journal_path
     if path.is_file():
         journal = Journal(path, create=False)
@@ -42,9 +43,9 @@ def run(args: argparse.Namespace) -> int:
             hands = sum(len(journal.hands(p.id)) for p in partidas)  # each hand replayed and scored
         finally:
             journal.close()
-        print(f"journal: {path} opened, {len(partidas)} partidas, {hands} hands")
+        print(f"diario: {path} abierto, {len(partidas)} partidas, {hands} manos")
     else:
-        print(f"journal: none yet at {path} (a new table)")
+        print(f"diario: aún no hay en {path} (una mesa nueva)")
     if args.no_camera:
         return 0
     cam = open_source(config)
@@ -53,14 +54,14 @@ def run(args: argparse.Namespace) -> int:
     finally:
         cam.close()
     if frame is None or still is None:
-        print("camera: it gave no frame")
+        print("cámara: no ha dado ninguna imagen")
         return 1
     if args.frame is not None:
         cv2.imwrite(str(args.frame), still)
-    print(f"first frame: watching {frame.image.shape[1]}x{frame.image.shape[0]}, "
-          f"still {still.shape[1]}x{still.shape[0]}, mean level {still.mean():.0f}, "
-          f"locked {getattr(cam, 'locked', {})}" + (f": {args.frame}" if args.frame else ""))
+    print(f"primera imagen: vigilando a {frame.image.shape[1]}x{frame.image.shape[0]}, "
+          f"foto fija a {still.shape[1]}x{still.shape[0]}, nivel medio {still.mean():.0f}, "
+          f"fijado {getattr(cam, 'locked', {})}" + (f": {args.frame}" if args.frame else ""))
     refused = getattr(cam, "refused", "")
     if refused:
-        print(f"the sensor's full resolution was refused ({refused}): stills are half that")
+        print(f"el sensor no dio su resolución completa ({refused}): las fotos fijas son de la mitad")
     return 0

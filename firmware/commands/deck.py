@@ -39,17 +39,18 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "list":
         in_use = deck_in_use()
         for name in list_decks():
-            print(f"{name}  (in use)" if name == in_use else name)
+            print(f"{name}  (en uso)" if name == in_use else name)
         return 0
     if args.action == "use":
         if args.none == (args.name is not None):
-            raise InvalidInput("deck use: name a learnt deck, or --none for the card model alone")
+            raise InvalidInput("deck use: name a learnt deck, or --none for the card model alone",
+                               code="deck_use_which")
         use_deck(None if args.none else check_name(args.name))
-        print(f"deck in use: {args.name}" if not args.none else "deck in use: none (the card model alone)")
+        print(f"baraja en uso: {args.name}" if not args.none else "baraja en uso: ninguna (solo el modelo de cartas)")
         return 0
     if args.action == "remove":
         remove_deck(args.name)
-        print(f"forgot deck {args.name}")
+        print(f"baraja olvidada: {args.name}")
         return 0
     from vision.classifier import CardClassifier
     from vision.frames import load_frame
@@ -61,9 +62,10 @@ def run(args: argparse.Namespace) -> int:
         try:
             frames.append(load_frame(path))
         except MusTableError as exc:
-            raise MusTableError(f"frame {k}: {exc}") from exc
+            raise MusTableError(f"frame {k}: {exc}", code="learn_frame_bad",
+                                params={"photo": k + 1, "cause": {"code": exc.code, "args": exc.params}}) from exc
     deck = learn_deck(frames, model=CardClassifier(args.model))
     folder = save_deck(name, deck)
     use_deck(name)
-    print(f"learnt deck {name}: 40 cards, kept in {folder}; the deck in use now")
+    print(f"baraja aprendida: {name}, 40 cartas, guardada en {folder}; es la baraja en uso")
     return 0

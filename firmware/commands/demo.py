@@ -27,6 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--reader", choices=("camera", "truth"), default="camera",
                         help="camera: the real reader reads the rendered stills (default); truth: the cards "
                              "laid are read without looking at the picture (fast, for long runs of the loop)")
+    parser.add_argument("--learning-mistakes", action="store_true",
+                        help="when a deck is learnt on the display, lay photo 1 wrong first (two cards missing "
+                             "from seat 2's zone), to see the display say so")
     parser.add_argument("--pace", type=float, default=None,
                         help="seconds between two words (default 0 with --no-web, 0.8 with the display)")
 
@@ -36,11 +39,12 @@ def run(args: argparse.Namespace) -> int:
     from table.errors import InvalidInput
 
     if args.hands is not None and args.hands < 1:
-        raise InvalidInput("--hands must be at least 1")
+        raise InvalidInput("--hands must be at least 1", code="option_at_least",
+                           params={"option": "--hands", "least": 1, "value": args.hands})
     pace = args.pace if args.pace is not None else (0.0 if args.no_web else 0.8)
     demo = make_demo(seed=args.seed, rules=Rules(reyes=args.reyes, target=args.target), journal=args.journal,
                      port=args.port, word_s=pace, frames=args.frames,
-                     truth=args.reader == "truth")
+                     truth=args.reader == "truth", learning_mistakes=args.learning_mistakes)
     hands = args.hands if args.hands is not None else (3 if args.no_web else 1000)
     count = [demo.table.loop.state().hands]
 

@@ -40,15 +40,17 @@ def run(args: argparse.Namespace) -> int:
     from table.errors import InvalidInput
 
     if not 1 <= args.port <= 65535:
-        raise InvalidInput(f"--port: 1 to 65535, not {args.port}")
+        raise InvalidInput(f"--port: 1 to 65535, not {args.port}", code="option_range",
+                           params={"option": "--port", "least": 1, "most": 65535, "value": args.port})
     if args.delay is not None and not 0 <= args.delay <= 7200:
-        raise InvalidInput(f"--delay: 0 to 7200 seconds, not {args.delay}")
+        raise InvalidInput(f"--delay: 0 to 7200 seconds, not {args.delay}", code="option_range",
+                           params={"option": "--delay", "least": 0, "most": 7200, "value": args.delay})
     broker = replace(BrokerAddress.parse(args.broker), username=args.username, password=args.password)
     hub = build_hub(args.db, broker, pin=args.pin, prefix=args.prefix, public_ws=args.public_ws,
                     delay_s=args.delay, public=not args.no_public)
     hub.follower.start()
     server = make_server(hub.app, args.host, args.port)
-    print(f"mus-table hub: following {broker.host}:{broker.port}, pages on http://{args.host}:{args.port}/",
+    print(f"mus-table hub: siguiendo {broker.host}:{broker.port}, páginas en http://{args.host}:{args.port}/",
           flush=True)
     try:
         server.run()

@@ -12,7 +12,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("action", choices=("list", "export"),
                         help="list: one JSON line per partida; export: the hands of a partida as JSON lines")
     parser.add_argument("path", help="the journal (table.journal in the configuration)")
-    parser.add_argument("--partida", type=int, default=None, help="export: which partida (default: the last)")
+    parser.add_argument("--partida", type=int, default=None, help="export: which partida (default: the one in play)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -28,19 +28,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     mat = Mat(args.size)  # refuses a side out of range
     if not args.out.parent.is_dir():
-        raise InvalidInput(f"{args.out.parent}: no such folder")
+        raise InvalidInput(f"{args.out.parent}: no such folder", code="no_folder",
+                           params={"path": str(args.out.parent)})
     tile = None if args.tile == "none" else args.tile
     written = pm.write(args.out, mat, pm.PALETTES[args.felt], tile, args.dpi)
     side = mat.side + 2 * pm.MARGIN_MM
     if tile is None:
-        print(f"wrote {written[0]}: one sheet {side:g} × {side:g} mm "
-              f"(play area {mat.side:g} mm + {pm.MARGIN_MM:g} mm white margin); "
-              "print at 100 % and check the 100 mm bar")
+        print(f"escrito {written[0]}: una hoja de {side:g} × {side:g} mm "
+              f"(zona de juego de {mat.side:g} mm + {pm.MARGIN_MM:g} mm de margen blanco); "
+              "imprimidlo al 100 % y comprobad la barra de 100 mm")
     else:
         sheets = pm.tiles(mat, pm.PALETTES[args.felt], tile)
         t = sheets[0]
         where = str(written[0]) if len(written) == 1 else f"{written[0]} … {written[-1]}"
-        print(f"wrote {where}: {len(sheets)} {tile.upper() if tile == 'a4' else 'Letter'} sheets, "
-              f"{t.rows} rows × {t.cols} columns; print at 100 % (actual size), check the 100 mm "
-              "line on each, cut along the dashed lines and match the crosshairs")
+        print(f"escrito {where}: {len(sheets)} hojas {tile.upper() if tile == 'a4' else 'Letter'}, "
+              f"{t.rows} filas × {t.cols} columnas; imprimidlas al 100 % (tamaño real), comprobad la línea "
+              "de 100 mm de cada una, cortad por las líneas de puntos y haced coincidir las cruces")
     return 0

@@ -17,6 +17,7 @@ import json
 import sys
 
 from table.errors import MusTableError
+from web.strings import say_error, say_reading
 
 HELP = "read the cards and stones of overhead images (one JSON line each)"
 
@@ -61,13 +62,14 @@ def run(args: argparse.Namespace) -> int:
             if args.json:
                 print(json.dumps({"error": str(exc)}), flush=True)
             else:
-                print(f"{path}: error: {exc}", flush=True)
+                said = say_error(exc)
+                print(said if said.startswith(f"{path}:") else f"{path}: {said}", flush=True)
             continue
         if args.json:
             print(reading.to_line(), flush=True)
         else:
             print(f"{path}:")
-            for line in reading.summary().splitlines():
+            for line in say_reading(reading):
                 print(f"  {line}")
             sys.stdout.flush()
     return 2 if failed else 0

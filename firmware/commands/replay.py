@@ -27,10 +27,10 @@ def _count(text: str, most: int | None = 1000) -> int:
     try:
         n = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}") from None
+        raise argparse.ArgumentTypeError(f"no es un número entero: {text[:40]!r}") from None
     if n < 1 or (most is not None and n > most):
-        bound = "1 or more" if most is None else f"between 1 and {most}"
-        raise argparse.ArgumentTypeError(f"must be {bound}, not {str(n)[:40]}")
+        bound = "1 o más" if most is None else f"de 1 a {most}"
+        raise argparse.ArgumentTypeError(f"debe ser {bound}, no {str(n)[:40]}")
     return n
 
 
@@ -61,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
 
     partida, played = replay(read_input(args.file).splitlines(), args.juegos, args.vacas)
     if args.hand is not None and args.hand > len(played):
-        raise InvalidInput(f"--hand {args.hand}: the partida has {len(played)} hands")
+        raise InvalidInput(f"--hand {args.hand}: the partida has {len(played)} hands", code="hand_beyond",
+                           params={"hand": args.hand, "hands": len(played)})
     if args.json and args.hand is not None:
         lines = [dump(hand_json(played[args.hand - 1]))]
     elif args.json:

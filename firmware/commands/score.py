@@ -42,7 +42,8 @@ def read_input(path: str) -> bytes:
         with open(path, "rb") as f:
             return f.read()
     except OSError as exc:
-        raise InvalidInput(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise InvalidInput(f"cannot read {path}: {exc.strerror or exc}", code="cannot_read",
+                           params={"path": path, "errno": exc.errno}) from None
 
 
 def dump(obj: Any, pretty: bool = False) -> str:
@@ -132,7 +133,8 @@ _REFERENCE = [0]
 def _jobs(asked: int, lines: int) -> int:
     """How many processes score the batch: one for a small batch or without fork."""
     if asked < 0:
-        raise InvalidInput(f"--jobs must be 0 (one per core) or more, not {show(asked)}")
+        raise InvalidInput(f"--jobs must be 0 (one per core) or more, not {show(asked)}", code="option_at_least",
+                           params={"option": "--jobs", "least": 0, "value": show(asked)})
     if lines < 2 * _BLOCK or not hasattr(os, "fork"):
         return 1
     if asked == 0:

@@ -6,8 +6,7 @@ let csrf = document.querySelector('meta[name="csrf-token"]').content;
 let unlocked = document.getElementById("lockstate").dataset.unlocked === "yes";
 let state = null;
 let shownTanteo = "";
-let view = null;     /* "bets" or "learn": what the display shows besides the phase's own view */
-let learnK = null;   /* the learning frame shown */
+let view = null;     /* "bets": what the display shows besides the phase's own view */
 /* The envido's amount: the smallest legal one at every new bet (``stepKey`` names the bet). */
 let stepN = 2;
 let stepKey = "";
@@ -18,13 +17,13 @@ let busy = false;        /* a command on its way: other taps wait for its answer
 let pending = null;      /* a command that could not reach the table: {cmd, label} */
 window.tapAge = () => Date.now() - lastTap.at;  /* for the browser tests: a repeat is taken after REPEAT_MS */
 
-function toast(text, bad) {
+function toast(text, bad, ms) {
   const t = document.getElementById("toast");
   t.textContent = text;
   t.className = "toast" + (bad ? " bad" : "");
   t.hidden = false;
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { t.hidden = true; }, bad ? 5000 : 2500);
+  toast.timer = setTimeout(() => { t.hidden = true; }, ms || (bad ? 5000 : 2500));
 }
 
 /* What was just entered, in large type for a moment («Paso — asiento 2 ✓»). */
@@ -41,10 +40,12 @@ function flash(text) {
 }
 
 const POST_TIMEOUT_MS = 8000;  /* an answer later than this: the tap is taken as not arrived */
+const SLOW_MS = {learn_frame: 60000, learn_deck: 300000};
+/* commands that read a photo or learn a deck (a minute on the Pi): said while they work */
 
-async function post(url, body) {
+async function post(url, body, timeoutMs) {
   const ctl = new AbortController();
-  const timer = setTimeout(() => ctl.abort(), POST_TIMEOUT_MS);
+  const timer = setTimeout(() => ctl.abort(), timeoutMs || POST_TIMEOUT_MS);
   let r;
   try {
     r = await fetch(url, {method: "POST", credentials: "same-origin", signal: ctl.signal,
@@ -75,15 +76,19 @@ async function command(cmd, label) {
   lastTap = {key, at: now};
   busy = true;
   const body = state && typeof state.seq === "number" ? {...cmd, seq: state.seq} : cmd;
+  const slow = SLOW_MS[cmd.kind];
+  if (slow) toast(tr("working_" + cmd.kind), false, slow);
   let r;
   try {
-    r = await post("/api/command", body);
+    r = await post("/api/command", body, slow);
   } catch (e) {
     busy = false;
+    if (slow) document.getElementById("toast").hidden = true;
     setPending({cmd, label});
     return;
   }
   busy = false;
+  if (slow) document.getElementById("toast").hidden = true;
   if (r.ok) {
     setPending(null);
     if (r.body.state) render(r.body.state);
@@ -392,18 +397,17 @@ function renderEnd(main, st) {
   main.append(side);
 }
 
-/* Deck learning: frame by frame, where each of the frame's cards goes, on a drawing of the mat. */
+/* Deck learning: frame by frame, where each of the frame's cards goes, on a drawing of the mat.
+   The table says which frame is to be laid (learning.frame: the next one once a photo is right,
+   the same one while it is wrong); a tab asks the table for another. */
 function renderLearning(main, st) {
   const L = st.learning || {};
   const frames = (window.LEARN || []).length || 3;
   const bad = Object.keys(L.faults || {}).map(Number).filter((k) => ((L.faults || {})[k] || []).length);
   const done = (L.done || []).filter((k) => !bad.includes(k));  /* taken and right */
   const all = done.length >= frames;
-  if (learnK === null || learnK >= frames) {
-    learnK = bad.length ? bad[0] : [...Array(frames).keys()].find((k) => !done.includes(k)) ?? 0;
-  }
-  const k = learnK;
-  const mat = el("section", {class: "learnmat"});
+  const k = Math.min(frames - 1, Math.max(0, Number(L.frame) || 0));
+  const mat = el("section", {class: "learnmat", "data-frame": k});
   const exp = (window.LEARN || [])[k] || [[], [], [], []];
   const faults = (L.faults || {})[k] || (L.faults || {})[String(k)] || [];
   const badSeats = faults.map((x) => (x.args || {}).seat).filter((x) => x !== undefined);
@@ -417,45 +421,73 @@ function renderLearning(main, st) {
   const tabs = el("div", {class: "learntabs"});
   for (let i = 0; i < frames; i++) {
     tabs.append(el("button", {class: "mid" + (i === k ? " chosen" : "") + (done.includes(i) ? " done" : "") + (bad.includes(i) ? " bad" : ""),
-      "data-frame": i, onclick: () => { learnK = i; render(state); }},
+      "data-frame": i, onclick: () => { if (i !== k) command({kind: "learn_start", k: i}, tr("learn_frame", {k: i + 1, total: frames})); }},
       (done.includes(i) ? "\u2713 " : bad.includes(i) ? "\u26A0 " : "") + (i + 1)));
   }
-  const side = el("section", {class: "side learnside"},
-    el("h2", null, tr("learn_deck")), tabs,
+  const side = el("section", {class: "side learnside", "aria-label": tr("learn_deck")}, tabs,
     el("p", {class: "learnstep"}, all ? tr("learn_all_done") : tr("learn_frame", {k: k + 1, total: frames})),
     all ? null : el("p", {class: "learnwhere"}, bad.includes(k) ? tr("learn_fix") : tr("learn_where")),
-    el("button", {class: all ? "mid" : "big", id: "btn-capture", onclick: () => { learnK = null; command({kind: "learn_frame", k}, tr("learn_taken", {k: k + 1})); }},
+    el("button", {class: all ? "mid" : "big", id: "btn-capture", onclick: () => command({kind: "learn_frame", k}, tr("learn_taken", {k: k + 1}))},
       all || done.includes(k) || bad.includes(k) ? tr("learn_retake", {k: k + 1}) : tr("learn_capture")));
   if (all) {
     side.append(el("button", {class: "big", id: "btn-deck-save", onclick: () => askName(L.name || "")}, tr("learn_name_save")));
   }
+  /* the deck the table reads with now, and the way back to the card model alone */
+  const deck = el("div", {class: "deckrow"}, el("span", {class: "deckname", id: "deckname"}, deckLine(st)));
+  if (st.deck && !(L.done || []).length) {
+    deck.append(el("button", {class: "small", id: "btn-deck-base", onclick: () => command({kind: "use_deck", name: null}, tr("deck_base_done"))}, tr("deck_base")));
+  }
+  side.append(deck);
   side.append(el("button", {class: "mid", id: "btn-learn-cancel", onclick: () => {
-    learnK = null; view = null;
+    view = null;
     if (st.phase === "learning") command({kind: "learn_cancel"}, tr("learn_cancel")); else render(state);
   }}, tr("learn_cancel")));
   main.append(mat, side);
 }
 
+/* «Baraja: …»: the learnt deck the table reads with, or the card model alone. */
+function deckLine(st) {
+  return st.deck ? tr("deck_in_use", {name: st.deck}) : tr("deck_none");
+}
+
 /* Text on an on-screen keyboard (a kiosk has no other; a real keyboard types in the box too):
-   letters with accents, spaces. ``done(text)`` gets what was typed; ``back`` goes back. */
+   letters with accents, spaces. The first letter is a capital, the rest small unless «⇧» is
+   tapped first (the keys show what they write). ``done(text)`` gets what was typed; ``back``
+   goes back. */
 function askText(title, start, okLabel, done, back, most) {
   const box = el("input", {class: "kbshown", id: "kbshown", value: start || "", maxlength: most || 64,
     autocomplete: "off", spellcheck: "false"});
+  let shift = false;
+  const upper = () => shift || !box.value;
   const add = (t) => { if (box.value.length < (most || 64)) box.value += t; };
-  const rows = ["1234567890", "QWERTYUIOP", "ASDFGHJKLÑ", "ZXCVBNMÁÉÍ", "ÓÚÜÇ-'.&"];
+  const rows = ["1234567890", "QWERTYUIOP", "ASDFGHJKLÑ", "ZXCVBNMÁÉÍ", "ÓÚÜÇ-\u2014'.&"];
   const kb = el("div", {class: "kb"});
+  const shiftKey = el("button", {class: "kbkey", "data-key": "shift", "aria-label": tr("kb_shift"),
+    onclick: () => { shift = !shift; relabel(); }}, "\u21E7");
+  const relabel = () => {
+    for (const b of kb.querySelectorAll(".kbkey.letter")) b.textContent = upper() ? b.dataset.key : b.dataset.key.toLowerCase();
+    shiftKey.classList.toggle("chosen", shift);
+  };
   for (const r of rows) {
     const row = el("div", {class: "kbrow"});
-    for (const ch of r) row.append(el("button", {class: "kbkey", "data-key": ch, onclick: () => {
-      add(box.value && !/\s$/.test(box.value) ? ch.toLowerCase() : ch);
-    }}, ch));
+    if (r === rows[rows.length - 1]) row.append(shiftKey);
+    for (const ch of r) {
+      const letter = ch.toLowerCase() !== ch;
+      row.append(el("button", {class: "kbkey" + (letter ? " letter" : ""), "data-key": ch, onclick: () => {
+        add(letter && !upper() ? ch.toLowerCase() : ch);
+        shift = false;
+        relabel();
+      }}, ch));
+    }
     kb.append(row);
   }
   kb.append(el("div", {class: "kbrow"},
-    el("button", {class: "kbkey wide", "data-key": "space", onclick: () => add(" ")}, tr("kb_space")),
-    el("button", {class: "kbkey", "data-key": "back", "aria-label": tr("kb_back"), onclick: () => { box.value = box.value.slice(0, -1); }}, "\u232B"),
+    el("button", {class: "kbkey wide", "data-key": "space", onclick: () => { add(" "); relabel(); }}, tr("kb_space")),
+    el("button", {class: "kbkey", "data-key": "back", "aria-label": tr("kb_back"), onclick: () => { box.value = box.value.slice(0, -1); relabel(); }}, "\u232B"),
     el("button", {class: "kbkey ok", "data-key": "ok", onclick: () => done(box.value.trim())}, okLabel),
     el("button", {class: "kbkey", "data-key": "cancel", onclick: back || closeModal}, tr("cancel"))));
+  box.addEventListener("input", relabel);
+  relabel();
   openModal(el("div", {class: "kbbox"}, el("h2", null, title), box, kb));
 }
 
@@ -478,7 +510,9 @@ function renderOver(main, st) {
     el("div", {class: "overline"}, tr("vacas_line", {a: vacas[0], b: vacas[1]})),
     vr.length ? el("div", {class: "overline muted"},
       tr("vaca_juegos") + " " + vr.map((v) => tr("a_to_b", {a: v[0], b: v[1]})).join("; ")) : null,
-    el("button", {class: "big", id: "btn-new-partida", onclick: askNewPartida}, tr("new_partida"))));
+    el("div", {class: "surebtns"},
+      el("button", {class: "big", id: "btn-new-partida", onclick: askNewPartida}, tr("new_partida")),
+      el("button", {class: "big", id: "btn-reopen-over", onclick: askReopen}, tr("reopen_open")))));
 }
 
 /* «Nueva partida», the second step: what happens to the partida in play, the players' names
@@ -525,7 +559,73 @@ function showNewPartida() {
     names, rules,
     el("div", {class: "surebtns"},
       el("button", {class: "big", id: "btn-sure", onclick: start}, tr("new_partida_yes")),
+      el("button", {class: "big", id: "btn-reopen-list", onclick: showReopen}, tr("reopen_open")),
       el("button", {class: "big cancel", onclick: closeModal}, tr("cancel")))));
+}
+
+/* «Reabrir»: the closed partidas (newest first), each with its date, its pairs and its score;
+   one that is not won comes back as it was left, after a second step that says what happens
+   to the partida in play. Behind the PIN, as «Nueva partida». */
+function askReopen() {
+  if (!unlocked) askPin(showReopen); else showReopen();
+}
+
+function partidaWhen(iso) {
+  const d = new Date(iso);
+  if (!iso || isNaN(d)) return "";
+  return d.toLocaleString("es-ES", {day: "numeric", month: "short", hour: "2-digit", minute: "2-digit"});
+}
+
+function partidaScore(p, sep) {
+  const who = {names: p.names || ["", "", "", ""]};
+  const sc = p.score || [0, 0];
+  if (sep) return tr("reopen_score", {a: pairLabel(0, who), sa: sc[0], b: pairLabel(1, who), sb: sc[1]});
+  return el("span", {class: "rpscore"}, pairLabel(0, who), " ", el("b", null, String(sc[0])), " \u2013 ",
+    el("b", null, String(sc[1])), " ", pairLabel(1, who));
+}
+
+async function showReopen() {
+  const box = el("div", {class: "surebox rpbox", id: "reopenbox"}, el("h2", null, tr("reopen_title")),
+    el("p", {class: "rpintro"}, tr("reopen_loading")));
+  openModal(box);
+  let ps;
+  try {
+    const r = await fetch("/api/partidas", {credentials: "same-origin"});
+    ps = await r.json();
+  } catch (e) {
+    closeModal(); toast(tr("offline"), true); return;
+  }
+  const closed = ps.filter((p) => !p.in_play).reverse();
+  const list = el("div", {class: "rplist"});
+  for (const p of closed) {
+    const hands = p.hands === 1 ? tr("reopen_hands_1") : tr("reopen_hands", {n: p.hands});
+    const when = partidaWhen(p.started);
+    const won = p.winner !== null && p.winner !== undefined;
+    list.append(el("div", {class: "rprow" + (won ? " won" : ""), "data-partida": p.id},
+      el("div", {class: "rpwhat"},
+        el("div", {class: "rphead"}, el("b", null, tr("reopen_row", {id: p.id})),
+          " \u00B7 " + (when ? tr("reopen_started", {when}) + " \u00B7 " : "") + hands),
+        partidaScore(p)),
+      p.reopenable ? el("button", {class: "mid reopen-btn", "data-partida": p.id, onclick: () => sureReopen(p, ps)}, tr("reopen"))
+        : el("span", {class: "rpwon"}, tr("reopen_won", {p: pairLabel(p.winner, {names: p.names || ["", "", "", ""]})}))));
+  }
+  box.replaceChildren(el("h2", null, tr("reopen_title")),
+    el("p", {class: "rpintro"}, closed.some((p) => p.reopenable) ? tr("reopen_intro") : tr("reopen_none")),
+    list,
+    el("div", {class: "surebtns"}, el("button", {class: "big cancel", id: "btn-reopen-cancel", onclick: closeModal}, tr("cancel"))));
+}
+
+/* The second step: what comes back, and what is closed in its place. */
+function sureReopen(p, ps) {
+  const now = ps.find((x) => x.in_play) || {};
+  const jv = p.juegos_vaca || [0, 0];
+  const juegos = jv[0] || jv[1] ? tr("reopen_juegos", {a: jv[0], b: jv[1]}) : "";
+  const who = {names: p.names || ["", "", "", ""]};
+  askSure(tr("reopen_sure", {id: p.id}),
+    tr("reopen_what", {id: p.id, score: partidaScore(p, true), mano: seatLabel(p.mano, who), juegos,
+      now: now.id ?? "", now_score: partidaScore(now.score ? now : {score: [0, 0]}, true)}),
+    tr("reopen_yes", {id: p.id}),
+    () => command({kind: "reopen", partida: p.id}, tr("reopen_done", {id: p.id})));
 }
 
 function render(st) {
@@ -534,10 +634,12 @@ function render(st) {
   window.STATE = st;
   renderScore(document.getElementById("score"), st);
   renderFaults(st);
+  const mid = document.querySelector("#score .mid");  /* a learnt deck in use is said under the hand's number */
+  if (mid && st.deck) mid.append(el("div", {class: "deck", id: "deck"}, deckLine(st)));
   const main = document.getElementById("main");
   main.replaceChildren();
   main.dataset.phase = st.phase;
-  if (st.phase === "learning" || view === "learn") renderLearning(main, st);
+  if (st.phase === "learning") renderLearning(main, st);
   else if (st.phase === "playing" || (view === "bets" && st.bets && st.bets.lance && !st.bets.over)) renderBets(main, st);
   else if (st.phase === "over") renderOver(main, st);
   else renderEnd(main, st);
@@ -554,7 +656,7 @@ document.getElementById("btn-judge").addEventListener("click", () => command({ki
 document.getElementById("btn-undo-hand").addEventListener("click", () => {
   askSure(tr("undo_hand"), tr("undo_hand_what"), tr("undo_hand_yes"), () => command({kind: "undo_hand"}, tr("undo_hand")));
 });
-document.getElementById("btn-learn").addEventListener("click", () => { view = "learn"; learnK = null; render(state); });
+document.getElementById("btn-learn").addEventListener("click", () => command({kind: "learn_start", k: 0}, tr("learn_deck")));
 
 setUnlocked(unlocked);
 live(render, (s, message) => {
