@@ -87,10 +87,12 @@ class FolderCamera:
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.folder = Path(folder)
         if not self.folder.is_dir():
-            raise CameraError(f"no folder of frames at {self.folder}")
+            raise CameraError(f"no folder of frames at {self.folder}", code="camera_no_folder",
+                              params={"path": str(self.folder)})
         self.paths = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
         if not self.paths:
-            raise CameraError(f"{self.folder} holds no images ({', '.join(IMAGE_SUFFIXES)})")
+            raise CameraError(f"{self.folder} holds no images ({', '.join(IMAGE_SUFFIXES)})", code="camera_no_images",
+                              params={"path": str(self.folder), "kinds": ", ".join(IMAGE_SUFFIXES)})
         self.loop = loop
         self._i = 0
         self._n = 0
@@ -138,7 +140,8 @@ class OpenCVCamera:
         self.device = device
         self._cap = capture if capture is not None else cv2.VideoCapture(device)
         if not self._cap.isOpened():
-            raise CameraError(f"camera {device!r} cannot be opened (plugged in? another program using it?)")
+            raise CameraError(f"camera {device!r} cannot be opened (plugged in? another program using it?)",
+                              code="camera_not_opened", params={"device": repr(device)})
         if width and height:
             self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
             self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
@@ -272,7 +275,7 @@ class PiCamera:
             from picamera2 import Picamera2  # only here: the Pi's own package
         except ImportError as exc:
             raise CameraError("picamera2 is not installed (on Raspberry Pi OS: apt install python3-picamera2; "
-                              "a virtual environment needs --system-site-packages)") from exc
+                              "a virtual environment needs --system-site-packages)", code="camera_no_picamera2") from exc
         if mains_hz not in (50, 60):
             raise InvalidInput(f"mains_hz is 50 or 60, not {mains_hz!r}")
         self.period_us = 1e6 / (2 * mains_hz)
@@ -307,7 +310,8 @@ class PiCamera:
             self.locked = self._lock_controls(meta)
             self._cam.set_controls(self.locked)
         except Exception as exc:  # noqa: BLE001 - libcamera raises many kinds
-            raise CameraError(f"the Pi camera cannot be started: {exc}") from exc
+            raise CameraError(f"the Pi camera cannot be started: {exc}", code="camera_not_started",
+                              params={"detail": str(exc)}) from exc
 
     # ------------------------------------------------------------------ focus
 
@@ -338,7 +342,7 @@ class PiCamera:
         set and returned: each position held for ``frames`` frames, then measured.
         Default positions: 0.4-1.4 dioptres (2.5 m to 0.7 m) in steps of 0.1."""
         if not self.has_focus:
-            raise CameraError("this camera has no lens to focus (a manual lens: turn its ring)")
+            raise CameraError("this camera has no lens to focus (a manual lens: turn its ring)", code="camera_no_focus")
         positions = positions or tuple(round(0.4 + 0.1 * i, 2) for i in range(11))
         scores: list[tuple[float, float]] = []
         for p in positions:
@@ -350,7 +354,7 @@ class PiCamera:
             if image is not None:
                 scores.append((sharpness(image), p))
         if not scores:
-            raise CameraError("no frame while focusing")
+            raise CameraError("no frame while focusing", code="camera_no_frame_focusing")
         best = max(scores)[1]
         self.set_lens(best)
         return best

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -184,24 +185,41 @@ class TableConfig:
         return Path(self.table.journal).expanduser()
 
 
+def _bad(code: str, message: str, **params: Any) -> InvalidInput:
+    """A fault of the configuration: ``message`` for a log, the code and params for the edges to word."""
+    return InvalidInput(message, code=code, params=params)
+
+
+_TYPE_WORDS = {int: "un número entero", float: "un número", str: "un texto entre comillas", bool: "true o false"}
+
+
+def _toml_where(exc: tomllib.TOMLDecodeError) -> dict[str, Any]:
+    """Where TOML's reader stopped (its message says it: «... (at line 3, column 7)»)."""
+    found = re.search(r"at line (\d+), column (\d+)", str(exc))
+    return {"line": int(found[1]), "column": int(found[2])} if found else {"line": "?", "column": "?"}
+
+
 def _section(cls: type, name: str, raw: Any) -> Any:
     if not isinstance(raw, dict):
-        raise InvalidInput(f"config: [{name}] must be a table of keys")
+        raise _bad("config_section_table", f"config: [{name}] must be a table of keys", section=name)
     hints = get_type_hints(cls)
     known = {f.name for f in fields(cls)}
     values: dict[str, Any] = {}
     for key, value in raw.items():
         if key not in known:
-            raise InvalidInput(f"config: unknown key {name}.{key} (known: {', '.join(sorted(known))})")
+            raise _bad("config_unknown_key", f"config: unknown key {name}.{key} (known: {', '.join(sorted(known))})",
+                       key=f"{name}.{key}", keys=", ".join(f"«{k}»" for k in sorted(known)))
         want = hints[key]
         if want is float and type(value) is int:
             value = float(value)
         elif want == tuple[int, int]:
             if (not isinstance(value, list) or len(value) != 2 or any(type(v) is not int for v in value)):
-                raise InvalidInput(f"config: {name}.{key} must be two seats, like [0, 1], not {value!r}")
+                raise _bad("config_two_seats", f"config: {name}.{key} must be two seats, like [0, 1], not {value!r}",
+                           key=f"{name}.{key}", value=repr(value))
             value = (value[0], value[1])
         elif type(value) is not want:
-            raise InvalidInput(f"config: {name}.{key} must be {getattr(want, '__name__', want)}, not {value!r}")
+            raise _bad("config_type", f"config: {name}.{key} must be {getattr(want, '__name__', want)}, not {value!r}",
+                       key=f"{name}.{key}", want=_TYPE_WORDS.get(want, str(want)), value=repr(value))
         values[key] = value
     return cls(**values)
 
@@ -218,13 +236,14 @@ def _settings_table(text: str, where: str) -> dict[str, dict[str, Any]]:
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise InvalidInput(f"settings: {where} is not TOML: {exc}") from None
+        raise _bad("settings_not_toml", f"settings: {where} is not TOML: {exc}", path=where, **_toml_where(exc)) from None
     for section, body in raw.items():
         if not isinstance(body, dict):
-            raise InvalidInput(f"settings: [{section}] must be a table of keys")
+            raise _bad("settings_section_table", f"settings: [{section}] must be a table of keys", section=section)
         for key in body:
             if (section, key) not in SETTABLE:
-                raise InvalidInput(f"settings: {section}.{key} cannot be set from the display")
+                raise _bad("settings_not_settable", f"settings: {section}.{key} cannot be set from the display",
+                           key=f"{section}.{key}")
     return raw
 
 
@@ -238,7 +257,7 @@ def parse_config(text: str, settings: str = "") -> TableConfig:
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise InvalidInput(f"config: not TOML: {exc}") from None
+        raise _bad("config_not_toml", f"config: not TOML: {exc}", **_toml_where(exc)) from None
     for section, body in _settings_table(settings, "settings.toml").items():
         base = raw.setdefault(section, {})
         if isinstance(base, dict):
@@ -247,27 +266,30 @@ def parse_config(text: str, settings: str = "") -> TableConfig:
     values: dict[str, Any] = {}
     for name, body in raw.items():
         if name not in sections:
-            raise InvalidInput(f"config: unknown section [{name}] (sections: {', '.join(sections)})")
+            raise _bad("config_unknown_section", f"config: unknown section [{name}] (sections: {', '.join(sections)})",
+                       section=name, sections=", ".join(f"[{k}]" for k in sections))
         if name == "rules":
             try:
                 values[name] = Rules.from_json(body)
             except InvalidRecord as exc:
-                raise InvalidInput(f"config: {exc}") from None
+                raise _bad("config_cause", f"config: {exc}", cause={"code": exc.code, "args": exc.params}) from None
         else:
             values[name] = _section(get_type_hints(TableConfig)[name], name, body)
     cfg = TableConfig(**values)
     if cfg.camera.source not in SOURCES:
-        raise InvalidInput(f"config: camera.source must be one of {', '.join(SOURCES)}, not {cfg.camera.source!r}")
+        raise _bad("config_source", f"config: camera.source must be one of {', '.join(SOURCES)}, "
+                   f"not {cfg.camera.source!r}", sources=", ".join(f'"{k}"' for k in SOURCES), value=repr(cfg.camera.source))
     if cfg.camera.source == "folder" and not cfg.camera.path:
-        raise InvalidInput("config: camera.source = \"folder\" needs camera.path (the folder of frames)")
+        raise _bad("config_folder_path", "config: camera.source = \"folder\" needs camera.path (the folder of frames)")
     if cfg.camera.mains_hz not in (50, 60):
-        raise InvalidInput(f"config: camera.mains_hz must be 50 or 60, not {cfg.camera.mains_hz}")
+        raise _bad("config_mains", f"config: camera.mains_hz must be 50 or 60, not {cfg.camera.mains_hz}",
+                   value=cfg.camera.mains_hz)
     if not 1 <= cfg.web.port <= 65535 or not 1 <= cfg.mqtt.port <= 65535:
-        raise InvalidInput("config: ports are 1-65535")
+        raise _bad("config_ports", "config: ports are 1-65535")
     try:
         Mat(cfg.mat.side_mm)  # the mat checks its own size (one definition of the sizes allowed)
     except InvalidInput as exc:
-        raise InvalidInput(f"config: mat.side_mm: {exc}") from None
+        raise _bad("config_mat", f"config: mat.side_mm: {exc}", cause={"code": exc.code, "args": exc.params}) from None
     cfg.loop_settings()  # checks the partida, the seats and the name
     cfg.watch_settings()
     cfg.panel.pins  # noqa: B018 - checks the pins
@@ -283,13 +305,14 @@ def load_config(path: str | Path, settings: str | Path | None = None) -> TableCo
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
-        raise InvalidInput(f"config: cannot read {p}: {exc.strerror}") from None
+        raise _bad("cannot_read", f"config: cannot read {p}: {exc.strerror}", path=str(p), errno=exc.errno) from None
     extra = ""
     if settings is not None and Path(settings).is_file():
         try:
             extra = Path(settings).read_text(encoding="utf-8")
         except OSError as exc:
-            raise InvalidInput(f"settings: cannot read {settings}: {exc.strerror}") from None
+            raise _bad("cannot_read", f"settings: cannot read {settings}: {exc.strerror}", path=str(settings),
+                       errno=exc.errno) from None
     return parse_config(text, extra)
 
 
@@ -300,7 +323,7 @@ def _toml_value(value: Any) -> str:
         return repr(value)
     if isinstance(value, str):
         return json.dumps(value)  # a TOML basic string: JSON's escapes are TOML's
-    raise InvalidInput(f"settings: cannot store {value!r}")
+    raise _bad("settings_cannot_store", f"settings: cannot store {value!r}", value=repr(value))
 
 
 def read_settings(path: str | Path) -> dict[str, dict[str, Any]]:
@@ -328,7 +351,8 @@ def save_settings(path: str | Path, config_text: str, changes: dict[tuple[str, s
     stored = read_settings(p)
     for (section, key), value in changes.items():
         if (section, key) not in SETTABLE:
-            raise InvalidInput(f"settings: {section}.{key} cannot be set from the display")
+            raise _bad("settings_not_settable", f"settings: {section}.{key} cannot be set from the display",
+                       key=f"{section}.{key}")
         stored.setdefault(section, {})[key] = value
     text = "# Settings made on the table's display (mus-table); over /etc/mus-table/table.toml.\n"
     for section, body in stored.items():

@@ -40,6 +40,7 @@ from firmware.table_loop import FaultKind, Phase, TableLoop
 from firmware.watcher import Watch, Watcher
 from table.errors import InvalidInput
 from vision.calibration import Calibration, calibrate
+from web.strings import say_error
 
 log = logging.getLogger(__name__)
 
@@ -176,10 +177,10 @@ class TableRunner:
         try:
             return self.source.grab()
         except CameraError as exc:
-            self.loop.fault(FaultKind.CAMERA, "camera_failed", why=str(exc))
+            self.loop.fault(FaultKind.CAMERA, "camera_failed", why=say_error(exc))
             self._drop_source()
         except InvalidInput as exc:
-            self.loop.fault(FaultKind.FRAMES, "frame_unreadable", why=str(exc))
+            self.loop.fault(FaultKind.FRAMES, "frame_unreadable", why=say_error(exc))
             self._last_frame_at = now  # the camera is there; its frames are the fault
         except Exception as exc:  # noqa: BLE001 - a driver failing in any way is a lost camera
             self.loop.fault(FaultKind.CAMERA, "camera_failed", why=f"{type(exc).__name__}: {exc}")

@@ -99,9 +99,8 @@ class LearningLayout:
     missing: tuple[tuple[int, int], ...] = ()
     face_down: tuple[tuple[int, int], ...] = ()
 
-    @property
-    def right(self) -> bool:
-        return not self.missing and not self.face_down
+    def to_json(self) -> dict[str, Any]:
+        return {"k": self.k, "missing": [list(m) for m in self.missing], "face_down": [list(f) for f in self.face_down]}
 
     def cards(self) -> tuple[tuple[Card, ...], ...]:
         """The cards laid, per seat, left to right as the seat sees them."""

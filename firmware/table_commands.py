@@ -184,6 +184,8 @@ def parse_command(obj: Any) -> Command:
         raise CommandRefused("unknown_command", kind=repr(kind))
     if cls is Say:
         word = obj.get("word")
+        if word is None:
+            raise CommandRefused("word_missing")
         if word not in WORDS:
             raise CommandRefused("unknown_word", word=repr(word))
         seat = _seat(obj)

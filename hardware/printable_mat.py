@@ -257,7 +257,7 @@ def _seat_label(mat: Mat, palette: Palette, seat: int) -> list[Shape]:
     k, s = mat.scale, mat.side
     cx = s / 2
     big, small = 13.0 * k, 5.5 * k
-    name = f"ASIENTO {seat}"
+    name = f"ASIENTO {seat + 1}"  # seats as people count them, 1-4 (seat 0 is «ASIENTO 1»)
     y_name = s - 26.0 * k
     shapes: list[Shape] = [Text(cx, y_name, name, big, palette.ink, tag=f"label seat {seat}")]
     # An arrow after the name points to this seat's right: the next seat to speak.
@@ -304,8 +304,8 @@ def mat_shapes(mat: Mat, palette: Palette = PALETTES["green"]) -> list[Shape]:
     for seat in range(4):
         shapes.extend(turn_shape(shape, seat, s / 2) for shape in _seat_label(mat, palette, seat))
     shapes.extend(_scale_bar(mat, palette))
-    caption = (f"mus-table mat - play area {s:g} mm - ArUco DICT_4X4_50 markers 0-3 "
-               f"({MARKER_MM:g} mm) - the bar at bottom left must measure 100 mm")
+    caption = (f"tapete de mus-table - zona de juego de {s:g} mm - marcas ArUco DICT_4X4_50 0-3 "
+               f"({MARKER_MM:g} mm) - la barra de abajo a la izquierda debe medir 100 mm")
     shapes.append(Text(s / 2, s + 13.0, caption, 4.0, MARGIN_INK, tag="caption"))
     return shapes
 
@@ -348,7 +348,7 @@ def whole_page(mat: Mat, palette: Palette = PALETTES["green"]) -> Page:
     """The whole mat on one sheet: the play area plus a white margin of MARGIN_MM."""
     side = mat.side + 2 * MARGIN_MM
     return Page(side, side, (Layer(tuple(mat_shapes(mat, palette)), (MARGIN_MM, MARGIN_MM)),),
-                label=f"mus-table mat {mat.side:g} mm")
+                label=f"tapete de mus-table de {mat.side:g} mm")
 
 
 # --- tiling ----------------------------------------------------------------------------------
@@ -452,8 +452,8 @@ def tiles(mat: Mat, palette: Palette = PALETTES["green"], paper: str = "a4") -> 
             felt = 1 if shapes and shapes[0].tag == "felt" else 0
             layered = (*shapes[:felt], *cuts, *shapes[felt:], *crosshairs)
             n = r * cols + c + 1
-            label = (f"mus-table mat {mat.side:g} mm - sheet {n} of {rows * cols} - "
-                     f"row {r + 1} of {rows}, column {c + 1} of {cols} - print at 100 % (actual size)")
+            label = (f"tapete de mus-table de {mat.side:g} mm - hoja {n} de {rows * cols} - "
+                     f"fila {r + 1} de {rows}, columna {c + 1} de {cols} - imprimir al 100 %, sin ajustar a la hoja")
             fy = ph - PAGE_MARGIN_MM
             furniture: list[Shape] = [
                 Text(pw / 2, fy - 1.0, label, 3.5, MARGIN_INK, tag="page label"),

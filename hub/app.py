@@ -2,7 +2,7 @@
 
 ``create_app(store, follower, pin=...)``. Pages: ``/`` (all tables), ``/mesa/<name>``
 (the juez's console: history and rulings narrated as ``replay --explain``,
-hands corrected and undone, the table's call and its answer, the juez's
+hands corrected and undone, partidas re-opened, the table's call and its answer, the juez's
 decisions), ``/torneo`` (pairs, rounds, results), ``/sorteo`` and
 ``/clasificacion`` (to print or project), ``/ver`` and ``/ver/<name>``
 (spectators, MQTT over WebSockets with the vendored mqtt.js, straight from the
@@ -35,6 +35,7 @@ from flask import (
     session,
     url_for,
 )
+from werkzeug.exceptions import HTTPException
 
 from hub.follower import Follower
 from hub.public import PHASES, glance
@@ -57,6 +58,18 @@ from table.errors import InvalidInput
 DELAY_KEY = "public_delay_s"
 MAX_SSE = 200
 """Open fallback streams at once (each holds a server thread): past it, a newcomer is sent to the MQTT page."""
+
+
+HTTP_TEXT = {
+    400: "La petición no es válida",
+    403: "Hace falta el PIN del juez para esto",
+    404: "Esta página no existe en el torneo",
+    405: "Esta dirección no admite esa petición",
+    413: "Lo enviado es demasiado grande",
+    500: "El torneo ha tenido un fallo al contestar; vuelve a intentarlo",
+}
+"""What the hub says for an HTTP refusal (the hub speaks Spanish itself: it may not import the
+table's web strings)."""
 
 
 def now_iso() -> str:
@@ -130,6 +143,15 @@ def create_app(store: Store, follower: Follower | None = None, *, pin: str, publ
     def invalid(exc: InvalidInput) -> tuple[str, int]:
         return render_template("message.html", text=str(exc)), 400
 
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> Any:
+        """Flask's own pages are English: every refusal of the hub says it in Spanish."""
+        status = exc.code or 500
+        text = HTTP_TEXT.get(status, HTTP_TEXT[500])
+        if request.path.startswith("/api/"):
+            return jsonify(error=text), status
+        return render_template("message.html", text=text), status
+
     # ------------------------------------------------------------------------ the juez
 
     @app.post("/entrar")
@@ -162,7 +184,7 @@ def create_app(store: Store, follower: Follower | None = None, *, pin: str, publ
         if row is None:
             abort(404)
         views = [partida_view(store, name, p) for p in sorted(store.partidas(name))]
-        changes = store.event_kinds(name, ("corrected", "undone"))
+        changes = store.event_kinds(name, ("corrected", "undone", "reopened"))
         return render_template("console.html", name=name, row=row, glance=glance(name, row.state, row.status,
                                                                                   row.seen),
                                pairs=seated(name), views=views, changes=changes,

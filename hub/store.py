@@ -288,7 +288,7 @@ class Store:
         return int(value or 0)
 
     def event_kinds(self, table: str, kinds: tuple[str, ...]) -> list[dict[str, Any]]:
-        """A table's events of these kinds (the console's corrected and undone hands): ``seq``,
+        """A table's events of these kinds (the console's corrected and undone hands, partidas re-opened): ``seq``,
         ``kind``, ``at``, and the partida, hand number and cards of the state they carried."""
         with self._tx() as conn:
             rows = conn.execute(select(events_t.c.seq, events_t.c.kind, events_t.c.at, events_t.c.state)

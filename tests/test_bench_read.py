@@ -40,3 +40,20 @@ def test_bench_read_draws_a_scanned_deck_and_refuses_an_incomplete_one(tmp_path:
                 render_card(last, HELD_OUT_STYLES["moderna"]))
     assert main(["bench", "read", "--n", "1", "--deck-dir", str(tmp_path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["frames"] == 1
+
+
+def test_bench_read_saves_its_frames_reads_them_again_in_cpu_time_and_writes_each_reading(
+        tmp_path: Path, capsys: Any) -> None:
+    frames, first, again = tmp_path / "frames", tmp_path / "first.jsonl", tmp_path / "again.jsonl"
+    assert main(["bench", "read", "--n", "2", "--seed", "4", "--save-frames", str(frames),
+                 "--readings", str(first), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["clock"] == "wall"
+    assert sorted(p.name for p in frames.iterdir()) == ["000.png", "001.png"]
+    assert main(["bench", "read", "--frames", str(frames), "--cpu", "--readings", str(again), "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["frames"] == 2 and got["clock"] == "cpu" and got["ms"]["total"]["median"] > 0
+    lines = again.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 2 and sum(len(seat) for seat in json.loads(lines[0])["cards"]) > 10
+    assert lines == first.read_text(encoding="utf-8").splitlines()  # a png keeps the frame: the same calls
+    assert main(["bench", "read", "--frames", str(tmp_path / "none")]) == 2
+    assert "not a folder" in capsys.readouterr().err

@@ -4,7 +4,8 @@ The real loop over the synthetic table (the scene renderer as the camera, the
 real reader), served by waitress. Every tap is counted, from the first word of
 a hand to its confirmation, and the counts are written to
 ``test-artifacts/taps.json``; each screen is checked for anything off the
-screen, cut or covered before its screenshot is saved (``shot``).
+screen, cut or covered, and for a word of English, before its screenshot is
+saved (``shot``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
-from test_browser_web import ARTIFACTS, CHROMIUM, HAND, HAND2, PIN, TIMEOUT, Served, shot
+from test_browser_web import ARTIFACTS, CHROMIUM, HAND, HAND2, PIN, TIMEOUT, Served
+from test_browser_web import shot as saved_shot
+from test_spanish import english
 
 from table.cards import Card
 
@@ -37,6 +40,28 @@ def browser() -> Iterator[Any]:
         b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield b
         b.close()
+
+
+SEEN_TEXT = """() => {
+  const out = [document.body.innerText];
+  for (const e of document.querySelectorAll("[title], [aria-label], [placeholder], [alt]")) {
+    if (!e.getClientRects().length) continue;
+    for (const a of ["title", "aria-label", "placeholder", "alt"]) {
+      const v = e.getAttribute(a);
+      if (v) out.push(v);
+    }
+  }
+  return out.join("\\n");
+}"""
+"""What a person sees or hears of the page: its rendered text and the visible elements' labels."""
+
+
+def shot(page: Page, name: str, transparent: bool = False, scrolls: bool = False) -> None:
+    """Every screen checked, before its screenshot, for a word of English (``tests/test_spanish.py``)."""
+    saved_shot(page, name, transparent, scrolls)
+    text = page.evaluate(SEEN_TEXT)
+    assert text.strip() or transparent, name  # something was read (a transparent overlay may be bare)
+    assert english(text) == [], (name, english(text), text)
 
 
 class Player:

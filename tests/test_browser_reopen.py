@@ -141,3 +141,18 @@ def test_a_partida_closed_by_nueva_partida_is_reopened_and_play_goes_on(served: 
     (ARTIFACTS / "taps-reopen.json").write_text(json.dumps({"reopen": taps}, indent=1) + "\n")
     assert taps == 4 and errors == []
     page.close()
+
+
+@pytest.mark.parametrize("size", [(1024, 600), (390, 844)])
+def test_the_list_of_closed_partidas_at_other_sizes(served: Served, browser: Any, size: tuple[int, int]) -> None:
+    if not any(p.reopenable for p in served.loop.partidas()):
+        served.command({"kind": "new_partida"})
+    w, h = size
+    page = browser.new_page(viewport={"width": w, "height": h})
+    page.set_default_timeout(TIMEOUT)
+    page.goto(served.url + "/")
+    Player(page).unlock()
+    page.evaluate("showReopen()")  # what «Reabrir otra…» opens (the phone's «Nueva partida» step aside)
+    expect(page.locator(".reopen-btn").first).to_be_visible()
+    shot(page, f"reopen-{w}x{h}-list.png", scrolls=w < 600)
+    page.close()

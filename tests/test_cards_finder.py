@@ -28,6 +28,7 @@ from vision.cards import (
     _fit_edges,
     _rect_quad,
     _rescue,
+    _trimmed,
     card_shaped,
     find_cards,
     quad_error_mm,
@@ -231,6 +232,20 @@ def test_a_card_partly_lost_to_a_glare_in_a_still_is_fitted_whole(deck: str, see
     # end of it and fitted to the card's edges, is the card
     scene = glare_scene(seed, deck, 2.9)
     assert_all_found(scene, find(scene, READER_K), tol_mm=3.0)
+
+
+def test_a_patch_of_felt_stuck_to_a_single_card_is_trimmed_off() -> None:
+    # pale felt lit by a lamp beside a card's edge joins its paper: a bump 8 mm wide and 4 mm out
+    # on a long side turns and widens the card's rectangle by 4 mm; the opening takes it off
+    k = 1.2
+    truth = card_corners(CardPlacement((100.0, 100.0), 7.0), (61.5, 95.0))
+    blob = np.zeros((260, 260), np.uint8)
+    cv2.fillPoly(blob, [np.round(np.asarray(truth) * k).astype(np.int32)], 255)
+    cv2.rectangle(blob, (round(125 * k), round(45 * k)), (round(133 * k), round(56 * k)), 255, -1)
+    (cnt,) = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]
+    found = _rect_quad(cnt, k)[0]
+    assert quad_error_mm(found, truth) > 5.0
+    assert quad_error_mm(_trimmed(found, cnt, k, (61.5, 95.0)), truth) < 3.0
 
 
 def test_two_cards_inside_one_glare_are_both_cut_free() -> None:

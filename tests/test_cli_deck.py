@@ -94,7 +94,7 @@ def test_a_refused_frame_keeps_nothing_and_says_one_line(tmp_path: Path, data_ho
 
 @pytest.mark.parametrize("argv, message", [
     (["deck", "remove", "nothing"], "no hay ninguna baraja aprendida que se llame «nothing»"),
-    (["deck", "learn", "../up", "a", "b", "c"], "nombre del mazo"),
+    (["deck", "learn", "../up", "a", "b", "c"], "nombre de la baraja"),
     (["deck", "learn", "ok", "missing0.png", "b", "c"], "foto 1: missing0.png: no existe ese archivo"),
     (["read", "--deck", "nothing", "x.png"], "no hay ninguna baraja aprendida que se llame «nothing»"),
 ])

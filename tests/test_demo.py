@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
 from firmware.cli import main
-from firmware.demo import make_demo
-from firmware.synthetic import PlayersLost
-from firmware.table_commands import Say
-from firmware.table_loop import TableLoop
+from firmware.demo import Demo, make_demo
+from firmware.synthetic import LearningLayout, PlayersLost
+from firmware.table_commands import LearnCancel, LearnStart, Say
+from firmware.table_loop import Phase, TableLoop
 from table.betting import BetWord
 from table.rules import Rules
 from vision.classifier import NeverSure
@@ -188,3 +189,38 @@ def test_a_word_tapped_on_the_display_does_not_stop_the_players() -> None:
         assert tapped
         [confirmed] = loop.hands()
         assert confirmed.record.bets == hand.record.bets and demo.players.refused == []
+
+
+def test_a_deck_learnt_on_the_display_mid_hand_pauses_the_players() -> None:
+    """«Aprender baraja» in the middle of a hand: the table reads no hand meanwhile, the synthetic
+    table shows the learning frame the display asks for (the hand's cards wait under it), the
+    players wait without taking it for a crossing, and once learning ends they go on with the
+    hand as dealt."""
+    demo = make_demo(seed=5, truth=True)
+    loop = demo.table.loop
+    waited: list[threading.Thread] = []
+
+    def person(_: float) -> None:
+        if loop.phase is not Phase.LEARNING and demo.learner is not None and not demo.learner.laid:
+            loop.submit(LearnStart(1))
+            assert demo.synthetic.learning == LearningLayout(1)
+
+    def leave_learning(stop: threading.Event | None = None) -> bool:
+        if loop.phase is Phase.LEARNING and not waited:  # the person leaves learning while the players wait
+            waited.append(threading.Thread(target=loop.submit, args=(LearnCancel(),)))
+            waited[0].start()
+        return Demo.wait_learnt(demo, stop)
+
+    demo.players._pause = person
+    demo.wait_learnt = leave_learning  # type: ignore[method-assign]
+    demo.table.start()
+    try:
+        [hand] = demo.play(1)  # not shared: a crossing would stop it
+    finally:
+        demo.table.stop()
+    waited[0].join()
+    assert demo.learner is not None and demo.learner.laid == [LearningLayout(1)]
+    assert any("learning_now" in r or "aprendiendo" in r for r in demo.players.refused)
+    [confirmed] = loop.hands()
+    assert confirmed.record.bets == hand.record.bets and confirmed.record.cards == hand.record.cards
+    assert demo.synthetic.learning is None

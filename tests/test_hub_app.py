@@ -14,7 +14,7 @@ import pytest
 
 from firmware.journal import Journal
 from firmware.mqtt import MqttPublisher
-from firmware.table_commands import CallJudge, Confirm, Correct, NewPartida, UndoHand
+from firmware.table_commands import CallJudge, Confirm, Correct, NewPartida, Reopen, UndoHand
 from firmware.table_loop import LoopSettings, TableLoop
 from firmware.truth import TruthPlayers, TruthReader
 from hub.follower import BrokerAddress
@@ -24,6 +24,7 @@ from table.match import replay
 from table.partida import narrate
 from table.rules import Rules
 from tests._mosquitto import HOST, Mosquitto, needs_mosquitto
+from tests.test_spanish import english, visible
 
 pytestmark = needs_mosquitto
 WAIT = 60.0
@@ -67,6 +68,9 @@ def test_tables_console_call_and_rulings(hub: tuple[Hub, Mosquitto], tmp_path: P
         t.loop.submit(UndoHand())  # the last hand taken back, a card corrected by hand, confirmed again
         t.loop.submit(Correct(0, 0, Card.parse(t.loop.snapshot()["cards"][0][0])))
         t.loop.submit(Confirm(t.loop.snapshot()["confirm_by"][0]))
+        t.loop.submit(NewPartida())  # a partida closed, and re-opened: the console says so
+        t.loop.submit(NewPartida())
+        t.loop.submit(Reopen(2))
         f = h.follower
         assert f.wait(lambda: "mesa-1" in f.tables and f.tables["mesa-1"].last_entry == t.journal.last_seq()
                       and f.tables["mesa-1"].seq == t.loop.bus.last_seq, WAIT)
@@ -86,6 +90,7 @@ def test_tables_console_call_and_rulings(hub: tuple[Hub, Mosquitto], tmp_path: P
         page = web.get("/mesa/mesa-1").get_data(as_text=True)
         changes = page[page.index('id="changes"'):page.index('id="history"')]
         assert "mano 3 · deshecha" in changes and "mano 3 · carta corregida a mano" in changes, changes
+        assert "partida 2, mano 1 · reabierta: vuelve al juego tal como se dejó" in changes, changes
         for p in (s.id for s in t.journal.partidas() if s.hands):
             lines = [json.dumps(r) for r in t.journal.export(p)]
             partida, played = replay(lines, 1, 1)
@@ -109,6 +114,9 @@ def test_tables_console_call_and_rulings(hub: tuple[Hub, Mosquitto], tmp_path: P
         assert web.post("/mesa/mesa-1/decision", data={"kind": "juego_lost", "pair": ""}).status_code == 400
         assert [r["kind"] for r in h.store.rulings("mesa-1")] == ["warning"]
         console = web.get("/mesa/mesa-1").get_data(as_text=True)
+        # no English on the live pages of a table in play (tests/test_spanish.py's words)
+        for url in ("/", "/mesa/mesa-1", "/ver", "/ver/mesa-1", "/torneo", "/clasificacion"):
+            assert english(visible(web.get(url).get_data(as_text=True))) == [], url
         assert "señas" in console and "asientos 2 y 4 · partida 1" in console  # pair 1 of the JSON, as people read it
         assert len(t.journal.entries()) == entries
         assert web.post("/entrar", data={"pin": PIN, "next": "//evil.example/x"}).headers["Location"] == "/"

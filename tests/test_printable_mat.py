@@ -172,7 +172,7 @@ def test_each_seat_reads_its_own_label() -> None:
     for seat in range(4):
         label = next(s for s in shapes if s.tag == f"label seat {seat}")
         assert isinstance(label, pm.Text)
-        assert label.text == f"ASIENTO {seat}" and label.turns == seat
+        assert label.text == f"ASIENTO {seat + 1}" and label.turns == seat
         # It lies between the seat's card zone and its edge of the table.
         x, y, w, h = pm.bounds(label)
         x0, y0, x1, y1 = mat.card_zone(seat)
@@ -267,7 +267,7 @@ def test_svg_is_true_scale_and_its_markers_and_zones_are_the_spec(tmp_path: Path
     pool = root.find(".//s:circle[@data-tag='pool']", ns)
     assert pool is not None and float(pool.attrib["r"]) == pytest.approx(110.0)
     texts = [el.text for el in root.iterfind(".//s:text", ns)]
-    assert {f"ASIENTO {s}" for s in range(4)} <= set(texts)
+    assert {f"ASIENTO {s}" for s in range(1, 5)} <= set(texts)
 
 
 class PdfDrawing:
@@ -365,12 +365,12 @@ def test_pdf_labels_face_their_seats_at_their_places(tmp_path: Path) -> None:
     for seat in range(4):
         label = next(s for s in pm.mat_shapes(mat) if s.tag == f"label seat {seat}")
         assert isinstance(label, pm.Text)
-        (start, u), = [(p, u) for t, p, u in page.texts if t == f"ASIENTO {seat}"]
+        (start, u), = [(p, u) for t, p, u in page.texts if t == f"ASIENTO {seat + 1}"]
         assert u == pytest.approx(pm._TEXT_DIRECTIONS[seat], abs=1e-6)
         w = pm.text_width_mm(label.text, label.size)
         centre = (start[0] + u[0] * w / 2 - pm.MARGIN_MM, start[1] + u[1] * w / 2 - pm.MARGIN_MM)
         assert math.dist(centre, (label.x, label.y)) < TOL_MM
-    assert any("must measure 100 mm" in t for t, _, _ in page.texts)
+    assert any("debe medir 100 mm" in t for t, _, _ in page.texts)
 
 
 def test_tiled_pdf_has_one_clipped_a4_page_per_tile(tmp_path: Path) -> None:
@@ -385,7 +385,7 @@ def test_tiled_pdf_has_one_clipped_a4_page_per_tile(tmp_path: Path) -> None:
             (t.page.width_mm, t.page.height_mm), abs=0.01)
         assert sorted((p.width_mm, p.height_mm)) == pytest.approx([210, 297], abs=0.01)
         assert p.clips >= 1
-        assert any(f"sheet {n} of {len(sheets)}" in text for text, _, _ in p.texts)
+        assert any(f"hoja {n} de {len(sheets)}" in text for text, _, _ in p.texts)
 
 
 # --- tiles -------------------------------------------------------------------------------------
@@ -412,7 +412,7 @@ def test_tiles_cover_the_whole_sheet_with_overlap(paper: str) -> None:
         assert sorted((t.page.width_mm, t.page.height_mm)) == sorted((pw, ph))
         wx, wy, ww, wh = t.window_on_page
         assert wx >= pm.PAGE_MARGIN_MM and wx + ww <= t.page.width_mm - pm.PAGE_MARGIN_MM
-        assert f"row {t.row + 1} of {rows}, column {t.col + 1} of {cols}" in t.page.label
+        assert f"fila {t.row + 1} de {rows}, columna {t.col + 1} de {cols}" in t.page.label
         assert len(t.crosshairs) >= 2
 
 

@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.felt import Felt, every, log_image
+from vision.felt import Felt, every, log_image, median
 from vision.mat import CARD_MM, Mat, Zone, ZoneKind
 
 Image = npt.NDArray[np.uint8]
@@ -66,7 +66,9 @@ DARK_FELT = 80.0
 """Felt darker than this (mean of the channels) is also searched for outlines in plain brightness."""
 OFF_SIZE = 0.04
 """A card found this much larger or smaller than its frame's deck (either side) is refitted at the deck's size."""
-REFIT_EDGE = 0.03
+TRIM_MM = 6.0
+"""A single card larger than its deck loses what sticks out narrower than twice this (:func:`_trimmed`)."""
+REFIT_EDGE = 0.016
 """Least rise of log-brightness a pixel inwards along every side of a refit (:func:`_fitted_on_edges`)..."""
 SHRUNK = 0.92
 """...unless the card found is this much smaller than its deck (either side): then it is refitted anyway."""
@@ -349,7 +351,7 @@ def object_mask(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None 
         ring = (cv2.erode(blob8, ring_out) > 0) ^ inner if inner.any() else blob
         ring = ring if ring.any() else blob
         patch = light[y0:y1, x0:x1]
-        edge = float(np.median(patch[ring]))
+        edge = float(median(patch[ring]))
         cut = max(threshold, 0.5 * edge)
         sub = (((patch > cut) & blob) | inner).astype(np.uint8) * 255
         sub = _fill(np.asarray(cv2.morphologyEx(sub, cv2.MORPH_OPEN, kernel), np.uint8))
@@ -432,6 +434,7 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     card_area = CARD_MM[0] * CARD_MM[1] * k * k
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     singles: list[QuadMM] = []
+    single_contours: list[Contour] = []
     pending: list[Contour] = []
     found: list[CardObject] = []
     for cnt in contours:
@@ -442,6 +445,7 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
         obj = CardObject(quad, None)
         if fill > MIN_FILL and card_shaped(*obj.size):
             singles.append(quad)
+            single_contours.append(cnt)
         else:
             pending.append(cnt)
     # the deck's own size, learnt from the single cards of this frame
@@ -450,6 +454,9 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
         card = (float(np.median(sizes[:, 0])), float(np.median(sizes[:, 1])))
     else:
         card = CARD_MM
+    # a single larger than its deck may have taken a patch of felt at its edge with it
+    singles = [_trimmed(q, c, k, card) if _larger(CardObject(q, None), card) else q
+               for q, c in zip(singles, single_contours, strict=True)]
     for cnt in pending:
         parts = _split(cnt, k, card)
         if len(parts) == 1 and parts[0].why is not None:
@@ -527,7 +534,7 @@ def unread_things(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat,
     grey = _log_grey(rectified)
     mag = _gradient(grey) / 8.0  # Sobel's scale: per pixel
     free = felt.free > 0
-    spread = float(np.median(mag[free])) * 1.4826 if free.any() else 0.0
+    spread = float(median(mag[free])) * 1.4826 if free.any() else 0.0
     busy: Image = np.asarray((mag > max(UNREAD_MIN_EDGE, UNREAD_EDGE_SIGMAS * spread)), np.uint8) * np.uint8(255)
     zones = np.zeros(busy.shape, np.uint8)
     for s in range(4):
@@ -539,8 +546,10 @@ def unread_things(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat,
     closed = cv2.morphologyEx(busy, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
     blob = _fill(np.asarray(closed, np.uint8))  # a card's frame line holds its plain middle
     blob &= np.asarray(cv2.bitwise_not(_taken(found, k, busy.shape[:2], 3.0)), np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(blob, connectivity=8)
     card_px = CARD_MM[0] * CARD_MM[1] * k * k
+    if cv2.countNonZero(blob) < UNREAD_AREA * card_px:
+        return []  # no part can be card-sized (most frames): the labelling was a quarter of this look
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(blob, connectivity=8)
     out = []
     for i in range(1, n):
         if stats[i, cv2.CC_STAT_AREA] < UNREAD_AREA * card_px:
@@ -647,13 +656,13 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
     # a log unit
     lo = float(np.percentile(log[free], 0.5)) - 0.05
     scale = min(200.0, 255.0 / max(1e-3, float(np.percentile(log, 99.5)) - lo))
-    looks = [(np.clip((log - lo) * scale, 0, 255).astype(np.uint8), float(np.median(mag[free])) * scale)]
+    looks = [(np.clip((log - lo) * scale, 0, 255).astype(np.uint8), float(median(mag[free])) * scale)]
     # On dark felt the log brightness is noisy, and a card under a glare on it has an edge
     # no stronger than that noise: look again in plain brightness, where the noise is small
     grey = np.asarray(cv2.GaussianBlur(cv2.transform(small, np.full((1, 3), 1.0 / 3.0, np.float32)),
                                        (0, 0), 1.0), np.uint8)
     if float(np.median(grey[free])) < DARK_FELT:
-        looks.append((grey, float(np.median(_gradient(grey)[free]))))
+        looks.append((grey, float(median(_gradient(grey)[free]))))
     out: list[CardObject] = []
     for img8, noise in looks:
         edges = cv2.Canny(img8, 4.0 * noise, 8.0 * noise, L2gradient=True) & search
@@ -679,6 +688,35 @@ def _gradient(image: npt.NDArray[Any]) -> FloatImage:
     """Sobel's gradient magnitude, in the units Canny thresholds the same image in."""
     return np.asarray(cv2.magnitude(cv2.Sobel(image, cv2.CV_32F, 1, 0), cv2.Sobel(image, cv2.CV_32F, 0, 1)),
                       np.float32)
+
+
+def _larger(obj: CardObject, card: tuple[float, float]) -> bool:
+    """Whether a card found is larger than its frame's deck by more than :data:`OFF_SIZE` either side."""
+    return max(obj.size[0] / card[0], obj.size[1] / card[1]) > 1 + OFF_SIZE
+
+
+def _trimmed(quad: QuadMM, cnt: Contour, k: float, card: tuple[float, float]) -> QuadMM:
+    """A single card's rectangle without what sticks out of its outline (a patch of lit felt, a mark).
+
+    An opening by a disc of :data:`TRIM_MM` radius takes off whatever is narrower
+    than it and leaves a rectangle's straight sides where they are: the opened
+    outline's rectangle is kept when it is card-shaped and nearer the deck's size.
+    """
+    x, y, w, h = cv2.boundingRect(cnt)
+    blob = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.drawContours(blob, [cnt - np.array([x - 1, y - 1])], -1, 255, -1)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(TRIM_MM * k) + 1,) * 2)
+    opened = np.asarray(cv2.morphologyEx(blob, cv2.MORPH_OPEN, disc), np.uint8)
+    cs, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not cs:
+        return quad
+    trimmed, fill = _rect_quad(max(cs, key=cv2.contourArea) + np.array([x - 1, y - 1]), k)
+    size, before = CardObject(trimmed, None).size, CardObject(quad, None).size
+
+    def off(sz: tuple[float, float]) -> float:
+        return abs(sz[0] / card[0] - 1) + abs(sz[1] / card[1] - 1)
+
+    return trimmed if fill > MIN_FILL and card_shaped(*size) and off(size) < off(before) else quad
 
 
 def _off_size(obj: CardObject, card: tuple[float, float]) -> bool:
@@ -860,7 +898,7 @@ def _outline_quad(cnt: Contour, rectified: Image, k: float, grown_mm: float) -> 
     ring = (cv2.dilate(region, disc(5.0)) > 0) & ~(cv2.dilate(region, disc(2.0)) > 0)
     if not inner.any() or not ring.any():
         return None
-    if float(np.median(patch[inner])) - float(np.median(patch[ring])) < OUTLINE_CONTRAST:
+    if float(median(patch[inner])) - float(median(patch[ring])) < OUTLINE_CONTRAST:
         return None
     return obj
 

@@ -48,6 +48,24 @@ def log_image(image: Image) -> FloatImage:
     return np.asarray(cv2.LUT(image, _LOG_LUT), dtype=np.float32)
 
 
+def median(values: npt.NDArray[Any]) -> Any:
+    """``np.median`` of an array's values, the very same value, several times faster.
+
+    numpy partitions at both middles and at the end (to see a NaN), and a partition at
+    several places leaves its fast path: here it partitions at the upper middle only,
+    takes the lower middle as the largest value below it, and averages the two as numpy
+    does. Arrays of another type than float, and NaNs, go to numpy.
+    """
+    v = np.ravel(values)
+    n = v.size
+    if v.dtype not in (np.float32, np.float64) or n < 2 or np.isnan(np.max(v)):
+        return np.median(v)
+    part = np.partition(v, n // 2)
+    if n % 2:
+        return np.mean(part[n // 2:n // 2 + 1])
+    return np.mean(np.array([part[:n // 2].max(), part[n // 2]], v.dtype))
+
+
 def channel_max(image: FloatImage) -> FloatImage:
     """The largest of the channels at each pixel (numpy's max(axis=2) is several times slower)."""
     if image.ndim == 2:
@@ -119,7 +137,7 @@ class Felt:
         v = every(values, step)[every(self.free, step) > 0]
         if v.size == 0:
             return 0.0
-        return float(1.4826 * np.median(np.abs(v - np.median(v))))
+        return float(1.4826 * median(np.abs(v - median(v))))
 
     def distance(self, image: Image, region: tuple[int, int, int, int] | None = None) -> FloatImage:
         """How unlike the felt each pixel is: |pixel - felt| / (|felt| + DISTANCE_OFFSET).
@@ -197,7 +215,7 @@ def _spread(logs: FloatImage, model: FloatImage, free: npt.NDArray[np.bool_]) ->
     f = free[::2, ::2]
     if not f.any():
         return 0.05
-    return float(np.median(channel_max(np.ascontiguousarray(np.abs(logs[::2, ::2] - model[::2, ::2])))[f]))
+    return float(median(channel_max(np.ascontiguousarray(np.abs(logs[::2, ::2] - model[::2, ::2])))[f]))
 
 
 def _median_log(image: Image, where: npt.NDArray[np.bool_]) -> FloatImage:

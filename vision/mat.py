@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 import cv2
 
@@ -132,7 +133,9 @@ class Mat:
     def __post_init__(self) -> None:
         if not MIN_SIDE_MM <= self.side <= MAX_SIDE_MM:
             raise InvalidInput(f"a mat of side {self.side:g} mm: a play area between "
-                               f"{MIN_SIDE_MM:g} and {MAX_SIDE_MM:g} mm, please")
+                               f"{MIN_SIDE_MM:g} and {MAX_SIDE_MM:g} mm, please", code="mat_side",
+                               params={"side": f"{self.side:g}", "least": f"{MIN_SIDE_MM:g}",
+                                       "most": f"{MAX_SIDE_MM:g}"})
 
     @property
     def scale(self) -> float:
@@ -157,21 +160,36 @@ class Mat:
         return [(x0, y0), (x0 + m, y0), (x0 + m, y0 + m), (x0, y0 + m)]
 
     def card_zone(self, seat: int) -> Rect:
-        return _turn_rect(tuple(v * self.scale for v in _SEAT0_CARDS), seat, self.side / 2)  # type: ignore[arg-type]
+        return _zone_rects(self.side)[0][seat]
 
     def stone_zone(self, seat: int) -> Rect:
-        return _turn_rect(tuple(v * self.scale for v in _SEAT0_STONES), seat, self.side / 2)  # type: ignore[arg-type]
+        return _zone_rects(self.side)[1][seat]
 
     def zone_at(self, x: float, y: float) -> Zone | None:
         """The zone that holds a point, or None outside every zone."""
         cx, cy = self.centre
         if math.hypot(x - cx, y - cy) <= self.pool_radius:
             return Zone.POOL
+        cards, stones = _zone_rects(self.side)
         for seat in range(4):
-            x0, y0, x1, y1 = self.card_zone(seat)
+            x0, y0, x1, y1 = cards[seat]
             if x0 <= x <= x1 and y0 <= y <= y1:
-                return Zone.cards(seat)
-            x0, y0, x1, y1 = self.stone_zone(seat)
+                return _CARD_ZONES[seat]
+            x0, y0, x1, y1 = stones[seat]
             if x0 <= x <= x1 and y0 <= y <= y1:
-                return Zone.stones(seat)
+                return _STONE_ZONES[seat]
         return None
+
+
+@lru_cache(maxsize=16)
+def _zone_rects(side: float) -> tuple[tuple[Rect, ...], tuple[Rect, ...]]:
+    """Each seat's card and stone zones of a mat of ``side`` mm (a reading asks for them hundreds of times)."""
+    scale = side / REFERENCE_SIDE_MM
+    cards = tuple(v * scale for v in _SEAT0_CARDS)
+    stones = tuple(v * scale for v in _SEAT0_STONES)
+    return (tuple(_turn_rect(cards, seat, side / 2) for seat in range(4)),  # type: ignore[arg-type]
+            tuple(_turn_rect(stones, seat, side / 2) for seat in range(4)))  # type: ignore[arg-type]
+
+
+_CARD_ZONES = tuple(Zone.cards(seat) for seat in range(4))
+_STONE_ZONES = tuple(Zone.stones(seat) for seat in range(4))

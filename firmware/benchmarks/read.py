@@ -10,14 +10,21 @@ frames at that resolution (a full-resolution still is about 2.9), instead of
 the live camera's 1.2-1.8. ``--deck-dir`` draws the cards with a scanned
 deck and ``--model`` reads them with another card model: with one that
 never saw the deck, the ends reader is asked about most cards, and its
-time is in the ``model`` stage.
+time is in the ``model`` stage. ``--cpu`` times each stage in this process's CPU
+time instead of wall time (steadier on a machine other work shares: what it
+measures is the read's own work); ``--frames DIR`` reads the stills of a
+folder instead of rendering (``--save-frames DIR`` writes the rendered ones); ``--readings FILE`` writes each frame's reading
+as a line of JSON, so that two versions of the reader can be compared call
+for call on the same frames (``diff``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -36,6 +43,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(with a --model that never saw it: the read of a deck the card model does not know)")
     parser.add_argument("--model", default=None,
                         help="card model (default models/cards.onnx); the ends reader stands behind it")
+    parser.add_argument("--cpu", action="store_true",
+                        help="time the stages in this process's CPU time, not wall time (a shared machine)")
+    parser.add_argument("--frames", default=None,
+                        help="read the stills (png, jpg, webp) of this folder, in name order, instead of rendering")
+    parser.add_argument("--save-frames", default=None,
+                        help="write the rendered frames to this folder as png (to read them again with --frames)")
+    parser.add_argument("--readings", default=None,
+                        help="write each frame's reading to this file, one JSON line per frame (to diff two versions)")
 
 
 def _stats(values: list[float]) -> dict[str, float]:
@@ -61,17 +76,35 @@ def run(args: argparse.Namespace) -> int:
     if args.deck_dir is not None:
         extra["deck"] = scanned_deck(args.deck_dir)
     frames = []
-    for _ in range(n):
+    if args.frames is not None:
+        from vision.frames import load_frame
+        if not Path(args.frames).is_dir():
+            print(f"not a folder: {args.frames}", file=sys.stderr)
+            return 2
+        paths = sorted(p for p in Path(args.frames).iterdir() if p.suffix.lower() in (".png", ".jpg", ".jpeg", ".webp"))
+        frames = [load_frame(p) for p in paths[:args.n or len(paths)]]
+        n = len(frames)
+        if not n:
+            print(f"no stills in {args.frames}", file=sys.stderr)
+            return 2
+    for _ in range(n if args.frames is None else 0):
         spec = random_scene(rng, cards=random_cards(rng, full=True), hand_over_pool=False, **extra)
         frames.append(render_scene(spec, rng).image)
+    if args.save_frames is not None:
+        Path(args.save_frames).mkdir(parents=True, exist_ok=True)
+        for i, frame in enumerate(frames):
+            cv2.imwrite(str(Path(args.save_frames) / f"{i:03d}.png"), frame)
+    clock = time.process_time if args.cpu else time.perf_counter
     reader = TableReader(classifier=classifier)
     reader.read(frames[0])  # warm up (first calls allocate)
     stages: dict[str, list[float]] = {k: [] for k in
                                       ("calibration", "rectify_felt", "cards", "model", "stones", "total")}
     crops_per_frame = []
+    lines = []
     for frame in frames:
-        reader = TableReader(classifier=classifier)
-        reader.read(frame)
+        reader = TableReader(classifier=classifier, clock=clock)
+        reading = reader.read(frame)
+        lines.append(reading.to_line())
         t = reader.timings
         stages["calibration"].append(t.calibration)
         stages["rectify_felt"].append(t.rectify)
@@ -80,6 +113,8 @@ def run(args: argparse.Namespace) -> int:
         stages["stones"].append(t.stones)
         stages["total"].append(t.total)
         crops_per_frame.append(t.crops)
+    if args.readings is not None:
+        Path(args.readings).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     # the model alone: one crop, and a batch of sixteen (each shown both ways round); the ends reader alone
     crop = np.zeros((112, 72, 3), np.uint8) + 200
     main = CardClassifier(threads=1, ends=False)
@@ -105,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
         "frame_size": list(frames[0].shape[1::-1]),
         "cards_per_frame": round(float(np.mean(crops_per_frame)), 1),
         "threads": 1,
+        "clock": "cpu" if args.cpu else "wall",
         "ms": {k: _stats(v) for k, v in stages.items()},
         "model_ms": {"one_crop": _stats(one), "batch_of_16": _stats(sixteen),
                      "per_card_in_batch": round(float(np.median(sixteen)) / 16, 2),
@@ -116,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(result))
         return 0
     print(f"mus-table bench read: {n} rendered frames (~{result['frame_size'][0]}x{result['frame_size'][1]}),"
-          f" {result['cards_per_frame']} cards each, 1 thread")
+          f" {result['cards_per_frame']} cards each, 1 thread, {'CPU' if args.cpu else 'wall'} time")
     print(f"{'stage':<14}{'median ms':>10}{'p95 ms':>10}")
     for k, v in result["ms"].items():
         print(f"{k:<14}{v['median']:>10.1f}{v['p95']:>10.1f}")

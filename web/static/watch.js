@@ -31,7 +31,8 @@ async function loadPartidas() {
   const ul = document.getElementById("partidas");
   ul.replaceChildren(...ps.map((p) => el("li", {class: p.in_play ? "won" : null},
     el("a", {href: "/partidas/" + p.id}, tr("partida_row", {id: p.id, hands: p.hands}) +
-      (p.winner !== null && p.winner !== undefined ? " · " + tr("partida_won", {p: pairPhrase(p.winner)}) : "") +
+      (p.winner !== null && p.winner !== undefined
+        ? " · " + tr("partida_won", {p: pairPhrase(p.winner, {names: p.names || ["", "", "", ""]})}) : "") +
       (p.in_play ? " " + tr("partida_in_play") : "")),
     " · ", el("a", {href: "/download/partida.jsonl?partida=" + p.id, download: true}, tr("download_json")))));
 }

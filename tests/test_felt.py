@@ -1,0 +1,30 @@
+"""vision.felt's numeric helpers: the same numbers as numpy's, faster."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from vision.felt import median
+
+
+@settings(max_examples=300, deadline=None)
+@given(arrays(st.sampled_from([np.float32, np.float64]), st.integers(1, 400),
+              elements=st.floats(-1e6, 1e6, width=32, allow_nan=False)))
+def test_median_is_numpys_to_the_bit(values: np.ndarray) -> None:
+    got, want = median(values), np.median(values)
+    assert got == want and type(got) is type(want)
+
+
+def test_median_of_a_large_image_and_its_odd_cases() -> None:
+    rng = np.random.default_rng(3)
+    mag = np.abs(rng.normal(0, 0.05, (600, 701))).astype(np.float32)  # an even and an odd count
+    for values in (mag, mag[1:], mag.astype(np.float64), np.zeros(10, np.float32)):
+        assert median(values) == np.median(values)
+    with_nan = mag.ravel().copy()
+    with_nan[5] = np.nan
+    assert np.isnan(median(with_nan))
+    ints = rng.integers(0, 255, 1001).astype(np.uint8)  # not floats: numpy's own
+    assert median(ints) == np.median(ints)
