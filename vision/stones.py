@@ -12,8 +12,10 @@ stone belongs to the zone that holds its centre, as the spec says.
 A blob is not stones when it is thicker than a stone (a palm, a card), when
 the discs do not account for it (fingers, a sleeve, a glare streak), or when
 its colour is not the stones' colour. A hand over the pool is refused by these
-tests in a single frame; :class:`StoneSmoother` adds the median over a few
-frames for the live table.
+tests in a single frame, and the zones it covers are named
+(:attr:`Rejected.covers`: stones may lie under it, the count there is what
+shows); :class:`StoneSmoother` adds the median over a few frames for the
+live table.
 
 :func:`count_stones` runs in stages (:func:`_candidates`, :func:`_search`,
 :func:`_learn_size`, :func:`_judge`, :func:`_paled_stones`, :func:`_by_zone`);
