@@ -40,8 +40,9 @@ function flash(text) {
 }
 
 const POST_TIMEOUT_MS = 8000;  /* an answer later than this: the tap is taken as not arrived */
+/* commands that read a photo or learn a deck (a minute on the Pi): how long to wait, said while they work */
 const SLOW_MS = {learn_frame: 60000, learn_deck: 300000};
-/* commands that read a photo or learn a deck (a minute on the Pi): said while they work */
+const SLOW_SAY = {learn_frame: () => tr("working_learn_frame"), learn_deck: () => tr("working_learn_deck")};
 
 async function post(url, body, timeoutMs) {
   const ctl = new AbortController();
@@ -77,7 +78,7 @@ async function command(cmd, label) {
   busy = true;
   const body = state && typeof state.seq === "number" ? {...cmd, seq: state.seq} : cmd;
   const slow = SLOW_MS[cmd.kind];
-  if (slow) toast(tr("working_" + cmd.kind), false, slow);
+  if (slow) toast(SLOW_SAY[cmd.kind](), false, slow);
   let r;
   try {
     r = await post("/api/command", body, slow);
