@@ -414,7 +414,11 @@ function renderLearning(main, st) {
   const badSeats = faults.map((x) => (x.args || {}).seat).filter((x) => x !== undefined);
   for (let s = 0; s < 4; s++) {
     mat.append(el("div", {class: "seatcards seat" + s + (badSeats.includes(s) ? " bad" : "")},
-      el("span", {class: "seatname"}, String(s + 1)), (exp[s] || []).map((c) => cardEl(c, "big"))));
+      el("span", {class: "seatname"}, String(s + 1)), (exp[s] || []).map((c, i) => {
+        const card = cardEl(c, "big");  /* a card the photo shows face down: crossed, to be turned */
+        if (faults.some((x) => x.code === "learn_face_down" && (x.args || {}).seat === s && ((x.args || {}).places || []).includes(i + 1))) card.classList.add("facedown");
+        return card;
+      })));
   }
   /* what is wrong, on the mat (the photo's number is in the heading: each line starts at its zone) */
   const faultBox = faults.length ? el("div", {class: "learnfaults", id: "learnfaults"},
