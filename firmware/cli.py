@@ -10,27 +10,30 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from table.errors import MusTableError
 
 # name -> (module under firmware.commands, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "demo": ("demo", "the whole table on a laptop: the synthetic table plays hands through the real loop"),
-    "score": ("score", "score mus-hand/1 records and print the answer as JSON"),
-    "explain": ("explain", "say a hand's tanteo step by step, as a juez de mesa would"),
-    "replay": ("replay", "replay a whole partida (JSON lines of mus-hand/1 records), checking each hand follows"),
-    "bench": ("bench", "measure speed: 'bench score' (hands/s) or 'bench read' (ms per frame)"),
-    "read": ("read", "read the cards and stones of overhead images (one JSON line each)"),
-    "mat": ("mat", "draw the printable mat (PDF, SVG or PNG), whole or tiled on sheets"),
-    "camera-check": ("camera_check", "heights at which each camera sees the mat well enough"),
-    "calibrate": ("calibrate", "draw the detected mat and zones over a camera frame, to aim it"),
-    "deck": ("deck", "learn a deck from three frames of it laid out on the mat; list or remove learnt decks"),
-    "train": ("train", "train the card model on rendered scenes and export models/cards.onnx"),
-    "run": ("run", "run the table: camera, reader, score, journal, panel, display and MQTT, as table.toml says"),
-    "check": ("check", "self-check: the configuration, the journal and a first frame (after an install)"),
-    "journal": ("journal", "list the partidas of a table's journal, or export one as mus-hand/1 JSON lines"),
-    "hub": ("hub", "the tournament hub: follow every table on a broker, the juez's console, draw and standings"),
+    "demo": ("demo", "la mesa entera en un portátil: la mesa sintética juega manos por el bucle real"),
+    "score": ("score", "tantea registros mus-hand/1 y escribe la respuesta en JSON"),
+    "explain": ("explain", "cuenta el tanteo de una mano paso a paso, como lo haría un juez de mesa"),
+    "replay": ("replay", "repite una partida entera (líneas JSON de registros mus-hand/1) comprobando que cada "
+                         "mano sigue a la anterior"),
+    "bench": ("bench", "mide la velocidad: 'bench score' (manos/s) o 'bench read' (ms por foto)"),
+    "read": ("read", "lee las cartas y las piedras de fotos tomadas desde arriba (una línea JSON cada una)"),
+    "mat": ("mat", "dibuja el tapete para imprimir (PDF, SVG o PNG), entero o en hojas"),
+    "camera-check": ("camera_check", "a qué alturas ve cada cámara el tapete lo bastante bien"),
+    "calibrate": ("calibrate", "dibuja el tapete y las zonas que se ven sobre una foto de la cámara, para apuntarla"),
+    "deck": ("deck", "aprende una baraja de tres fotos de ella sobre el tapete; lista u olvida barajas aprendidas"),
+    "train": ("train", "entrena el modelo de cartas con escenas dibujadas y exporta models/cards.onnx"),
+    "run": ("run", "pone la mesa en marcha: cámara, lector, tanteo, diario, panel, pantalla y MQTT, según "
+                   "table.toml"),
+    "check": ("check", "autocomprobación: la configuración, el diario y una primera foto (tras instalar)"),
+    "journal": ("journal", "lista las partidas del diario de una mesa, o exporta una en líneas JSON mus-hand/1"),
+    "hub": ("hub", "el hub del torneo: sigue todas las mesas de un broker, la consola del juez, sorteo y "
+                   "clasificación"),
 }
 
 
@@ -39,9 +42,24 @@ def _load(name: str):  # type: ignore[no-untyped-def]
     return importlib.import_module(f"firmware.commands.{module}")
 
 
+class _Formatter(argparse.HelpFormatter):
+    def add_usage(self, usage: str | None, actions: Any, groups: Any, prefix: str | None = None) -> None:
+        super().add_usage(usage, actions, groups, prefix="uso: " if prefix is None else prefix)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, with its refusals in one line like every other (``mus-table replay:
-    argument --hand: must be 1 or more, not 0``), exit status 2; ``--help`` as usual."""
+    argumento --hand: debe ser 1 o más, no 0``), exit status 2; ``--help`` with its own
+    words in Spanish (the options' help is the developer's English yet)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        kwargs["add_help"] = False
+        super().__init__(*args, **kwargs)
+        self._positionals.title = "argumentos"
+        self._optionals.title = "opciones"
+        self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS,
+                          help="muestra esta ayuda y termina")
 
     def error(self, message: str) -> NoReturn:
         from web.strings import say_argparse  # noqa: PLC0415 - only on a failure
@@ -52,9 +70,9 @@ class _Parser(argparse.ArgumentParser):
 def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="mus-table",
-        description="mus-table: reads a mus table from above and keeps the tanteo by the rules.",
+        description="mus-table: lee desde arriba una mesa de mus y lleva el tanteo según las reglas.",
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="ORDEN", title="órdenes")
     wanted = next((a for a in argv if not a.startswith("-")), None)
     for name, (_, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)

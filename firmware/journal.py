@@ -97,7 +97,7 @@ class Journal:
     def __init__(self, path: str | Path, *, create: bool = True) -> None:
         self.path = str(path)
         if not create and self.path != ":memory:" and not Path(self.path).is_file():
-            raise JournalUnreadable(f"no journal at {self.path}")
+            raise JournalUnreadable(f"no journal at {self.path}", code="journal_none", params={"path": str(self.path)})
         try:
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -108,10 +108,13 @@ class Journal:
                 self._db.execute("SELECT seq, partida, kind, at, body FROM entries LIMIT 1")
         except sqlite3.OperationalError as exc:
             if "no such table" in str(exc):
-                raise JournalUnreadable(f"{self.path} is not a table journal: {exc}") from None
-            raise JournalUnreadable(f"cannot open the journal {self.path}: {exc}") from None
+                raise JournalUnreadable(f"{self.path} is not a table journal: {exc}", code="journal_not",
+                                        params={"path": str(self.path)}) from None
+            raise JournalUnreadable(f"cannot open the journal {self.path}: {exc}", code="journal_cannot_open",
+                                    params={"path": str(self.path), "detail": str(exc)}) from None
         except sqlite3.DatabaseError as exc:
-            raise JournalUnreadable(f"{self.path} is not a table journal: {exc}") from None
+            raise JournalUnreadable(f"{self.path} is not a table journal: {exc}", code="journal_not",
+                                    params={"path": str(self.path)}) from None
         self._lock = threading.Lock()
 
     def append(self, seq: int, partida: int, kind: str, body: dict[str, Any]) -> None:
@@ -223,10 +226,12 @@ class Journal:
         a partida re-opened is in play again), as ``mus-table replay`` reads them."""
         ids = [s.id for s in self.partidas()]
         if not ids:
-            raise JournalUnreadable(f"{self.path} holds no partida")
+            raise JournalUnreadable(f"{self.path} holds no partida", code="journal_empty", params={"path": str(self.path)})
         if partida is None:
             partida = self.in_play()
         if partida not in ids:
             raise JournalUnreadable(f"{self.path} has no partida {partida} (partidas: "
-                                    f"{', '.join(str(i) for i in ids)})")
+                                    f"{', '.join(str(i) for i in ids)})", code="journal_no_partida",
+                                    params={"path": str(self.path), "partida": partida,
+                                            "ids": ", ".join(str(i) for i in ids)})
         return [record.to_json() for record, _ in self.hands(partida)]

@@ -94,6 +94,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="a scanned deck to measure on (as printed and redrawn)")
     parser.add_argument("--no-drawn", action="store_true", help="leave out the held-out drawn styles")
     parser.add_argument("--no-redrawn", action="store_true", help="leave out the scanned decks redrawn")
+    parser.add_argument("--only", action="append", default=[],
+                        help="measure only these decks (by name; each keeps the seed it has among all)")
     parser.add_argument("--threshold", type=float, default=ENDS_THRESHOLD,
                         help="least probability (rank and suit, both ends) for the ends to call a card")
     parser.add_argument("--json", action="store_true")
@@ -113,6 +115,8 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[Row] = []
     for px in (list(PX) if a.px == "both" else [a.px]):
         for i, (name, deck) in enumerate(decks):
+            if a.only and name not in a.only:
+                continue
             for r in measure(main_model, ends, deck, name, a.scenes, a.seed + 31 * i, px, a.threshold):
                 rows.append(r)
                 if not a.json:

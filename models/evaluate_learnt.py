@@ -10,6 +10,11 @@ lights, tilt, blur, glare, a hand, objects) are read twice by the whole reader
 (``mus-table bench accuracy``'s ``evaluate``): with the model alone (out of the box) and
 with the learnt deck. Cards right / wrong / unknown are per true card.
 
+Where the reader refuses a learning frame (a card it does not find), the
+three frames are taken again with another felt and light, as a person at
+the table would, up to :data:`LEARN_TRIES` times; each refusal is reported
+(``learning_refused``).
+
 ``--px-per-mm`` fixes the reading frames' resolution (2.9: a Camera Module
 3's full-resolution still, 4608 x 2592; by default the live camera's
 1.2-1.8), ``--learn-px-per-mm`` the learning frames' (1.45: its 2304 x 1296
@@ -40,7 +45,10 @@ from models.deck import (
 from models.scene import learning_scene, render_scene
 from table.cards import Card
 from vision.classifier import CardClassifier
-from vision.learnt import learn_deck
+from vision.learnt import LayoutRefused, learn_deck
+
+LEARN_TRIES = 3
+"""Learning frames taken at most this many times over when the reader refuses them (each refusal is reported)."""
 
 
 def held_out_decks(deck_dirs: list[Path], seed: int) -> dict[str, DeckStyle | Mapping[Card, np.ndarray]]:
@@ -64,15 +72,23 @@ def measure(name: str, deck: DeckStyle | Mapping[Card, np.ndarray], scenes: int,
     """Learn ``deck`` from three rendered frames, then read ``scenes`` scenes with and without it."""
     rng = np.random.default_rng(seed)
     fixed = {} if learn_px_per_mm is None else {"px_per_mm": learn_px_per_mm}
-    frames = [render_scene(learning_scene(rng, k, deck=deck, **fixed), rng).image for k in range(3)]
-    t0 = time.process_time()
-    learnt = learn_deck(frames, model=model)
-    learn_s = time.process_time() - t0
+    refused: list[str] = []
+    learnt = None
+    while learnt is None and len(refused) < LEARN_TRIES:
+        # as at the table: a learning frame refused (a card not found) is taken again, on another felt and light
+        frames = [render_scene(learning_scene(rng, k, deck=deck, **fixed), rng).image for k in range(3)]
+        t0 = time.process_time()
+        try:
+            learnt = learn_deck(frames, model=model)
+        except LayoutRefused as exc:
+            refused.append(str(exc))
+        learn_s = time.process_time() - t0
     faces = deck_faces(deck) if isinstance(deck, DeckStyle) else deck
-    out: dict[str, object] = {"deck": name, "learn_cpu_s": round(learn_s, 1)}
+    out: dict[str, object] = {"deck": name, "learn_cpu_s": round(learn_s, 1), "learning_refused": refused}
     ways: list[tuple[str, object]] = [("model alone", model)] if out_of_box else []
-    ways.append(("learnt", learnt.classifier(model)))
-    if alone is not None:
+    if learnt is not None:
+        ways.append(("learnt", learnt.classifier(model)))
+    if alone is not None and learnt is not None:
         ways.append(("learnt, no ends", learnt.classifier(alone)))
     for what, clf in ways:
         tally = evaluate(scenes, seed + 1, classifier=clf, faces=faces, px_per_mm=px_per_mm)

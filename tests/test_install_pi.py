@@ -443,15 +443,15 @@ def test_the_self_checks_first_frame_goes_through_the_tables_camera_source(tmp_p
     argv = [sys.executable, "-m", "firmware.cli", "check", "--config", str(config), "--settings", str(settings)]
     done = subprocess.run([*argv, "--frame", str(frame)], capture_output=True, text=True, timeout=120, env=env)
     assert done.returncode == 0, done.stderr
-    assert "table 'mesa-del-fondo', camera picamera2, mains 60 Hz" in done.stdout
-    assert "journal: " + str(journal) + " opened, 0 partidas, 0 hands" in done.stdout
-    assert "watching 768x432, still 4608x2592, mean level 120" in done.stdout  # the sensor's whole array
+    assert "mesa 'mesa-del-fondo', cámara picamera2, red eléctrica de 60 Hz" in done.stdout
+    assert "diario: " + str(journal) + " abierto, 0 partidas, 0 manos" in done.stdout
+    assert "vigilando a 768x432, foto fija a 4608x2592, nivel medio 120" in done.stdout  # the sensor's whole array
     assert "'AeEnable': False" in done.stdout  # exposure and white balance were locked
     image = cv2.imread(str(frame))
     assert image is not None and image.shape == (2592, 4608, 3)
     journal.write_bytes(b"not a journal at all" * 100)
     bad = subprocess.run(argv, capture_output=True, text=True, timeout=120, env=env)
-    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "not a table journal" in bad.stderr
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "no es un diario de la mesa" in bad.stderr
 
 
 def test_the_debian_trial_parses_and_refuses_to_run_unprivileged(tmp_path: Path) -> None:

@@ -101,11 +101,11 @@ def test_the_cli_lists_and_exports(tmp_path: Path, capsys: pytest.CaptureFixture
     replayed = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert [a["score"] for a in replayed[:2]] == [list(h.answer.score) for h in loop.hands()]
     assert main(["journal", "export", str(path), "--partida", "7"]) == 2
-    assert "no partida 7" in capsys.readouterr().err
+    assert "no tiene la partida 7" in capsys.readouterr().err
     assert main(["journal", "list", str(tmp_path / "none.sqlite")]) == 2
     (tmp_path / "junk").write_text("hello")
     assert main(["journal", "list", str(tmp_path / "junk")]) == 2
-    assert "not a table journal" in capsys.readouterr().err
+    assert "no es un diario de la mesa" in capsys.readouterr().err
 
 
 def test_a_failed_write_raises_and_keeps_nothing(tmp_path: Path) -> None:

@@ -292,6 +292,8 @@ REFUSALS: list[tuple[list[str], str | None]] = [
     (["hub", "--port", "70000", "--pin", "1"], None),
     (["demo", "--no-web", "--hands", "0"], None),
     (["mat", "--size", "100", "--out", "mat.svg"], None),
+    (["journal", "list", "/nonexistent/journal.sqlite"], None),
+    (["journal", "list", "/etc/hostname"], None),
     (["check", "--config", "/nonexistent/table.toml"], None),
 ]
 
@@ -317,6 +319,17 @@ def test_every_refusal_of_the_command_line_is_spanish(argv: list[str], stdin: st
         code, out, err)
     assert "no se pudo (" not in err, err  # a code without its Spanish words
     assert english(err) == [], err
+
+
+def test_the_list_of_commands_is_spanish(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert done.value.code == 0 and out.startswith("uso: mus-table") and "órdenes:" in out
+    from firmware.cli import COMMANDS
+
+    listed = re.sub(r"^ +(" + "|".join(map(re.escape, COMMANDS)) + r")\b", " ", out, flags=re.M)  # names typed
+    assert english(listed) == [], english(listed)
 
 
 @pytest.mark.parametrize("toml", [
