@@ -149,7 +149,8 @@ def make_demo(*, seed: int = 1, rules: Rules | None = None, journal: Path | None
     """A demo table; ``truth``: read with :class:`~firmware.synthetic.LaidCardsReader` (what was laid,
     without looking at the picture) instead of the camera's reader. A deck is learnt on its
     display as at a real table (:class:`~firmware.synthetic.SyntheticLearner` lays each frame);
-    ``learning_mistakes``: photo 1 is first laid with two cards missing from seat 2's zone."""
+    ``learning_mistakes``: photo 1 is first laid with two cards missing from seat 2's zone,
+    photo 2 with a card face down."""
     config = demo_config(rules, port, seed)
     if journal is not None:
         config = replace(config, table=replace(config.table, journal=str(journal)))
@@ -166,8 +167,9 @@ def make_demo(*, seed: int = 1, rules: Rules | None = None, journal: Path | None
     return Demo(table, SyntheticPlayers(table.loop, synthetic, seed, word_s=word_s), synthetic, learner)
 
 
-LEARNING_MISTAKES = (LearningLayout(0, missing=((1, 2),)),)
-"""What ``mus-table demo --learning-mistakes`` lays wrong: photo 1 short of two cards in seat 2's zone."""
+LEARNING_MISTAKES = (LearningLayout(0, missing=((1, 2),)), LearningLayout(1, face_down=((2, 2),)))
+"""What ``mus-table demo --learning-mistakes`` lays wrong: photo 1 short of two cards in seat 2's zone,
+photo 2 with the third card of seat 3's zone face down."""
 
 
 def narrate(hand: PlayedHand, confirmed: ConfirmedHand | None, state: TableState, number: int) -> list[str]:

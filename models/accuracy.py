@@ -17,7 +17,14 @@ from models.scene import random_scene, render_scene
 from table.cards import Card
 from vision.cards import quad_error_mm
 from vision.mat import Zone
-from vision.reading import TableReader
+from vision.reading import STONES_HIDDEN, TableReader
+
+_STONE_ZONES = ("pool", *(f"seat {s} stones" for s in range(4)))
+_ZONES = (Zone.POOL, *(Zone.stones(s) for s in range(4)))
+_SEEN = 0.75
+"""A stone this much in view (the rest under a hand) must be counted ..."""
+_HIDDEN = 0.25
+"""... and one this little in view must not; between, either is right, if the reading says the zone is covered."""
 
 
 @dataclass
@@ -37,6 +44,10 @@ class Tally:
     impossible_scenes: int = 0
     zones: int = 0
     zones_exact: int = 0
+    zones_exact_centre: int = 0
+    zones_hidden: int = 0
+    zones_hidden_said: int = 0
+    zones_said_none_hidden: int = 0
     seconds: float = 0.0
     wrong_cases: list[str] = field(default_factory=list)
     stone_misses: list[str] = field(default_factory=list)
@@ -51,6 +62,10 @@ class Tally:
             "finder_recall_pct": pct(self.found, self.truth_cards),
             "finder_precision_pct": pct(self.found_right_place, self.card_objects),
             "stones_exact_zones_pct": pct(self.zones_exact, self.zones),
+            "stones_exact_zones_centre_pct": pct(self.zones_exact_centre, self.zones),
+            "stones_hidden_zones": self.zones_hidden,
+            "stones_hidden_said_pct": pct(self.zones_hidden_said, self.zones_hidden),
+            "stones_said_none_hidden_zones": self.zones_said_none_hidden,
             "ms_per_frame": round(1000 * self.seconds / max(1, self.scenes), 1),
         }
         if with_model:
@@ -120,16 +135,29 @@ def evaluate(n: int, seed: int = 0, deck: str = "held-out", classifier: object |
         if wrong:
             tally.wrong_cases.append(f"scene {i}: read {[sorted(r) for r in read]} truth {[sorted(t) for t in truth]}")
         # stones
-        hidden = sum(1 for s in scene.stone_truth if s.under_hand and s.zone == Zone.POOL)
-        want = [scene.stones["pool"] - hidden, *scene.stones["seats"]]
         got = [reading.stones.pool, *reading.stones.seats]
-        exact = sum(int(g == w) for g, w in zip(got, want, strict=True))
+        said = {u.zone for u in reading.unknown if u.why == STONES_HIDDEN}
+        exact = 0
+        for z, name in enumerate(_STONE_ZONES):
+            truth = [t for t in scene.stone_truth if t.zone == name]
+            lo = sum(1 for t in truth if t.visible >= _SEEN)
+            hi = sum(1 for t in truth if t.visible > _HIDDEN)
+            hidden = lo < len(truth)
+            tally.zones_hidden += int(hidden)
+            tally.zones_hidden_said += int(hidden and _ZONES[z] in said)
+            tally.zones_said_none_hidden += int(not hidden and _ZONES[z] in said)
+            centre = sum(1 for t in truth if not t.under_hand)
+            tally.zones_exact_centre += int(got[z] == centre)
+            ok = lo <= got[z] <= hi and (not hidden or _ZONES[z] in said)
+            exact += int(ok)
+            if not ok:
+                tally.stone_misses.append(
+                    f"scene {i}: {name} got {got[z]} truth {lo if lo == hi else f'{lo}-{hi}'}"
+                    + (f" of {len(truth)}, {'said' if _ZONES[z] in said else 'not said'} hidden" if hidden else "")
+                    + (" (hand)" if spec.hand_over_pool else "")
+                    + (f" (glare {spec.glare:.2f})" if spec.glare else ""))
         tally.zones += 5
         tally.zones_exact += exact
-        if exact < 5:
-            tally.stone_misses.append(f"scene {i}: got {got} truth {want}"
-                                      + (" (hand)" if spec.hand_over_pool else "")
-                                      + (f" (glare {spec.glare:.2f})" if spec.glare else ""))
         if progress and (i + 1) % 10 == 0:
             print(f"  {i + 1}/{n} scenes", flush=True)
     return tally

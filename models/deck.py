@@ -1233,3 +1233,66 @@ def _reindex(face: Image, card: Card, style: DeckStyle) -> Image:
     _stamp(img, ink, mask, 6, 6)
     _stamp(img, ink[::-1, ::-1], mask[::-1, ::-1], w - 6 - mw, h - 6 - mh)
     return img
+
+
+BACK_COLOURS: tuple[BGR, ...] = ((40, 40, 160), (140, 60, 20), (40, 110, 40), (30, 30, 30), (40, 80, 120),
+                                 (120, 40, 110))
+"""Inks of the card backs drawn here: red, blue, green, black, brown, purple (BGR)."""
+BACK_DESIGNS = ("lattice", "medallion", "bleed", "stripes", "pale")
+"""The backs :func:`render_back` draws: a lattice on a field inside a white margin (most Spanish
+decks), a field of dots round a white oval with a maker's mark, a field printed to the edge, fine
+stripes inside a thin frame, and a pale back (paper with a thin coloured frame and a sparse motif,
+nearly as light as a face)."""
+
+
+def render_back(design: str, colour: BGR, card_mm: tuple[float, float] = (61.5, 95.0)) -> Image:
+    """A card's back in one of :data:`BACK_DESIGNS`, at :data:`PX_PER_MM` (to draw cards lying face down).
+
+    >>> render_back("medallion", BACK_COLOURS[1]).shape
+    (380, 246, 3)
+    """
+    w, h = round(card_mm[0] * PX_PER_MM), round(card_mm[1] * PX_PER_MM)
+    paper = (236, 240, 242)
+    img = np.full((h, w, 3), paper, np.uint8)
+    light = tuple(min(255, c + 70) for c in colour)
+    k = PX_PER_MM
+    if design == "pale":
+        m = int(4 * k)
+        cv2.rectangle(img, (m, m), (w - 1 - m, h - 1 - m), colour, max(1, int(0.6 * k)), cv2.LINE_AA)
+        for y in range(int(12 * k), h - int(10 * k), int(14 * k)):
+            for x in range(int(12 * k), w - int(10 * k), int(14 * k)):
+                cv2.circle(img, (x, y), int(1.5 * k), light, -1, cv2.LINE_AA)
+        cv2.ellipse(img, (w // 2, h // 2), (int(12 * k), int(17 * k)), 0, 0, 360, colour, max(1, int(0.5 * k)),
+                    cv2.LINE_AA)
+        return img
+    m = 0 if design == "bleed" else int((3.0 if design != "stripes" else 2.0) * k)
+    cv2.rectangle(img, (m, m), (w - 1 - m, h - 1 - m), colour, -1)
+    if design == "lattice":
+        step = int(5 * k)
+        for t in range(-h, w + h, step):
+            cv2.line(img, (t, 0), (t + h, h), light, max(1, int(0.4 * k)), cv2.LINE_AA)
+            cv2.line(img, (t, h), (t + h, 0), light, max(1, int(0.4 * k)), cv2.LINE_AA)
+    elif design == "medallion":
+        for y in range(m + int(2 * k), h - m, int(3 * k)):
+            for x in range(m + int(2 * k) + (y // int(3 * k)) % 2 * int(1.5 * k), w - m, int(3 * k)):
+                cv2.circle(img, (x, y), int(0.6 * k), light, -1, cv2.LINE_AA)
+        cv2.ellipse(img, (w // 2, h // 2), (int(16 * k), int(24 * k)), 0, 0, 360, paper, -1, cv2.LINE_AA)
+        cv2.putText(img, "HF", (w // 2 - int(9 * k), h // 2 + int(5 * k)), cv2.FONT_HERSHEY_TRIPLEX,
+                    1.6 * k / 4, colour, max(1, int(0.8 * k)), cv2.LINE_AA)
+    elif design == "bleed":
+        step = int(4 * k)
+        for t in range(-h, w + h, step):
+            cv2.line(img, (t, 0), (t + h, h), light, max(1, int(0.3 * k)), cv2.LINE_AA)
+        cv2.circle(img, (w // 2, h // 2), int(14 * k), light, max(1, int(0.8 * k)), cv2.LINE_AA)
+    elif design == "stripes":
+        for y in range(m, h - m, int(1.6 * k)):
+            cv2.line(img, (m, y), (w - 1 - m, y), light, max(1, int(0.3 * k)))
+        cv2.rectangle(img, (m + int(3 * k), m + int(3 * k)), (w - 1 - m - int(3 * k), h - 1 - m - int(3 * k)),
+                      paper, max(1, int(0.5 * k)))
+    else:
+        raise ValueError(f"no card back {design!r} (known: {', '.join(BACK_DESIGNS)})")
+    img[:m] = paper
+    img[h - m:] = paper
+    img[:, :m] = paper
+    img[:, w - m:] = paper
+    return img

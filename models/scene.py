@@ -154,6 +154,8 @@ class StoneTruth:
     centre_image: Point
     diameter_mm: float
     under_hand: bool
+    visible: float = 1.0
+    """The share of the stone's face a hand leaves in view (1: no hand over it)."""
 
 
 @dataclass(frozen=True)
@@ -836,12 +838,20 @@ def _stone_truth(c: _Canvas, spec: SceneSpec, stones: list[tuple[str, float, flo
     n = c.n
     out = []
     for zone, x, y, d in stones:
-        under = False
+        under, visible = False, 1.0
         if spec.hand_over_pool:
             px = c.ipt((x, y))
             under = bool(hand_mask[min(max(px[1], 0), n - 1), min(max(px[0], 0), n - 1)] > 127)
+            r = int(math.ceil(d / 2 * c.k))
+            x0, y0 = max(0, px[0] - r), max(0, px[1] - r)
+            disc = np.zeros((2 * r + 1, 2 * r + 1), np.uint8)
+            cv2.circle(disc, (r, r), int(round(d / 2 * c.k)), 255, -1)
+            disc = disc[y0 - (px[1] - r):, x0 - (px[0] - r):]
+            hand = hand_mask[y0:y0 + disc.shape[0], x0:x0 + disc.shape[1]]
+            disc = disc[:hand.shape[0], :hand.shape[1]] > 0
+            visible = 1.0 - float(np.count_nonzero(hand[disc] > 127)) / max(1, int(np.count_nonzero(disc)))
         ci = project(h_img, [(x, y)])[0]
-        out.append(StoneTruth(zone, (x, y), (float(ci[0]), float(ci[1])), d, under))
+        out.append(StoneTruth(zone, (x, y), (float(ci[0]), float(ci[1])), d, under, visible))
     return out
 
 

@@ -49,9 +49,10 @@ def test_bench_read_saves_its_frames_reads_them_again_in_cpu_time_and_writes_eac
                  "--readings", str(first), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["clock"] == "wall"
     assert sorted(p.name for p in frames.iterdir()) == ["000.png", "001.png"]
-    assert main(["bench", "read", "--frames", str(frames), "--cpu", "--readings", str(again), "--json"]) == 0
+    assert main(["bench", "read", "--frames", str(frames), "--cpu", "--repeat", "2", "--readings", str(again),
+                 "--json"]) == 0
     got = json.loads(capsys.readouterr().out)
-    assert got["frames"] == 2 and got["clock"] == "cpu" and got["ms"]["total"]["median"] > 0
+    assert got["frames"] == 2 and got["clock"] == "cpu" and got["repeat"] == 2 and got["ms"]["total"]["median"] > 0
     lines = again.read_text(encoding="utf-8").splitlines()
     assert len(lines) == 2 and sum(len(seat) for seat in json.loads(lines[0])["cards"]) > 10
     assert lines == first.read_text(encoding="utf-8").splitlines()  # a png keeps the frame: the same calls

@@ -4,7 +4,8 @@ The demo's table (``firmware.demo.make_demo``: the synthetic table as the
 camera, the real reader, the learner that lays each frame of ``docs/mat.md`` as
 the display asks) is served by waitress. Photo 1 is first laid wrong (two cards
 missing from seat 2's zone, :data:`firmware.demo.LEARNING_MISTAKES`), the
-display says so on its drawing of the mat, the cards are laid right, the three
+display says so on its drawing of the mat, the cards are laid right; photo 2 is
+first laid with a card face down, said alike before photo 3; the three
 photos taken, the deck named on the on-screen keyboard and kept in the table's
 state directory; a table started again there reads with it, and the display
 goes back to the card model alone. Every tap is counted (``test-artifacts/
@@ -168,15 +169,28 @@ def test_a_deck_learnt_on_the_display_by_taps(state_dir: Path, browser: Any) -> 
         assert served.table.learning == LearningLayout(0)  # the person laid it right on reading that
         looked_at(page, "2-fault")
 
-        # photo 1 again, then 2 and 3: each right, the drawing moves on to the next frame by itself
+        # photo 1 again, then 2 and 3: each right, the drawing moves on to the next frame by itself;
+        # photo 2 is first laid with a card face down, caught before photo 3 and laid right
         for k in (1, 2, 3):
+            if k == 2:
+                assert served.table.learning == LearningLayout(1, face_down=((2, 2),))  # laid wrong
             me.command("#btn-capture", LEARN_TIMEOUT)
+            if k == 2:
+                expect(page.locator("#learnfaults")).to_have_text(
+                    "\u26A0 zona del asiento 3: la carta 3 está boca abajo")
+                expect(page.locator(".learnmat .seatcards.seat2.bad")).to_have_count(1)
+                expect(page.locator(".learnstep")).to_have_text("Foto 2 de 3")
+                expect(page.locator("#btn-capture")).to_have_text("Repetir la foto 2")
+                assert served.table.learning == LearningLayout(1)  # turned face up on reading that
+                looked_at(page, "3-photo2-face-down")
+                me.command("#btn-capture", LEARN_TIMEOUT)
             expect(page.locator("#learnfaults")).to_have_count(0)
             expect(page.locator(f'.learntabs [data-frame="{k - 1}"]')).to_contain_text("\u2713")
             if k < 3:
                 expect(page.locator(".learnstep")).to_have_text(f"Foto {k + 1} de 3")
                 expect(page.locator(".learnmat")).to_have_attribute("data-frame", str(k))
-                assert served.table.learning == LearningLayout(k)
+                assert served.table.learning == (LearningLayout(1, face_down=((2, 2),)) if k == 1
+                                                 else LearningLayout(k))
                 if k == 1:
                     expect(page.locator(".learnmat .seatcards.seat0")).to_contain_text("7")
                     looked_at(page, "3-photo2")
@@ -236,4 +250,4 @@ def test_a_deck_learnt_on_the_display_by_taps(state_dir: Path, browser: Any) -> 
         page.close()
         served.close()
     (ARTIFACTS / "learn-taps.json").write_text(json.dumps(
-        {"learn_with_pin_and_a_photo_retaken": taps, "back_to_the_model_with_pin": back_taps}, indent=1) + "\n")
+        {"learn_with_pin_and_two_photos_retaken": taps, "back_to_the_model_with_pin": back_taps}, indent=1) + "\n")

@@ -87,8 +87,8 @@ CUT_OFF = """(scrolls) => {
   const scope = modal && !modal.hidden ? modal : document;
   const W = document.documentElement.clientWidth, H = innerHeight, bad = [];
   const items = scope.querySelectorAll(
-    "button, .speaker, .fault, .winbanner, .notcounted, .problems, .pair, .card, .learnstep, .conn, .lockstate, .hint");
-  for (const e of scope.querySelectorAll(".faults, .problems, .confirm, .said, .hint")) {
+    "button, .speaker, .fault, .winbanner, .notcounted, .problems, .pair, .card, .learnstep, .conn, .lockstate, .hint, .learnfault, .learnmore");
+  for (const e of scope.querySelectorAll(".faults, .problems, .confirm, .said, .hint, .learnfaults")) {
     if (e.offsetHeight && e.scrollHeight > e.clientHeight + 1) bad.push("scrolls: " + e.className);
   }
   for (const e of items) {
@@ -249,6 +249,11 @@ def test_a_whole_hand_on_the_display(served: Served, browser: Any) -> None:
     expect(page.locator("#btn-capture")).to_have_text("Repetir la foto 1")
     expect(page.locator('.learntabs [data-frame="0"]')).to_contain_text("\u26A0")
     assert served.loop.snapshot()["learning"]["done"] == [0]
+    # four zones wrong at once: the box over the mat says whole what fits, sums up the rest, and
+    # cuts no line (shot checks that it does not scroll or overflow)
+    expect(page.locator("#learnmore")).to_have_text(re.compile(r"^y \d avisos? más"))
+    said = len(served.loop.snapshot()["learning"]["faults"]["0"])
+    assert said >= 3 and page.locator(".learnfault").count() + int(page.locator("#learnmore").inner_text()[2]) == said
     shot(page, "display-800x480-learning-fault.png")
     page.get_by_role("button", name="Dejarlo").click()
     expect(page.locator("#main")).to_have_attribute("data-phase", "playing")

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from vision.felt import median
+from vision.felt import median, percentile
 
 
 @settings(max_examples=300, deadline=None)
@@ -28,3 +28,23 @@ def test_median_of_a_large_image_and_its_odd_cases() -> None:
     assert np.isnan(median(with_nan))
     ints = rng.integers(0, 255, 1001).astype(np.uint8)  # not floats: numpy's own
     assert median(ints) == np.median(ints)
+
+
+@settings(max_examples=300, deadline=None)
+@given(arrays(st.sampled_from([np.float32, np.float64]), st.integers(1, 400),
+              elements=st.floats(-1e6, 1e6, width=32, allow_nan=False)),
+       st.sampled_from([0, 0.5, 1, 10, 25, 33.3, 50, 66.6666, 90, 99.5, 100]))
+def test_percentile_is_numpys_to_the_bit(values: np.ndarray, q: float) -> None:
+    got, want = percentile(values, q), np.percentile(values, q)
+    assert got == want and type(got) is type(want)
+
+
+def test_percentile_of_a_large_image_and_what_goes_to_numpy() -> None:
+    rng = np.random.default_rng(4)
+    log = np.log(rng.integers(0, 256, (480, 481)).astype(np.float32) + 30.0)
+    for q in (0.5, 25, 90, 99.5):
+        assert percentile(log, q) == np.percentile(log, q)
+    assert percentile(log, np.float64(90.0)) == np.percentile(log, np.float64(90.0))  # not a Python number
+    with_nan = log.ravel().copy()
+    with_nan[7] = np.nan
+    assert np.isnan(percentile(with_nan, 90))

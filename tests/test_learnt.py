@@ -9,14 +9,16 @@ import cv2
 import numpy as np
 import pytest
 
-from models.deck import HELD_OUT_STYLES
+from models.deck import BACK_COLOURS, HELD_OUT_STYLES, deck_faces, render_back
 from models.scene import Extra, learning_scene, random_cards, random_scene, render_scene
 from table.cards import DECK, Card
 from table.errors import InvalidInput
+from vision import facedown
 from vision.cardcrop import warp_card
 from vision.classifier import DEFAULT_THRESHOLD, KERNEL_MARGIN, CardClassifier
-from vision.ends import EndsReading
+from vision.ends import EndsReading, warp_face
 from vision.learnt import (
+    FACE_DOWN,
     DeckNotFound,
     LayoutRefused,
     LearntDeck,
@@ -115,6 +117,29 @@ def test_each_photo_is_checked_as_it_is_taken_zone_by_zone(model: CardClassifier
         ("learn_count", 0, 3, 4), ("learn_count", 2, 3, 4)]
     assert [f.code for f in frame_faults(0, good[1], model=model)][:1] == ["learn_wrong_card"]
     assert [f.code for f in frame_faults(0, np.zeros_like(good[0]), model=model)] == ["learn_no_mat"]
+
+
+def test_a_card_laid_face_down_is_refused_naming_its_zone_and_place(model: CardClassifier) -> None:
+    # frame 1: seat 0's second card shows a lattice back, seat 2's first and last another deck's back
+    rng = np.random.default_rng(8)
+    backs = {DECK[17]: render_back("lattice", BACK_COLOURS[0], STYLE.card_mm),
+             DECK[24]: render_back("medallion", BACK_COLOURS[1], STYLE.card_mm),
+             DECK[27]: render_back("medallion", BACK_COLOURS[1], STYLE.card_mm)}
+    deck = {c: backs.get(c, face) for c, face in deck_faces(STYLE).items()}
+    scene = render_scene(learning_scene(rng, 1, deck=deck), rng)
+    faults = frame_faults(1, scene.image, model=model)
+    assert [(f.code, f.params["seat"], f.params["places"]) for f in faults] == [
+        ("learn_face_down", 0, [2]), ("learn_face_down", 2, [1, 4])]
+    assert str(faults[1]) == "frame 1, zone seat 2 cards: cards 1, 4 lie face down"
+    # each card on its side of the bars by a margin no CPU's kernels cross
+    sides = facedown.sides([warp_face(scene.image, t.quad_image) for t in scene.cards], model.ends or facedown.EndsModel())
+    for t, side in zip(scene.cards, sides, strict=True):
+        if t.card in backs:
+            assert side.no_end >= FACE_DOWN.no_end + KERNEL_MARGIN or side.covered >= FACE_DOWN.covered + 0.05
+        else:
+            assert side.no_end <= FACE_DOWN.no_end - KERNEL_MARGIN and side.covered <= FACE_DOWN.covered - 0.05
+    with pytest.raises(LayoutRefused, match=r"^frame 1, zone seat 0 cards: card 2 lies face down"):
+        learn_deck([frames()[0], scene.image, frames()[2]], model=model)
 
 
 def test_a_deck_takes_an_ordinary_name() -> None:

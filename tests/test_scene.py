@@ -172,8 +172,13 @@ def test_extras_and_a_hand_over_the_pool() -> None:
     # the hand covers part of the pool, and only the pool: no seat's stone lies under it
     under = [s.zone for s in scene.stone_truth if s.under_hand]
     assert under and set(under) == {"pool"}
-    assert all(not s.under_hand for s in render_scene(random_scene(rng, hand_over_pool=False, **SMALL),
-                                                        rng).stone_truth)
+    # the share of each stone's face in view: none of it under the hand where its centre is, some of it
+    # where the centre shows, and all of it away from the hand
+    for s in scene.stone_truth:
+        assert (s.visible < 0.5) if s.under_hand else (s.visible > 0.5)
+    assert any(s.visible == 0.0 for s in scene.stone_truth) and any(s.visible == 1.0 for s in scene.stone_truth)
+    assert all(not s.under_hand and s.visible == 1.0
+               for s in render_scene(random_scene(rng, hand_over_pool=False, **SMALL), rng).stone_truth)
 
 
 def test_a_fixed_frame_size() -> None:

@@ -475,3 +475,71 @@ def test_a_stone_paled_at_the_heart_of_a_glare_is_looked_at() -> None:
     scene = evaluated_scene(2401128447, 270329552302423149127285964934883096763)
     got, want = read_zones(scene)
     assert got == want and want[2] == 8
+
+
+SEED_21_INC = 309141390015141504862174807861076180645
+SEED_22_INC = 188221490827988801950180874055372779863
+
+
+def test_black_stones_riddled_with_felt_specks_keep_their_area() -> None:
+    # scene 39 of seed 21: black stones on dark teal felt in a dim corner straddle the darkness limit, and the
+    # noise leaves specks of felt inside them; the opening widened every speck by its disc, and a stone kept a
+    # third of its area (seat 2: 4 read for 6). The specks are filled before the opening
+    scene = evaluated_scene(747934957, 61484192941753084021061475007222602946, SEED_21_INC, style="moderna")
+    got, want = read_zones(scene)
+    assert got[1:] == want[1:] and want[3] == 6
+
+
+def test_black_stones_a_glare_fit_took_for_felt_are_found_as_seen() -> None:
+    # scene 24 of seed 22: black stones on beige felt under a glare of 0.68 are grey; on felt so light the
+    # glare's fit took nearly all the felt's light for the glare's white, and with it taken off the stones were
+    # as light as the felt (seat 1: 1 read for 6). As seen, glare and all, they are still darker than the felt
+    # around them: the paled stones are looked for there too
+    scene = evaluated_scene(1285635324, 229129176381995070230969775162311623565, SEED_22_INC)
+    got, want = read_zones(scene)
+    assert got == want and want[2] == 6
+
+
+def test_a_hand_over_the_pool_is_said_and_no_stone_is_guessed() -> None:
+    # scene 27 of seed 21: a hand over the pool, 17 stones there, some wholly under it, one under a finger;
+    # the stones that show are counted, none guessed, and the reading says the pool may hide stones
+    from vision.classifier import NeverSure
+    from vision.reading import STONES_HIDDEN, TableReader
+
+    scene = evaluated_scene(2627178929, 320267563689646852068813318606828843187, SEED_21_INC, style="moderna")
+    reading = TableReader(classifier=NeverSure()).read(scene.image)
+    pool = [t for t in scene.stone_truth if t.zone == "pool"]
+    seen = sum(1 for t in pool if t.visible >= 0.75)
+    shows = sum(1 for t in pool if t.visible > 0.25)
+    assert seen < len(pool) and seen <= reading.stones.pool <= shows
+    assert {str(u.zone) for u in reading.unknown if u.why == STONES_HIDDEN} == {"pool"}
+    assert list(reading.stones.seats) == scene.stones["seats"]
+
+
+def test_no_hand_no_stones_said_hidden() -> None:
+    # stones in every zone, cards, no hand: nothing is said to hide stones
+    from vision.classifier import NeverSure
+    from vision.reading import STONES_HIDDEN, TableReader
+
+    scene = evaluated_scene(1285635324, 229129176381995070230969775162311623565, SEED_22_INC)
+    reading = TableReader(classifier=NeverSure()).read(scene.image)
+    assert not any(u.why == STONES_HIDDEN for u in reading.unknown)
+
+
+def test_a_compact_cluster_the_peel_covers_badly_is_still_stones() -> None:
+    # scene 83 of seed 21: six dark red stones touching in seat 1's zone; the greedy peel, starting where the
+    # cluster is deepest (between stones), covered 0.6 of it and it was refused as not round stones (4 read
+    # for 6). Its outline is arcs of a stone's radius (0.6 of it; a hand's, 0.3) and it is a stone deep
+    scene = evaluated_scene(484087416, 195022343148487399298777699304133780411, SEED_21_INC, style="moderna")
+    got, want = read_zones(scene)
+    assert got == want and want[2] == 6
+
+
+def test_a_lone_stone_a_faint_glare_paled_is_counted() -> None:
+    # scene 32 of seed 22: yellow stones on grey-violet felt under a glare of 0.77 that was not taken off (too
+    # near the felt's colour to be fitted): the two lone stones at its edge kept half the stones' strength, of
+    # their hue, and were refused as not the stones' colour (seat 3: 0 read for 5). One whole round stone by
+    # itself of the stones' hue is a stone; the three at the glare's heart are not cut at all (never invented)
+    scene = evaluated_scene(923005679, 142911614374719979880212410014993622221, SEED_22_INC)
+    got, want = read_zones(scene)
+    assert got[:4] == want[:4] and got[4] == 2 and want[4] == 5

@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.felt import Felt, every, log_image, median
+from vision.felt import Felt, every, log_image, median, percentile
 from vision.mat import CARD_MM, Mat, Zone, ZoneKind
 
 Image = npt.NDArray[np.uint8]
@@ -308,7 +308,7 @@ def object_mask(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None 
     # the paper's lightness in this frame: printed lines and glare are far less light than it
     values = light[(search > 0) & (light > threshold)]
     if values.size > 0.02 * CARD_MM[0] * CARD_MM[1] * k * k:
-        threshold = max(threshold, paper_share * float(np.percentile(values, 90)))
+        threshold = max(threshold, paper_share * float(percentile(values, 90)))
     limit: Any = threshold  # a scalar to OpenCV (its stubs know arrays only)
     mask = np.asarray(cv2.compare(light, limit, cv2.CMP_GT), np.uint8)  # 255 where lighter, in one pass
     mask &= search
@@ -654,8 +654,8 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
     # Canny's thin edges keep cards a few mm apart from joining. In 8 bits: from just under the
     # felt's darkest (stones and shadows may go black) to the lightest paper, at most 200 levels
     # a log unit
-    lo = float(np.percentile(log[free], 0.5)) - 0.05
-    scale = min(200.0, 255.0 / max(1e-3, float(np.percentile(log, 99.5)) - lo))
+    lo = float(percentile(log[free], 0.5)) - 0.05
+    scale = min(200.0, 255.0 / max(1e-3, float(percentile(log, 99.5)) - lo))
     looks = [(np.clip((log - lo) * scale, 0, 255).astype(np.uint8), float(median(mag[free])) * scale)]
     # On dark felt the log brightness is noisy, and a card under a glare on it has an edge
     # no stronger than that noise: look again in plain brightness, where the noise is small
@@ -945,7 +945,7 @@ def _rescue(cnt: Contour, light: FloatImage, k: float, depth: int = 0) -> list[C
     hat = _top_hat(light, (x, y, w, h), k)
     top = hat[blob > 0]
     if top.size:
-        cut = ((hat > 0.5 * float(np.percentile(top, 90))) & (blob > 0)).astype(np.uint8) * 255
+        cut = ((hat > 0.5 * float(percentile(top, 90))) & (blob > 0)).astype(np.uint8) * 255
         cuts.append(np.asarray(cv2.morphologyEx(cut, cv2.MORPH_OPEN, kernel), np.uint8))
     for cut in cuts:
         cards = []

@@ -62,8 +62,31 @@ def median(values: npt.NDArray[Any]) -> Any:
         return np.median(v)
     part = np.partition(v, n // 2)
     if n % 2:
-        return np.mean(part[n // 2:n // 2 + 1])
-    return np.mean(np.array([part[:n // 2].max(), part[n // 2]], v.dtype))
+        return part[n // 2]
+    return (part[:n // 2].max() + part[n // 2]) / v.dtype.type(2)  # numpy's mean of the two, in their type
+
+
+def percentile(values: npt.NDArray[Any], q: float) -> Any:
+    """``np.percentile(values, q)`` (linear, one ``q`` given as a Python number), the very same value, faster.
+
+    As :func:`median`: one partition, at the upper of the two values numpy interpolates between,
+    the lower taken as the largest below it, and numpy's interpolation done as numpy does it.
+    Anything else (another type, a NaN, ``q`` at either end) goes to numpy.
+    """
+    v = np.ravel(values)
+    n = v.size
+    if (type(q) not in (int, float) or v.dtype not in (np.float32, np.float64) or n < 2
+            or not 0 < q < 100 or np.isnan(np.max(v))):
+        return np.percentile(v, q)
+    virtual = (n - 1) * np.true_divide(q, 100)
+    lo = int(np.floor(virtual))
+    if lo >= n - 1:
+        return np.percentile(v, q)
+    part = np.partition(v, lo + 1)
+    a, b = part[:lo + 1].max(), part[lo + 1]
+    t = float(virtual - lo)
+    d = b - a
+    return b - d * (1 - t) if t >= 0.5 else a + d * t
 
 
 def channel_max(image: FloatImage) -> FloatImage:
@@ -261,7 +284,7 @@ def estimate_felt(rectified: Image, px_per_mm: float, mat: Mat | None = None,
     prior = 0.03
     model = ref
     # the felt's own spread, judged by its quieter half (the reference is off where the light changes)
-    spread = 2.0 * float(np.percentile(channel_max(np.abs(logs - ref))[free], 25)) if free.any() else 0.05
+    spread = 2.0 * float(percentile(channel_max(np.abs(logs - ref))[free], 25)) if free.any() else 0.05
     for sigma in TOLERANCE_SIGMAS:
         tol = float(np.clip(4.0 * spread, MIN_TOLERANCE, 0.3))
         dev = channel_max(np.abs(logs - model))

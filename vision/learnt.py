@@ -35,9 +35,10 @@ import numpy.typing as npt
 
 from table.cards import DECK, Card
 from table.errors import InvalidInput, MusTableError
+from vision import facedown
 from vision.cardcrop import to_model_input, warp_card
 from vision.classifier import DEFAULT_THRESHOLD, CardClassifier, Prediction, call_cards
-from vision.ends import MIN_PX_PER_MM, face_of, px_per_mm_of
+from vision.ends import MIN_PX_PER_MM, EndsModel, ends_installed, face_of, px_per_mm_of, warp_face
 from vision.mat import Mat
 from vision.reading import TableReader
 
@@ -61,6 +62,8 @@ felt crop scored 0.650, 0.005 under the bar, and was sure on another CPU with th
 ENDS_PLAUSIBLE = 0.05
 """Least learnt probability (in both views) of the card the ends name, for their call to be taken."""
 ORDINALS = ("first", "second", "third", "fourth")
+FACE_DOWN = facedown.FaceDownParams()
+"""Where a learning frame's card is taken for a back (:mod:`vision.facedown`)."""
 
 
 class LayoutRefused(InvalidInput):
@@ -68,7 +71,8 @@ class LayoutRefused(InvalidInput):
 
     Its code and params say the same for a display: ``learn_no_mat`` (``photo`` 1-3),
     ``learn_count`` (``photo``, ``seat``, ``found``, ``want``, ``odd``: something there is
-    not a card) and ``learn_wrong_card`` (``photo``, ``seat``, ``place`` 1-4, ``seen``, ``want``).
+    not a card), ``learn_face_down`` (``photo``, ``seat``, ``place`` 1-4 the first, ``places``
+    all of them) and ``learn_wrong_card`` (``photo``, ``seat``, ``place`` 1-4, ``seen``, ``want``).
     """
 
 
@@ -220,7 +224,8 @@ def frame_faults(k: int, frame: Image, mat: Mat | None = None,
                  model: CardClassifier | None = None) -> list[LayoutRefused]:
     """Everything wrong with learning frame ``k`` as it was taken, zone by zone (empty: it is
     right): the mat not found, a zone with too few or too many cards or something that is not
-    a face-up card, a card where the deck's order puts another. Checked as each photo is taken,
+    a card, a card lying face down (:mod:`vision.facedown`), a card where the deck's order puts
+    another. Checked as each photo is taken,
     so a wrong layout is put right before the next one."""
     return _frame_layout(k, frame, mat or Mat(), model or CardClassifier())[1]
 
@@ -234,6 +239,7 @@ def _frame_layout(k: int, frame: Image, mat: Mat,
     if cal is None or reading.stale:
         return [], [LayoutRefused(f"frame {k}: the mat is not found (fewer than three markers seen)",
                                   code="learn_no_mat", params={"photo": k + 1})]
+    ends = _ends_of(model)
     objects = reader.detail.objects
     preds = dict(zip((id(o) for o in objects), reader.detail.predictions, strict=True))
     found: list[LayoutCard] = []
@@ -252,6 +258,15 @@ def _frame_layout(k: int, frame: Image, mat: Mat,
                                                 "want": len(expected),
                                                 "odd": bool(odd and len(cards) < len(expected))}))
             continue
+        quads = [np.asarray(cal.to_image(o.quad), np.float32) for o in cards]
+        down = [i + 1 for i, side in enumerate(facedown.sides([warp_face(frame, q) for q in quads], ends))
+                if side.down(FACE_DOWN)] if ends is not None else []
+        if down:
+            faces = "s" * (len(down) > 1)
+            faults.append(LayoutRefused(f"frame {k}, zone {zone}: card{faces} {', '.join(map(str, down))} "
+                                        f"lie{'s' * (not faces)} face down", code="learn_face_down",
+                                        params={"photo": k + 1, "seat": s, "place": down[0], "places": down}))
+            continue
         for i, (o, card) in enumerate(zip(cards, expected, strict=True)):
             p = preds.get(id(o))
             if p is not None and p.sure(DEFAULT_THRESHOLD) and p.card != card:
@@ -260,8 +275,17 @@ def _frame_layout(k: int, frame: Image, mat: Mat,
                                             params={"photo": k + 1, "seat": s, "place": i + 1,
                                                     "seen": str(p.card), "want": str(card)}))
                 break
-            found.append(LayoutCard(card, k, s, i, np.asarray(cal.to_image(o.quad), np.float32)))
+            found.append(LayoutCard(card, k, s, i, quads[i]))
     return found, faults
+
+
+def _ends_of(model: CardClassifier) -> EndsModel | None:
+    """The ends reader that tells a back from a face: the card model's own, else one of its own
+    where the models are installed (``None`` where they are not: nothing to tell it by)."""
+    ends = getattr(model, "ends", None)
+    if isinstance(ends, EndsModel):
+        return ends
+    return EndsModel() if ends_installed() else None
 
 
 def _along_seat(centre: tuple[float, float], seat: int, mat: Mat) -> float:

@@ -36,6 +36,9 @@ from vision.stones import StoneCount, StoneReading, count_stones
 
 Image = npt.NDArray[np.uint8]
 
+STONES_HIDDEN = "may hide stones"
+"""The reason of an ``unknown`` item over the pool or a stone zone (a hand): stones under it are not counted."""
+
 RECTIFIED_PX_PER_MM = MIN_PX_PER_MM
 """Resolution of the top-down view the cards and stones are searched in (cards are read from the frame)."""
 
@@ -251,6 +254,8 @@ class TableReader:
         for o, p in sorted(good, key=lambda op: _along_seat(op[0], self.mat)):
             assert o.seat is not None
             seats[o.seat].append(p.card)
+        for r in stones.rejected:  # stones may lie under it: the count there is what shows
+            unknown.extend(Item(z, r.box, STONES_HIDDEN) for z in r.covers)
         for s in stones.stones:
             if s.zone is None:
                 ignored.append(Item(None, (int(s.x - 5), int(s.y - 5), int(s.x + 5), int(s.y + 5)),

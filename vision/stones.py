@@ -12,8 +12,10 @@ stone belongs to the zone that holds its centre, as the spec says.
 A blob is not stones when it is thicker than a stone (a palm, a card), when
 the discs do not account for it (fingers, a sleeve, a glare streak), or when
 its colour is not the stones' colour. A hand over the pool is refused by these
-tests in a single frame; :class:`StoneSmoother` adds the median over a few
-frames for the live table.
+tests in a single frame, and the zones it covers are named
+(:attr:`Rejected.covers`: stones may lie under it, the count there is what
+shows); :class:`StoneSmoother` adds the median over a few frames for the
+live table.
 
 :func:`count_stones` runs in stages (:func:`_candidates`, :func:`_search`,
 :func:`_learn_size`, :func:`_judge`, :func:`_paled_stones`, :func:`_by_zone`);
@@ -183,8 +185,15 @@ class StoneParams:
     ragged: tuple[float, float, float, float] = (5.5, 0.66, 0.8, 0.65)
     """Not stones: over the first areas and covered under the second, or covered under the third and
     under the fourth share of its hull."""
+    cluster_outline: tuple[float, float] = (0.5, 1.3)
+    """... unless this share of its outline is arcs of a stone's radius and it is nowhere deeper than this (radii):
+    a cluster of touching stones the greedy peel covered badly (a hand's outline is straight)."""
     refuse_cover_area: float = 2.0
     """A refused blob over this many stone areas (a hand, a card) hides what lies in it."""
+    cover_least: float = 1.0
+    """... and covers a zone where this many stone areas of it lie inside the zone"""
+    cover_thick_r: float = 0.5
+    """... of its parts at least this thick (radii: a disc this size fits in them; a finger hides a stone's middle)."""
     pale_thick: tuple[float, float, float] = (1.2, 0.7, 0.9)
     """Stones a glare paled: over the first areas and between the other depths (radii) are counted by depth."""
     between_counts: float = 0.3
@@ -219,6 +228,9 @@ class StoneParams:
     shaded: tuple[float, float, float] = (-1.0, -0.15, 0.35)
     """A whole round stone cut from a hand's blob in its shadow: its colour the stones' shifted alike in every
     channel by between the first two (log), within the third."""
+    paled_plain: tuple[float, float] = (0.8, 0.25)
+    """One whole round stone by itself, where no glare was taken off: least cosine to the stones' colour, and
+    share of its strength (a glare too faint to be taken off pales it too)."""
     same_colour: tuple[float, float, float, float] = (0.45, 0.9, 0.5, 2.0)
     """Alike colours: within the first per channel, or with the cosine and strength ratio the others allow."""
     touching_shape: tuple[float, float, float, float, float, float] = (1.5, 4.5, 0.85, 1.3, 0.72, 0.95)
@@ -265,6 +277,8 @@ class StoneParams:
     """A single paled stone: area (stone areas) least and most, least circularity, least solidity."""
     pale_shrink: float = 0.85
     """Cut at half their contrast, paled stones keep this share of their area."""
+    pale_raw_shrink: float = 1.0
+    """... and stones as seen, glare and all (their contrast not washed out), about all of it."""
     pale_few: tuple[int, int, float, float, float, float, float] = (2, 4, 0.3, 0.72, 0.95, 0.7, 1.2)
     """A few touching paled stones: count least and most, off whole, solidity and depth (radii) least and most."""
     pale_peel_r: float = 0.92
@@ -327,6 +341,8 @@ class Rejected:
     zone: Zone | None
     box: tuple[int, int, int, int]
     why: str
+    covers: tuple[Zone, ...] = ()
+    """The stone zones (or the pool) this thing lies over, large enough to hide a stone there."""
 
 
 @dataclass(frozen=True)
@@ -334,6 +350,7 @@ class StoneReading:
     count: StoneCount
     stones: tuple[Stone, ...] = ()
     rejected: tuple[Rejected, ...] = ()
+    """What was not counted; those that ``cover`` a zone may hide stones in it (the count there is a least)."""
     diameter_mm: float | None = None
     """The diameter of one stone as learnt from this frame."""
     colour: tuple[float, float, float] | None = field(default=None)
@@ -347,6 +364,7 @@ class _Region(NamedTuple):
     stone: Mask  # pixels unlike the felt
     signed: FloatImage  # log ratio to the felt, per channel
     only_dark: Mask  # pixels that only their darkness made stone pixels
+    raw: FloatImage | None = None  # where a glare was taken off: the log ratio of the image as seen, glare and all
 
 
 @dataclass(frozen=True)
@@ -382,8 +400,11 @@ def count_stones(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None
     first: list[list[_Blob]] = []
     blobs = _search(search, first, None, STONES.stone_mm[1] / 2 * k)  # round holes up to the largest stone's filled
     learnt = _learn_size(blobs, glared, k)
-    if learnt is None:
-        return StoneReading(StoneCount(), (), tuple(_rejected(b, k, mat, "not a stone") for b in blobs))
+    if learnt is None:  # nothing like a stone: what is large may still hide some (a hand over them all)
+        r_min = STONES.stone_mm[0] / 2 * k
+        big = STONES.refuse_cover_area * math.pi * r_min ** 2
+        return StoneReading(StoneCount(), (), tuple(
+            _rejected(b, k, mat, "not a stone", _covers(b.mask, b.x0, b.y0, k, mat, r_min) if b.area > big else ()) for b in blobs))
     radius, colour = learnt
     # again, now that the stones' colour is known: the parts of stones the first cut missed;
     # and the size of one stone again, from these whole stones; and without the deep shadows
@@ -466,9 +487,14 @@ def _candidates(rectified: Image, felt: Felt, k: float, mat: Mat, markers: Image
         if amp is not None:
             lit, dark, stone = _haze_off(a, dp, amp, stone, lit, dark, k, colour_t, light_t)
         signed = np.asarray(cv2.subtract(log_image(seen), np.log(felt_map + LOG_OFFSET)), dtype=np.float32)
+        raw = None
         if amp is not None:
             glared[y0:y1, x0:x1][amp > STONES.glare_on] = 255
-        regions.append(_Region((rx0, ry0, rx1, ry1), (x0, y0, x1, y1), stone, signed, dark & ~lit))
+            # against the felt model, which follows a glare in part: on light felt the glare's fit may take a
+            # black stone's grey for felt, while as seen it is still darker than the felt around it
+            raw = np.asarray(cv2.subtract(log_image(np.ascontiguousarray(rectified[y0:y1, x0:x1])),
+                                          np.log(felt.colour_map[y0:y1, x0:x1] + LOG_OFFSET)), dtype=np.float32)
+        regions.append(_Region((rx0, ry0, rx1, ry1), (x0, y0, x1, y1), stone, signed, dark & ~lit, raw))
     return regions
 
 
@@ -525,7 +551,8 @@ def _cut(search: _Search, mask: Image, i: int, radius: float) -> list[_Blob]:
     stone's width outside the region belongs to another.
     """
     k = search.k
-    (rx0, ry0, rx1, ry1), (x0, y0, _, _), _, signed, _ = search.regions[i]
+    region = search.regions[i]
+    (rx0, ry0, rx1, ry1), (x0, y0, _, _), signed = region.bounds, region.box, region.signed
     if search.exclude is not None:
         mask[search.exclude[y0:y0 + mask.shape[0], x0:x0 + mask.shape[1]] > 0] = 0
     # opened and filled only in the box around what is marked, with the opening's reach around it: the
@@ -536,11 +563,13 @@ def _cut(search: _Search, mask: Image, i: int, radius: float) -> list[_Blob]:
     m = search.kernel.shape[0] // 2 + 1
     h, w = mask.shape
     cx0, cy0, cx1, cy1 = max(0, bx - m), max(0, by - m), min(w, bx + bw + m), min(h, by + bh + m)
-    opened = np.asarray(cv2.morphologyEx(np.ascontiguousarray(mask[cy0:cy1, cx0:cx1]), cv2.MORPH_OPEN,
-                                         search.kernel), np.uint8)
+    # specks of felt inside a stone (a dark stone on dark felt straddles the limit) filled before the opening:
+    # it widens every hole by its disc, and a stone riddled with them lost two thirds of its area
+    speck = STONES.speck_area * math.pi * (STONES.stone_mm[0] / 2 * k) ** 2
+    filled = _fill_small_holes(np.ascontiguousarray(mask[cy0:cy1, cx0:cx1]), speck)
+    opened = np.asarray(cv2.morphologyEx(filled, cv2.MORPH_OPEN, search.kernel), np.uint8)
     mask = np.zeros_like(mask)
-    mask[cy0:cy1, cx0:cx1] = _fill_small_holes(opened, STONES.speck_area * math.pi * (STONES.stone_mm[0] / 2 * k) ** 2,
-                                               STONES.round_hole_area * math.pi * radius ** 2)
+    mask[cy0:cy1, cx0:cx1] = _fill_small_holes(opened, speck, STONES.round_hole_area * math.pi * radius ** 2)
     reach = STONES.stone_mm[1]
     kept = []
     for b in _blobs(mask, signed, min_area=STONES.min_blob_area * math.pi * search.r_min ** 2):
@@ -564,7 +593,8 @@ def _search(search: _Search, first: list[list[_Blob]], colour: npt.NDArray[np.fl
     those blobs are cut again, without it.
     """
     found: list[_Blob] = []
-    for i, (_, (x0, y0, _, _), stone, signed, only_dark) in enumerate(search.regions):
+    for i, region in enumerate(search.regions):
+        (x0, y0, _, _), stone, signed, only_dark = region.box, region.stone, region.signed, region.only_dark
         if colour is None:
             first.append(_cut(search, stone.astype(np.uint8) * 255, i, radius))
             found.extend(first[i])
@@ -857,6 +887,9 @@ def _judge(blobs: list[_Blob], radius: float, colour: npt.NDArray[np.float32], g
     rejected: list[Rejected] = []
     queue = list(blobs)
     seen_blobs = np.zeros(glared.shape, np.uint8)
+    counted = np.zeros(glared.shape, np.uint8)  # the blobs counted as stones
+    big = STONES.refuse_cover_area * math.pi * radius ** 2
+    split: list[tuple[_Blob, str]] = []  # large blobs refused whole, judged by their parts
     while queue:
         b = queue.pop(0)
         why, peeled = _refusal(b, radius, colour, glared, k)
@@ -865,6 +898,8 @@ def _judge(blobs: list[_Blob], radius: float, colour: npt.NDArray[np.float32], g
             parts += _colour_parts(b, colour, radius, taken)
             if parts:
                 queue.extend(parts)
+                if b.area > big:
+                    split.append((b, why))
                 continue
         n = 0
         if why is None and b.disc:
@@ -875,11 +910,14 @@ def _judge(blobs: list[_Blob], radius: float, colour: npt.NDArray[np.float32], g
         if why is None:
             n, why = _how_many(b, radius, colour, glared, k)
         if why is not None:
-            rejected.append(_rejected(b, k, mat, why))
-            if b.area > STONES.refuse_cover_area * math.pi * radius ** 2:
+            if b.area > big:
                 _paint(seen_blobs, b)
+                rejected.append(_rejected(b, k, mat, why, _covers(b.mask, b.x0, b.y0, k, mat, radius)))
+            else:
+                rejected.append(_rejected(b, k, mat, why))
             continue
         _paint(seen_blobs, b)
+        _paint(counted, b)
         # the peel is greedy: its first n discs are the same whether it stops at n or goes on
         centres = peeled[0][:n] if peeled is not None else _peel(b, radius, max_stones=n)[0]
         if len(centres) < n:  # stones the peel could not place: at the blob's middle
@@ -888,6 +926,16 @@ def _judge(blobs: list[_Blob], radius: float, colour: npt.NDArray[np.float32], g
         for cx, cy in centres:
             x, y = (b.x0 + cx + 0.5) / k, (b.y0 + cy + 0.5) / k
             stones.append(Stone(x, y, mat.zone_at(x, y)))
+    # a hand with stones cut from its edge: what is left of it besides them may hide more
+    counted = np.asarray(cv2.dilate(counted, _rim(radius)), np.uint8)
+    for b, why in split:
+        h, w = b.mask.shape
+        y0, x0 = max(0, b.y0), max(0, b.x0)
+        rest = b.mask.copy()
+        rest[y0 - b.y0:, x0 - b.x0:][counted[y0:b.y0 + h, x0:b.x0 + w] > 0] = 0
+        covers = _covers(rest, b.x0, b.y0, k, mat, radius)
+        if covers:
+            rejected.append(_rejected(b, k, mat, why, covers))
     return stones, rejected, seen_blobs
 
 
@@ -911,8 +959,11 @@ def _refusal(b: _Blob, radius: float, colour: npt.NDArray[np.float32], glared: I
         peeled = _peel(b, radius)
         covered = peeled[1]
         big, big_cover, ragged_cover, ragged_solidity = STONES.ragged
-        if (b.area > big * math.pi * radius ** 2 and covered < big_cover) or (
-                covered < ragged_cover and b.area < ragged_solidity * b.hull_area):
+        least_arcs, deepest = STONES.cluster_outline
+        if ((b.area > big * math.pi * radius ** 2 and covered < big_cover) or (
+                covered < ragged_cover and b.area < ragged_solidity * b.hull_area)) and not (
+                b.depth <= deepest * radius and _arcs_of(b, radius, k) >= least_arcs):
+            # (the greedy peel may leave much of a compact cluster of stones: its outline is still arcs)
             why = "not round stones"
     return why, peeled
 
@@ -1061,7 +1112,10 @@ def _paled_stones(regions: list[_Region],
     done = taken.copy()
     paled = np.zeros_like(taken)  # the paled stones found, each with its rim
     pad = int(math.ceil(STONES.pale_pad_r * radius))
-    for _, (rx0, ry0, _, _), _, whole, _ in regions:
+    # the image with the glare taken off first, then as seen (a black stone the glare's fit took for felt)
+    sources = ((r.box, w, shrink) for r in regions
+               for w, shrink in ((r.signed, STONES.pale_shrink), (r.raw, STONES.pale_raw_shrink)) if w is not None)
+    for (rx0, ry0, _, _), whole, shrink in sources:
         rh, rw = whole.shape[:2]
         gx, gy, gw, gh = cv2.boundingRect(np.ascontiguousarray(glared[ry0:ry0 + rh, rx0:rx0 + rw]))
         if gw == 0 or gh == 0:
@@ -1091,7 +1145,7 @@ def _paled_stones(regions: list[_Region],
             if done[y0 + py, x0 + px]:
                 continue
             found = _paled_stone(s, signed, px, py, float(inner[py, px]), float(outer[py, px]), colour, radius,
-                                 paled[y0:y0 + hh, x0:x0 + ww])
+                                 paled[y0:y0 + hh, x0:x0 + ww], shrink)
             if found is None:
                 continue
             centres, part, (wx0, wy0) = found
@@ -1108,7 +1162,8 @@ def _paled_stones(regions: list[_Region],
 
 def _paled_stone(s: npt.NDArray[np.float32], signed: npt.NDArray[np.float32], px: int, py: int,
                  inner: float, outer: float, colour: npt.NDArray[np.float32], radius: float,
-                 paled: Image | None = None) -> tuple[list[tuple[float, float]], Image, tuple[int, int]] | None:
+                 paled: Image | None = None, shrink: float = STONES.pale_shrink
+                 ) -> tuple[list[tuple[float, float]], Image, tuple[int, int]] | None:
     """The stones at a peak of the disc response, cut at half its contrast: their centres, the cut and its origin.
 
     None unless the cut is one round stone of the frame's size or a few
@@ -1148,7 +1203,6 @@ def _paled_stone(s: npt.NDArray[np.float32], signed: npt.NDArray[np.float32], px
             return None
         n = 1
     else:
-        shrink = STONES.pale_shrink
         n = int(round(n_area / shrink))
         depth = float(cv2.distanceTransform(part, cv2.DIST_L2, 5).max())
         n_lo, n_hi, off, s_lo, s_hi, d_lo, d_hi = STONES.pale_few
@@ -1433,10 +1487,16 @@ def _not_stones(b: _Blob, radius: float, colour: npt.NDArray[np.float32], glared
     # still be paler, but it is a stone's shape (elsewhere such a blob is a piece of a hand), and
     # not as pale as a haze of the glare left behind
     least_cos, least_strength = STONES.glared_colour
+    plain_cos, plain_strength = STONES.paled_plain
+    cos, strength = _cosine(b.colour, colour), float(np.linalg.norm(b.colour)) / max(float(np.linalg.norm(colour)), 1e-6)
+    lo, hi = STONES.whole_area
     if not _same_colour(b.colour, colour) and not (
-            _stone_shaped(b, radius) and _cosine(b.colour, colour) >= least_cos
-            and float(np.linalg.norm(b.colour)) > least_strength * float(np.linalg.norm(colour))
-            and _under_glare(b, glared)):
+            _stone_shaped(b, radius) and cos >= least_cos and strength > least_strength
+            and _under_glare(b, glared)) and not (
+            # a glare too faint or too near the felt's colour to be taken off still pales a stone: one whole
+            # round stone by itself, of the stones' hue
+            not b.split and not b.disc and b.round_single and lo <= b.area / (math.pi * radius ** 2) <= hi
+            and cos >= plain_cos and strength > plain_strength):
         if not (b.disc and _shaded(b.colour, colour)):
             return "not the stones' colour"
     return None
@@ -1540,12 +1600,36 @@ def _same_colour(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> bool
     return _cosine(a, b) >= least_cos and lo <= na / max(nb, 1e-6) <= hi
 
 
-def _rejected(b: _Blob, k: float, mat: Mat, why: str) -> Rejected:
+def _covers(mask: Image, ox: int, oy: int, k: float, mat: Mat, radius: float) -> tuple[Zone, ...]:
+    """The pool and stone zones a large refused blob (a hand, a sleeve) lies over, where it could hide a stone.
+
+    ``mask`` (255: the blob) has its origin at (ox, oy) rectified px. A zone is covered where a stone's
+    area or more of the blob lies in it and the blob is thick enough there to hide a stone's middle.
+    Stones under it cannot be seen: the count there is what shows, and the reading says so.
+    """
+    opened = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (2 * max(1, round(STONES.cover_thick_r * radius)) + 1,) * 2)), np.uint8)
+    ys, xs = np.nonzero(opened)
+    x = (xs + ox + 0.5) / k
+    y = (ys + oy + 0.5) / k
+    least = STONES.cover_least * math.pi * radius ** 2
+    cx, cy = mat.centre
+    out = []
+    if np.count_nonzero((x - cx) ** 2 + (y - cy) ** 2 <= mat.pool_radius ** 2) >= least:
+        out.append(Zone.POOL)
+    for seat in range(4):
+        zx0, zy0, zx1, zy1 = mat.stone_zone(seat)
+        if np.count_nonzero((x >= zx0) & (x <= zx1) & (y >= zy0) & (y <= zy1)) >= least:
+            out.append(Zone.stones(seat))
+    return tuple(out)
+
+
+def _rejected(b: _Blob, k: float, mat: Mat, why: str, covers: tuple[Zone, ...] = ()) -> Rejected:
     bx, by, bw, bh = cv2.boundingRect(b.mask)  # of its pixels
     x0, x1 = (b.x0 + bx) / k, (b.x0 + bx + bw) / k
     y0, y1 = (b.y0 + by) / k, (b.y0 + by + bh) / k
     return Rejected(mat.zone_at((x0 + x1) / 2, (y0 + y1) / 2),
-                    (int(x0), int(y0), int(math.ceil(x1)), int(math.ceil(y1))), why)
+                    (int(x0), int(y0), int(math.ceil(x1)), int(math.ceil(y1))), why, covers)
 
 
 class StoneSmoother:

@@ -177,6 +177,8 @@ ES: dict[str, str] = {
     "learn_where": "Coloca estas cartas así y pulsa «Hacer la foto»",
     "learn_fix": "Esta foto no vale (mira el aviso sobre el tapete): coloca las cartas como se ve y repítela",
     "learn_capture": "Hacer la foto",
+    "learn_more_fault": "y 1 aviso más (zona en rojo)",
+    "learn_more_faults": "y {n} avisos más (zonas en rojo)",
     "learn_name": "Nombre de la baraja",
     "learn_save": "Guardar la baraja",
     "learn_cancel": "Dejarlo",
@@ -455,6 +457,7 @@ ES: dict[str, str] = {
     "msg_learn_count": "Foto {photo}, zona del asiento {seat}: {count_off}",
     "msg_learn_wrong_card": "Foto {photo}, zona del asiento {seat}: la carta {place} es el {seen_name}, "
                             "y ahí va el {want_name}",
+    "msg_learn_face_down": "Foto {photo}, zona del asiento {seat}: {down_cards}",
     "msg_deck_name_bad": "el nombre de la baraja {name} no vale: de 1 a 40 letras, cifras, espacios "
                          "o «- — _ . ' &», empezando por una letra o una cifra",
     "msg_learn_failed": "no se pudo aprender la baraja: volved a hacer las fotos",
@@ -585,8 +588,11 @@ ES: dict[str, str] = {
                          "JPEG, PNG, WebP ni BMP)",
     "msg_no_file": "{path}: no existe ese archivo",
     "msg_frame_file_large": "{path}: un archivo de {size} bytes es demasiado grande para una foto",
-    "msg_frame_file_bad": "{path}: no es una imagen que se pueda leer (dañada, demasiado grande o pequeña, "
-                          "o no es JPEG, PNG, WebP ni BMP)",
+    "msg_frame_file_bad": "{path}: {cause}",
+    "msg_frame_named": "foto {name}: {cause}",
+    "msg_frame_too_large": "{w} x {h} px es demasiado grande para una foto (como mucho {mp} MP, {side} px por lado)",
+    "msg_frame_too_small": "{w} x {h} px es demasiado pequeña para una foto (al menos {side} px por lado)",
+    "msg_frame_empty": "un archivo vacío",
     "msg_cannot_read": "no se puede leer {path}: {why}",
     "msg_no_folder": "{path}: no existe esa carpeta",
     "msg_mat_too_large": "una imagen de {w} x {h} px es demasiado grande: bajad --dpi o usad --tile",
@@ -671,6 +677,14 @@ def _seat_cards(args: Mapping[str, Any]) -> str:
     return f"El asiento {seat} tiene {n} cartas"
 
 
+def _down_cards(args: Mapping[str, Any]) -> str:
+    """«la carta 3 está boca abajo», «las cartas 1 y 3 están boca abajo» (places 1-4 as the seat sees them)."""
+    places = [p for p in args.get("places", ()) if type(p) is int] or [args.get("place")]
+    if len(places) == 1:
+        return f"la carta {places[0]} está boca abajo"
+    return f"las cartas {', '.join(map(str, places[:-1]))} y {places[-1]} están boca abajo"
+
+
 def _stones_off(args: Mapping[str, Any]) -> str:
     diff, what = args.get("diff", 0), str(args.get("what", "piedras"))
     k = abs(diff) if isinstance(diff, int) else 0
@@ -740,6 +754,8 @@ def _args(args: Mapping[str, Any], lang: str) -> dict[str, Any]:
     out["seat_cards"] = _seat_cards(args)
     if "diff" in args:
         out["stones_off"] = _stones_off(args)
+    if "places" in args:
+        out["down_cards"] = _down_cards(args)
     if "want" in args and "found" in args:
         out["count_off"] = _count_off(args)
     for k in ("seen", "want", "card"):

@@ -414,11 +414,16 @@ function renderLearning(main, st) {
   const badSeats = faults.map((x) => (x.args || {}).seat).filter((x) => x !== undefined);
   for (let s = 0; s < 4; s++) {
     mat.append(el("div", {class: "seatcards seat" + s + (badSeats.includes(s) ? " bad" : "")},
-      el("span", {class: "seatname"}, String(s + 1)), (exp[s] || []).map((c) => cardEl(c, "big"))));
+      el("span", {class: "seatname"}, String(s + 1)), (exp[s] || []).map((c, i) => {
+        const card = cardEl(c, "big");  /* a card the photo shows face down: crossed, to be turned */
+        if (faults.some((x) => x.code === "learn_face_down" && (x.args || {}).seat === s && ((x.args || {}).places || []).includes(i + 1))) card.classList.add("facedown");
+        return card;
+      })));
   }
   /* what is wrong, on the mat (the photo's number is in the heading: each line starts at its zone) */
-  if (faults.length) mat.append(el("div", {class: "learnfaults", id: "learnfaults"},
-    faults.map((x) => el("div", null, "\u26A0 " + String(x.text || x).replace(/^Foto \d+, /, "")))));
+  const faultBox = faults.length ? el("div", {class: "learnfaults", id: "learnfaults"},
+    faults.map((x) => el("div", {class: "learnfault"}, "\u26A0 " + String(x.text || x).replace(/^Foto \d+, /, "")))) : null;
+  if (faultBox) mat.append(faultBox);
   const tabs = el("div", {class: "learntabs"});
   for (let i = 0; i < frames; i++) {
     tabs.append(el("button", {class: "mid" + (i === k ? " chosen" : "") + (done.includes(i) ? " done" : "") + (bad.includes(i) ? " bad" : ""),
@@ -444,6 +449,25 @@ function renderLearning(main, st) {
     if (st.phase === "learning") command({kind: "learn_cancel"}, tr("learn_cancel")); else render(state);
   }}, tr("learn_cancel")));
   main.append(mat, side);
+  if (faultBox) fitFaults(faultBox);
+}
+
+/* The faults of a photo, in a box over the middle of the mat: every one that fits is said whole, the
+   rest summed up in a last line («y 2 avisos más»); their zones are marked on the mat all the same. */
+function fitFaults(box) {
+  const lines = [...box.querySelectorAll(".learnfault")];
+  const over = () => box.scrollHeight > box.clientHeight + 1;
+  if (!over()) return;
+  const more = el("div", {class: "learnmore", id: "learnmore"});
+  box.append(more);
+  let shown = lines.length;
+  while (shown > 1 && over()) {
+    shown -= 1;
+    lines[shown].remove();
+    const n = lines.length - shown;
+    more.textContent = tr(n === 1 ? "learn_more_fault" : "learn_more_faults", {n});
+  }
+  if (over()) box.classList.add("tight");  /* one fault longer than the box: smaller type */
 }
 
 /* «Baraja: …»: the learnt deck the table reads with, or the card model alone. */

@@ -1,0 +1,91 @@
+"""Whether a card of a learning frame lies face down: its back learnt as a card would misread hands.
+
+A learning frame (``docs/mat.md``, "Learning a deck") holds four cards to a
+zone, every one face up. A card laid face down keeps the zone's count right,
+so the count alone never tells; and a deck no model has seen is just what is
+being learnt, so the card model cannot be asked either. Two things every
+Spanish deck's face has, and its back has not, are asked instead, of the
+face rectified from the frame itself (:func:`vision.ends.warp_face`):
+
+- **pintas**: a face's two ends carry the frame line with its breaks; the
+  ends reader's pinta model (``models/pintas.onnx``) has a class for "no
+  card's end there", which a patterned back takes in both views;
+- **paper**: a face is printed on paper that shows all round its art (the
+  margin, and the paper between the pips and about the figure); a back's
+  pattern covers its field from margin to margin. The share of the card's
+  field (inside :attr:`FaceDownParams.field_inset_mm`) whose colour is far
+  from the paper seen in its outermost ring says how much of it is covered;
+  a back printed to its edge has no paper ring, and is left to the pintas.
+
+A card is face down when either says so in both of its two ends. The
+numbers are measured over every deck style the renderer draws, the held-out
+ones and the scanned Fournier 1878 deck, at both resolutions learning runs,
+against the backs of ``models.deck.BACK_DESIGNS`` (``python -m
+models.evaluate_facedown``; the model card's figures are in ``docs/mat.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.ends import CARD_WIDTH_MM, FACE_W, EndsModel
+
+Image = npt.NDArray[np.uint8]
+
+NOT_AN_END = 4
+"""The pinta model's class for "not a card's end" (:data:`vision.ends.SUITS_BY_BREAKS`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FaceDownParams:
+    """Where a card is taken for a back. Measured in ``docs/mat.md`` ("A card face down")."""
+
+    no_end: float = 0.62
+    """Least probability of "no card's end" in both views of the pinta model."""
+    covered: float = 0.80
+    """Least share of the field far in colour from the paper ring."""
+    colour_distance: float = 35.0
+    """How far (CIE Lab units) from the paper a pixel must be to count as covered."""
+    ring_mm: tuple[float, float] = (0.6, 2.0)
+    """The ring where a face's paper is looked for: between these distances from the edge."""
+    field_inset_mm: float = 3.5
+    """The field whose cover is measured: the card less this much all round."""
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """What one card's face looks like: how sure the pintas are there is no card's end, and how covered it is."""
+
+    no_end: float
+    covered: float
+
+    def down(self, params: FaceDownParams) -> bool:
+        return self.no_end >= params.no_end or self.covered >= params.covered
+
+
+def covered(face: Image, params: FaceDownParams = FaceDownParams()) -> float:
+    """Share of a rectified face's field whose colour is far from the paper of its outer ring."""
+    lab = cv2.cvtColor(face, cv2.COLOR_BGR2LAB).astype(np.float32)
+    h, w = lab.shape[:2]
+    k = FACE_W / CARD_WIDTH_MM
+    a, b = (int(round(m * k)) for m in params.ring_mm)
+    ring = np.zeros((h, w), bool)
+    ring[a:h - a, a:w - a] = True
+    ring[b:h - b, b:w - b] = False
+    paper = np.median(lab[ring], axis=0)
+    c = int(round(params.field_inset_mm * k))
+    d = np.linalg.norm(lab[c:h - c, c:w - c] - paper, axis=2)
+    return float((d > params.colour_distance).mean())
+
+
+def sides(faces: Sequence[Image], ends: EndsModel, params: FaceDownParams = FaceDownParams()) -> list[Side]:
+    """What each rectified face (:func:`vision.ends.warp_face`) looks like, one pinta-model call for all."""
+    if not faces:
+        return []
+    _, suits = ends.probabilities(list(faces))
+    return [Side(float(suits[i, :, NOT_AN_END].min()), covered(f, params)) for i, f in enumerate(faces)]
