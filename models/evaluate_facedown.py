@@ -65,10 +65,14 @@ def measure(name: str, deck: DeckStyle | Mapping[Card, np.ndarray], px_per_mm: f
     rng = np.random.default_rng(seed)
     other: Counter[str] = Counter()
     alarms = up_cards = 0
+    alarm_at: list[str] = []
     for k in range(3):
         frame = render_scene(learning_scene(rng, k, deck=faces, px_per_mm=px_per_mm), rng).image
         faults = frame_faults(k, frame, model=model)
-        alarms += sum(len(f.params.get("places", ())) for f in faults if f.code == "learn_face_down")
+        for f in faults:
+            if f.code == "learn_face_down":
+                alarms += len(f.params["places"])
+                alarm_at.append(f"frame {k} seat {f.params['seat']} cards {f.params['places']}")
         other.update(f.code for f in faults if f.code != "learn_face_down")
         up_cards += sum(len(s) for s in learning_cards(k))
     down = named = refused = 0
@@ -91,7 +95,7 @@ def measure(name: str, deck: DeckStyle | Mapping[Card, np.ndarray], px_per_mm: f
                 refused += 1
             else:
                 missed.append(f"{design} frame {k} seat {s} card {i + 1}")
-    return {"deck": name, "px_per_mm": px_per_mm, "up_cards": up_cards, "false_alarms": alarms,
+    return {"deck": name, "px_per_mm": px_per_mm, "up_cards": up_cards, "false_alarms": alarms, "alarms": alarm_at,
             "other_faults_face_up": dict(other), "down_cards": down, "named": named, "refused": refused,
             "missed": missed}
 
