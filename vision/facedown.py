@@ -46,17 +46,21 @@ NOT_AN_END = 4
 class FaceDownParams:
     """Where a card is taken for a back. Measured in ``docs/mat.md`` ("A card face down")."""
 
-    no_end: float = 0.65
-    """Least probability of "no card's end" in both views of the pinta model (faces measured: at
-    most 0.55; patterned backs at least 0.70)."""
+    no_end: float = 0.80
+    """Least probability of "no card's end" in both views of the pinta model, alone (faces measured:
+    at most 0.66, a 6 of bastos blurred at 1.45 px/mm; backs with a pattern at least 0.70, so these
+    are left to the sum of the two)."""
     covered: float = 0.80
-    """Least share of the field far in colour from the paper (faces measured: at most 0.63; backs
-    with a field inside a margin at least 0.68, striped ones 0.88)."""
+    """Least share of the field far in colour from the paper, alone (faces measured: at most 0.63;
+    striped backs at least 0.88)."""
     together: float = 1.2
-    """Least sum of the two: a back that each says is likely, neither surely (a finder's quad a
-    little off a patterned back at 1.2 px/mm: 0.57 and 0.72); faces measured at most 0.97."""
-    colour_distance: float = 40.0
+    """Least sum of the two (faces measured: at most 0.97; backs with a pattern inside a margin,
+    at least 1.29, a finder's quad a little off a medallion back at 1.2 px/mm)."""
+    colour_distance: float = 30.0
     """How far (OpenCV's 8-bit CIE Lab units) from the paper a pixel must be to count as covered."""
+    lightness_weight: float = 0.5
+    """Lightness counts half in that distance: light falling unevenly across a card (40 levels from
+    one end to the other) darkens its paper without colouring it."""
     paper_percentile: float = 90.0
     """The paper is the colour of the lightest pixels, those above this percentile of lightness: a
     face's paper, a back's white margin (a back printed to its edge is left to the pintas)."""
@@ -84,8 +88,8 @@ def covered(face: Image, params: FaceDownParams = FaceDownParams()) -> float:
     light = lab[:, :, 0]
     paper = np.median(lab[light >= np.percentile(light, params.paper_percentile)], axis=0)
     c = int(round(params.field_inset_mm * FACE_W / CARD_WIDTH_MM))
-    d = np.linalg.norm(lab[c:h - c, c:w - c] - paper, axis=2)
-    return float((d > params.colour_distance).mean())
+    diff = (lab[c:h - c, c:w - c] - paper) * np.array([params.lightness_weight, 1.0, 1.0], np.float32)
+    return float((np.linalg.norm(diff, axis=2) > params.colour_distance).mean())
 
 
 def sides(faces: Sequence[Image], ends: EndsModel, params: FaceDownParams = FaceDownParams()) -> list[Side]:
