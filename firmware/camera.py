@@ -112,7 +112,9 @@ class FolderCamera:
         try:
             image = load_frame(path)
         except InvalidFrame as exc:
-            raise InvalidFrame(f"frame {path.name}: {str(exc).removeprefix(f'{path}: ')}") from None
+            raise InvalidFrame(f"frame {path.name}: {str(exc).removeprefix(f'{path}: ')}", code="frame_named",
+                               params={"name": path.name, "cause": exc.params.get("cause")
+                                       or {"code": exc.code, "args": exc.params}}) from None
         self._last = image
         self._n += 1
         return Frame(self._last, self._n, self._clock())

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from models.deck import HELD_OUT_STYLES
+from models.deck import HELD_OUT_STYLES, DeckStyle
 from models.scene import random_scene, render_scene
 from table.cards import Card
 from vision.cards import quad_error_mm
@@ -81,9 +81,9 @@ class Tally:
 
 
 def evaluate(n: int, seed: int = 0, deck: str = "held-out", classifier: object | None = None,
-             progress: bool = False, faces: Mapping[Card, np.ndarray] | None = None,
+             progress: bool = False, faces: Mapping[Card, np.ndarray] | DeckStyle | None = None,
              px_per_mm: float | None = None, styles: Sequence[str] = ()) -> Tally:
-    """Render ``n`` seeded scenes and read each; ``faces`` (a scanned deck) overrides ``deck``.
+    """Render ``n`` seeded scenes and read each; ``faces`` (a scanned deck, or one style) overrides ``deck``.
 
     ``px_per_mm`` fixes the frames' resolution (2.9: a Camera Module 3's full-resolution
     still); by default each scene has the live camera's 1.2-1.8. The held-out deck

@@ -37,7 +37,6 @@ from models.accuracy import evaluate
 from models.deck import (
     HELD_OUT_STYLES,
     DeckStyle,
-    deck_faces,
     load_deck,
     load_fournier1878,
     redrawn_deck,
@@ -83,7 +82,7 @@ def measure(name: str, deck: DeckStyle | Mapping[Card, np.ndarray], scenes: int,
         except LayoutRefused as exc:
             refused.append(str(exc))
         learn_s = time.process_time() - t0
-    faces = deck_faces(deck) if isinstance(deck, DeckStyle) else deck
+    faces = deck  # a style itself, not its faces: what a style does in a scene (a plastic deck's shine) is kept
     out: dict[str, object] = {"deck": name, "learn_cpu_s": round(learn_s, 1), "learning_refused": refused}
     ways: list[tuple[str, object]] = [("model alone", model)] if out_of_box else []
     if learnt is not None:

@@ -259,4 +259,4 @@ def test_calibrate_refuses_a_lying_file_in_one_line(tmp_path: Path, capsys: pyte
     path.write_bytes(good[:16] + struct.pack(">II", 60000, 60000) + good[24:])
     assert main(["calibrate", str(path), "--out", str(tmp_path / "v.png"), "--no-cards"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "huge.png: 60000 x 60000 px is too large" in err
+    assert err.count("\n") == 1 and "huge.png: 60000 x 60000 px es demasiado grande" in err

@@ -501,7 +501,7 @@ def test_mat_command_writes_tiled_svgs(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 @pytest.mark.parametrize("argv, why", [
-    (["--size", "300"], "between 640 and 1500 mm"),
+    (["--size", "300"], "va de 640 a 1500 mm"),
     (["--dpi", "5"], "--dpi"),
 ])
 def test_mat_command_refuses_bad_input_and_writes_nothing(

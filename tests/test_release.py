@@ -96,7 +96,7 @@ def test_the_release_installs_into_a_clean_venv_and_runs(release: tuple[Path, Pa
     check = subprocess.run([str(venv / "bin/mus-table"), "check", "--config", str(config), "--no-camera"],
                            capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
     assert check.returncode == 0, check.stderr
-    assert "journal: none yet" in check.stdout
+    assert "diario: aún no hay" in check.stdout
 
 
 def _pins(codename: str) -> dict[str, str]:

@@ -73,7 +73,8 @@ def load_frame(source: bytes | bytearray | memoryview | str | os.PathLike[str]) 
     try:
         return _decode(data)
     except InvalidFrame as exc:
-        raise InvalidFrame(f"{path}: {exc}", code="frame_file_bad", params={"path": str(path)}) from None
+        raise InvalidFrame(f"{path}: {exc}", code="frame_file_bad",
+                           params={"path": str(path), "cause": {"code": exc.code, "args": exc.params}}) from None
 
 
 def as_frame(image: npt.ArrayLike) -> Image:
@@ -180,14 +181,16 @@ def _webp_size(data: bytes) -> tuple[int, int]:
 def _check_size(width: int, height: int) -> None:
     if width > MAX_SIDE or height > MAX_SIDE or width * height > MAX_PIXELS:
         raise InvalidFrame(f"{width} x {height} px is too large a frame (at most {MAX_PIXELS // 1_000_000} MP, "
-                           f"{MAX_SIDE} px a side)")
+                           f"{MAX_SIDE} px a side)", code="frame_too_large",
+                           params={"w": width, "h": height, "mp": MAX_PIXELS // 1_000_000, "side": MAX_SIDE})
     if width < MIN_SIDE or height < MIN_SIDE:
-        raise InvalidFrame(f"{width} x {height} px is too small a frame (at least {MIN_SIDE} px a side)")
+        raise InvalidFrame(f"{width} x {height} px is too small a frame (at least {MIN_SIDE} px a side)",
+                           code="frame_too_small", params={"w": width, "h": height, "side": MIN_SIDE})
 
 
 def _decode(data: bytes) -> Image:
     if not data:
-        raise InvalidFrame("an empty file")
+        raise InvalidFrame("an empty file", code="frame_empty")
     if len(data) > MAX_FILE_BYTES:
         raise InvalidFrame(f"{len(data)} bytes is too large for a frame")
     width, height = image_size(data)

@@ -588,8 +588,11 @@ ES: dict[str, str] = {
                          "JPEG, PNG, WebP ni BMP)",
     "msg_no_file": "{path}: no existe ese archivo",
     "msg_frame_file_large": "{path}: un archivo de {size} bytes es demasiado grande para una foto",
-    "msg_frame_file_bad": "{path}: no es una imagen que se pueda leer (dañada, demasiado grande o pequeña, "
-                          "o no es JPEG, PNG, WebP ni BMP)",
+    "msg_frame_file_bad": "{path}: {cause}",
+    "msg_frame_named": "foto {name}: {cause}",
+    "msg_frame_too_large": "{w} x {h} px es demasiado grande para una foto (como mucho {mp} MP, {side} px por lado)",
+    "msg_frame_too_small": "{w} x {h} px es demasiado pequeña para una foto (al menos {side} px por lado)",
+    "msg_frame_empty": "un archivo vacío",
     "msg_cannot_read": "no se puede leer {path}: {why}",
     "msg_no_folder": "{path}: no existe esa carpeta",
     "msg_mat_too_large": "una imagen de {w} x {h} px es demasiado grande: bajad --dpi o usad --tile",
