@@ -54,8 +54,9 @@ class FaceDownParams:
     """Least share of the field far in colour from the paper, alone (faces measured: at most 0.63;
     striped backs at least 0.88)."""
     together: float = 1.2
-    """Least sum of the two (faces measured: at most 0.97; backs with a pattern inside a margin,
-    at least 1.29, a finder's quad a little off a medallion back at 1.2 px/mm)."""
+    """Least sum of the two: a back that each says is likely, neither surely (faces measured:
+    at most 0.97, before the lightness was weighed half; backs with a pattern inside a margin
+    about 1.3 and more)."""
     colour_distance: float = 30.0
     """How far (OpenCV's 8-bit CIE Lab units) from the paper a pixel must be to count as covered."""
     lightness_weight: float = 0.5
