@@ -65,14 +65,19 @@ def measure(name: str, deck: DeckStyle | Mapping[Card, np.ndarray], px_per_mm: f
     rng = np.random.default_rng(seed)
     other: Counter[str] = Counter()
     alarms = up_cards = 0
+    alarm_at: list[str] = []
     for k in range(3):
         frame = render_scene(learning_scene(rng, k, deck=faces, px_per_mm=px_per_mm), rng).image
         faults = frame_faults(k, frame, model=model)
-        alarms += sum(len(f.params.get("places", ())) for f in faults if f.code == "learn_face_down")
+        for f in faults:
+            if f.code == "learn_face_down":
+                alarms += len(f.params["places"])
+                alarm_at.append(f"frame {k} seat {f.params['seat']} cards {f.params['places']}")
         other.update(f.code for f in faults if f.code != "learn_face_down")
         up_cards += sum(len(s) for s in learning_cards(k))
     down = named = refused = 0
     missed: list[str] = []
+    by_design: dict[str, list[int]] = {}
     for design in BACK_DESIGNS:
         back = render_back(design, BACK_COLOURS[int(rng.integers(len(BACK_COLOURS)))], card_mm)
         k = int(rng.integers(3))
@@ -82,18 +87,21 @@ def measure(name: str, deck: DeckStyle | Mapping[Card, np.ndarray], px_per_mm: f
         frame = render_scene(learning_scene(rng, k, deck={c: back if c in backs else f for c, f in faces.items()},
                                             px_per_mm=px_per_mm), rng).image
         faults = frame_faults(k, frame, model=model)
+        tally = by_design.setdefault(design, [0, 0])
         for s, i in chosen:
             down += 1
+            tally[1] += 1
             zone = [f for f in faults if f.params.get("seat") == s]
             if any(f.code == "learn_face_down" and i + 1 in f.params["places"] for f in zone):
                 named += 1
             if zone:
                 refused += 1
+                tally[0] += 1
             else:
                 missed.append(f"{design} frame {k} seat {s} card {i + 1}")
-    return {"deck": name, "px_per_mm": px_per_mm, "up_cards": up_cards, "false_alarms": alarms,
+    return {"deck": name, "px_per_mm": px_per_mm, "up_cards": up_cards, "false_alarms": alarms, "alarms": alarm_at,
             "other_faults_face_up": dict(other), "down_cards": down, "named": named, "refused": refused,
-            "missed": missed}
+            "refused_by_back": {d: f"{a}/{b}" for d, (a, b) in by_design.items()}, "missed": missed}
 
 
 def main(argv: list[str] | None = None) -> int:
