@@ -153,9 +153,9 @@ IMX477 = Sensor("Sony IMX477", 4056, 3040, 1.55)
 HALF_INCH_FORMAT = (6.4, 4.8)
 
 CAMERAS: tuple[Camera, ...] = (
-    Camera("cm3", "Camera Module 3", IMX708, Lens("4.74 mm (fixed)", 4.74, (66.0, 41.0)),
+    Camera("cm3", "Camera Module 3", IMX708, Lens("4.74 mm (fijo)", 4.74, (66.0, 41.0)),
            CaptureMode(2304, 1296, 2)),
-    Camera("cm3-wide", "Camera Module 3 Wide", IMX708, Lens("2.75 mm (fixed)", 2.75, (102.0, 67.0)),
+    Camera("cm3-wide", "Camera Module 3 Wide", IMX708, Lens("2.75 mm (fijo)", 2.75, (102.0, 67.0)),
            CaptureMode(2304, 1296, 2)),
     Camera("hq-6mm", "HQ Camera", IMX477,
            Lens("6 mm CS-mount", 6.0, fov_format_mm=HALF_INCH_FORMAT, diagonal_fov_deg=63.0),
@@ -287,6 +287,15 @@ class HeightRange:
         return "good"
 
 
+_NOTA = {
+    "no height works": "ninguna altura sirve",
+    "higher than most ceilings allow": "más alta de lo que permiten casi todos los techos",
+    "low: in the players' way": "baja: estorba a los jugadores",
+    "good": "bien",
+}
+""":attr:`HeightRange.note` (kept in English in ``--json``) as the printed table says it."""
+
+
 def height_range(cam: Camera, side_mm: float, max_tilt_deg: float = MAX_TILT_DEG,
                  required_px_per_mm: float = REQUIRED_PX_PER_MM,
                  margin_mm: float = QUIET_ZONE_MM + AIM_SLACK_MM) -> HeightRange:
@@ -321,7 +330,7 @@ def height_range(cam: Camera, side_mm: float, max_tilt_deg: float = MAX_TILT_DEG
 
 def _metres(r: HeightRange) -> str:
     if not r.ok:
-        return "none"
+        return "ninguna"
     assert r.lowest_mm is not None and r.highest_mm is not None
     return f"{r.lowest_mm / 1000:.2f}–{r.highest_mm / 1000:.2f} m"
 
@@ -372,6 +381,16 @@ class CameraCheck:
             return f"keep within {self.max_tilt_deg:g}° of level{note}"
         return self.level.note
 
+    @property
+    def veredicto(self) -> str:
+        """:attr:`verdict` in the words of the table a club's technician reads."""
+        if self.tilted.ok:
+            return _NOTA[self.tilted.note]
+        if self.level.ok:
+            note = "" if self.level.note == "good" else f"; {_NOTA[self.level.note]}"
+            return f"inclinada como mucho {self.max_tilt_deg:g}° de la vertical{note}"
+        return _NOTA[self.level.note]
+
     def as_json(self) -> dict[str, object]:
         c = self.camera
         px = self.level.px_per_mm_at_lowest
@@ -412,12 +431,12 @@ def markdown_table(checks: list[CameraCheck]) -> str:
     tilt = checks[0].tilted.max_tilt_deg if checks else MAX_TILT_DEG
     side = checks[0].level.side_mm if checks else 800.0
     lines = [
-        f"Mat {side:g} mm. Heights: lens above the table top. Lowest: the frame holds the play "
-        f"area + {QUIET_ZONE_MM + AIM_SLACK_MM:g} mm a side; highest: ≥ {REQUIRED_PX_PER_MM} px/mm "
-        "everywhere on the play area, in the worst direction.",
+        f"Tapete de {side:g} mm. Alturas: de la lente sobre el tablero de la mesa. Mínima: la imagen abarca "
+        f"la zona de juego y {QUIET_ZONE_MM + AIM_SLACK_MM:g} mm por cada lado; máxima: ≥ {REQUIRED_PX_PER_MM} "
+        "px/mm en toda la zona de juego, en la peor dirección.",
         "",
-        f"| Camera | Lens | Capture mode | FOV used (H × V) | Level | Tilted ≤ {tilt:g}° "
-        "| Max tilt | px/mm at lowest | Card / index px at lowest | Verdict |",
+        f"| Cámara | Objetivo | Modo de captura | Campo usado (H × V) | Nivelada | Inclinada ≤ {tilt:g}° "
+        "| Inclinación máx. | px/mm a la mínima | px de carta / índice a la mínima | Veredicto |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for ch in checks:
@@ -430,7 +449,7 @@ def markdown_table(checks: list[CameraCheck]) -> str:
         mt = "—" if ch.max_tilt_deg < 0 else f"{ch.max_tilt_deg:g}°"
         lines.append(f"| {c.name} | {c.lens.name} | {c.mode} | {h:.1f}° × {v:.1f}° "
                      f"| {_metres(ch.level)} | {_metres(ch.tilted)} | {mt} | {px_s} | {card} "
-                     f"| {ch.verdict} |")
+                     f"| {ch.veredicto} |")
     return "\n".join(lines) + "\n"
 
 

@@ -365,6 +365,15 @@ def test_the_command_lines_human_output_is_spanish(tmp_path: Path, monkeypatch: 
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(_spec_record().encode())))
     assert main(["explain", "-"]) == 0
     said["explain"] = capsys.readouterr().out
+    from hardware.camera_geometry import CAMERAS
+
+    products = re.compile("|".join(sorted({re.escape(c.name) for c in CAMERAS}, key=len, reverse=True)))
+    for argv in (["camera-check"], ["camera-check", "--full-res"], ["camera-check", "--mat", "1200"]):
+        assert main(argv) == 0, argv  # every verdict: good, too low, too high, none works
+        out = capsys.readouterr().out
+        assert "| Cámara |" in out and "Veredicto" in out, out
+        said[" ".join(argv)] = products.sub(" ", out)  # the cameras' names as the shops sell them
+    assert "ninguna altura sirve" in said["camera-check --mat 1200"] and "| bien |" in said["camera-check --full-res"]
     found = {k: english(v) for k, v in said.items() if english(v)}
     assert found == {}, found
 
