@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import textwrap
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
@@ -43,6 +44,16 @@ def _load(name: str):  # type: ignore[no-untyped-def]
 
 
 class _Formatter(argparse.HelpFormatter):
+    """argparse's layout, saying «uso:» and never splitting a word at its hyphen
+    (``--no-web``, ``mus-table`` stay whole when a line wraps)."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return textwrap.fill(" ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent,
+                             break_on_hyphens=False)
+
     def add_usage(self, usage: str | None, actions: Any, groups: Any, prefix: str | None = None) -> None:
         super().add_usage(usage, actions, groups, prefix="uso: " if prefix is None else prefix)
 
@@ -50,7 +61,7 @@ class _Formatter(argparse.HelpFormatter):
 class _Parser(argparse.ArgumentParser):
     """argparse, with its refusals in one line like every other (``mus-table replay:
     argumento --hand: debe ser 1 o más, no 0``), exit status 2; ``--help`` with its own
-    words in Spanish (the options' help is the developer's English yet)."""
+    words in Spanish, as is every option's help (``tests/test_spanish.py``)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", _Formatter)

@@ -51,6 +51,7 @@ _NOT_FOR_PEOPLE = [
     r"«[a-z_]+»",  # a JSON key named in a sentence («cards» son…)
     r"\[[a-z_.]+\]",  # a section of the configuration ([table])
     r"\{[^}]*\}",  # a sentence's placeholders ({seat})
+    r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b",  # an environment variable (MUS_TABLE_HUB_PIN)
     r"\b(?:format|rules|mano|score|cards|bets|declared):",  # a record's key that opens a fault (cards: …)
 ]
 
@@ -330,6 +331,24 @@ def test_the_list_of_commands_is_spanish(capsys: pytest.CaptureFixture[str]) -> 
 
     listed = re.sub(r"^ +(" + "|".join(map(re.escape, COMMANDS)) + r")\b", " ", out, flags=re.M)  # names typed
     assert english(listed) == [], english(listed)
+
+
+HELPS = [["run"], ["demo"], ["deck"], ["deck", "learn"], ["deck", "list"], ["deck", "use"], ["deck", "remove"],
+         ["check"], ["journal"], ["calibrate"], ["mat"], ["read"], ["score"], ["replay"], ["explain"],
+         ["camera-check"], ["hub"]]
+"""Every command a person uses, with its subcommands (the developer's ``bench`` and ``train`` are not)."""
+
+
+@pytest.mark.parametrize("argv", HELPS, ids=" ".join)
+def test_every_commands_help_is_spanish(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main([*argv, "--help"])
+    out = capsys.readouterr().out
+    assert done.value.code == 0 and out.startswith(f"uso: mus-table {' '.join(argv)}"), out
+    assert "opciones:" in out and "muestra esta ayuda y termina" in out, out
+    helps = [line for line in out.splitlines() if line.startswith("  ") and "  " in line.strip()]
+    assert len(helps) >= 1, out  # some option or argument with its help, not only the usage line
+    assert english(out) == [], (english(out), out)
 
 
 @pytest.mark.parametrize("toml", [

@@ -19,9 +19,10 @@ HELP = "draw the detected mat and zones over a camera frame, to aim it"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("image", metavar="IMAGE", help="a camera frame")
-    parser.add_argument("--out", default="calibration.png", help="where to write the view (PNG or JPEG)")
-    parser.add_argument("--no-cards", action="store_true", help="draw the mat and zones only")
+    parser.add_argument("image", metavar="IMAGEN", help="una foto de la cámara")
+    parser.add_argument("--out", default="calibration.png", metavar="FICHERO",
+                        help="dónde escribir la vista (PNG o JPEG; por omisión calibration.png)")
+    parser.add_argument("--no-cards", action="store_true", help="dibuja solo el tapete y las zonas")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -14,12 +14,12 @@ HELP = "heights at which each camera sees the mat well enough"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mat", type=float, default=800.0, metavar="MM",
-                        help="side of the play area in mm (default 800)")
-    parser.add_argument("--tilt", type=float, default=cg.MAX_TILT_DEG, metavar="DEG",
-                        help=f"largest tilt off vertical to allow for (default {cg.MAX_TILT_DEG:g})")
+                        help="lado de la zona de juego en mm (por omisión 800)")
+    parser.add_argument("--tilt", type=float, default=cg.MAX_TILT_DEG, metavar="GRADOS",
+                        help=f"inclinación máxima sobre la vertical que admitir (por omisión {cg.MAX_TILT_DEG:g})")
     parser.add_argument("--full-res", action="store_true",
-                        help="capture the sensor's whole array instead of the product's binned mode")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+                        help="captura con el sensor entero en vez del modo agrupado (binned) que usa la mesa")
+    parser.add_argument("--json", action="store_true", help="escribe un objeto JSON")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -18,11 +18,13 @@ HELP = "self-check: the configuration, the journal and a first frame from the ca
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", type=Path, required=True, help="the table's TOML configuration")
-    parser.add_argument("--settings", type=Path, default=None,
-                        help="the settings made on the display (the state directory's settings.toml)")
-    parser.add_argument("--frame", type=Path, default=None, help="write the first still here (JPEG)")
-    parser.add_argument("--no-camera", action="store_true", help="skip the camera (a table without one)")
+    parser.add_argument("--config", type=Path, required=True, metavar="FICHERO",
+                        help="la configuración de la mesa (TOML)")
+    parser.add_argument("--settings", type=Path, default=None, metavar="FICHERO",
+                        help="los ajustes hechos en la pantalla (el settings.toml del directorio de estado)")
+    parser.add_argument("--frame", type=Path, default=None, metavar="FICHERO",
+                        help="guarda aquí la primera foto (JPEG)")
+    parser.add_argument("--no-camera", action="store_true", help="sin la cámara (una mesa que no la tiene)")
 
 
 def run(args: argparse.Namespace) -> int:

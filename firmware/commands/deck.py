@@ -20,17 +20,22 @@ HELP = "learn a deck from three frames of it laid out on the mat; list or remove
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    learn = sub.add_parser("learn", help="learn a deck from its three learning frames (docs/mat.md)")
-    learn.add_argument("name", metavar="NAME", help="what to call the deck (letters, digits, - _ .)")
-    learn.add_argument("frames", nargs=3, metavar="FRAME", help="the frames 0, 1 and 2, in that order")
-    learn.add_argument("--model", default=None, help="card model (default: models/cards.onnx)")
-    sub.add_parser("list", help="the learnt decks (the one in use marked)")
-    use = sub.add_parser("use", help="make a learnt deck the table's deck (read from the next start)")
-    use.add_argument("name", metavar="NAME", nargs="?", default=None)
-    use.add_argument("--none", action="store_true", help="no learnt deck: the card model alone")
-    remove = sub.add_parser("remove", help="forget a learnt deck")
-    remove.add_argument("name", metavar="NAME")
+    sub = parser.add_subparsers(dest="action", metavar="ACCIÓN", required=True, title="acciones")
+    learn = sub.add_parser("learn", help="aprende una baraja de sus tres fotos de aprendizaje (docs/mat.md)",
+                           description="aprende una baraja de sus tres fotos de aprendizaje (docs/mat.md)")
+    learn.add_argument("name", metavar="NOMBRE", help="cómo llamar a la baraja (letras, cifras, - _ .)")
+    learn.add_argument("frames", nargs=3, metavar="FOTO", help="las fotos 0, 1 y 2, en ese orden")
+    learn.add_argument("--model", default=None, metavar="MODELO",
+                       help="modelo de cartas (por omisión: models/cards.onnx)")
+    sub.add_parser("list", help="las barajas aprendidas (marcada la que está en uso)",
+                   description="las barajas aprendidas (marcada la que está en uso)")
+    use = sub.add_parser("use", help="hace de una baraja aprendida la de la mesa (se lee desde el próximo arranque)",
+                         description="hace de una baraja aprendida la de la mesa (se lee desde el próximo "
+                                     "arranque)")
+    use.add_argument("name", metavar="NOMBRE", nargs="?", default=None, help="la baraja aprendida")
+    use.add_argument("--none", action="store_true", help="ninguna baraja aprendida: solo el modelo de cartas")
+    remove = sub.add_parser("remove", help="olvida una baraja aprendida", description="olvida una baraja aprendida")
+    remove.add_argument("name", metavar="NOMBRE", help="la baraja que olvidar")
 
 
 def run(args: argparse.Namespace) -> int:

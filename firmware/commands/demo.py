@@ -12,26 +12,31 @@ HELP = "the whole table on a laptop: the synthetic table plays hands through the
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--hands", type=int, default=None,
-                        help="hands to play (stops sooner when the partida is won; default: 3 with --no-web, "
-                             "a whole partida with the display)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the cards, bets and scenes")
-    parser.add_argument("--reyes", type=int, choices=REYES, default=8)
+    parser.add_argument("--hands", type=int, default=None, metavar="N",
+                        help="manos que jugar (para antes si se gana la partida; por omisión: 3 con --no-web, "
+                             "una partida entera con la pantalla)")
+    parser.add_argument("--seed", type=int, default=1, metavar="N",
+                        help="semilla de las cartas, los envites y las escenas")
+    parser.add_argument("--reyes", type=int, choices=REYES, default=8,
+                        help="a 8 reyes (los treses son reyes y los doses ases) o a 4 reyes")
     parser.add_argument("--target", type=int, choices=TARGETS, default=40,
-                        help="stones that win a juego (40, 30 or 20)")
-    parser.add_argument("--journal", type=Path, default=None, help="keep the partida in this journal (resumes it)")
-    parser.add_argument("--no-web", action="store_true", help="no display: narrate each hand on the terminal")
-    parser.add_argument("--port", type=int, default=8000, help="port of the display on localhost")
-    parser.add_argument("--frames", type=Path, default=None,
-                        help="also write each still the camera reads here (JPEG), to look at or to 'mus-table read'")
+                        help="piedras que ganan un juego (40, 30 o 20)")
+    parser.add_argument("--journal", type=Path, default=None, metavar="FICHERO",
+                        help="guarda la partida en este diario (y la continúa si ya estaba)")
+    parser.add_argument("--no-web", action="store_true", help="sin pantalla: cuenta cada mano en la terminal")
+    parser.add_argument("--port", type=int, default=8000, metavar="PUERTO",
+                        help="puerto de la pantalla en localhost (por omisión 8000)")
+    parser.add_argument("--frames", type=Path, default=None, metavar="CARPETA",
+                        help="guarda también aquí cada foto que lee la cámara (JPEG), para verla o pasarla a "
+                             "'mus-table read'")
     parser.add_argument("--reader", choices=("camera", "truth"), default="camera",
-                        help="camera: the real reader reads the rendered stills (default); truth: the cards "
-                             "laid are read without looking at the picture (fast, for long runs of the loop)")
+                        help="«camera»: el lector de verdad lee las fotos dibujadas (por omisión); «truth»: se leen "
+                             "las cartas puestas sin mirar la imagen (rápido, para tiradas largas del bucle)")
     parser.add_argument("--learning-mistakes", action="store_true",
-                        help="when a deck is learnt on the display, lay photo 1 wrong first (two cards missing "
-                             "from seat 2's zone), to see the display say so")
-    parser.add_argument("--pace", type=float, default=None,
-                        help="seconds between two words (default 0 with --no-web, 0.8 with the display)")
+                        help="al aprender una baraja en la pantalla, pone mal la foto 1 la primera vez (faltan "
+                             "dos cartas en la zona del asiento 2), para ver que la pantalla lo dice")
+    parser.add_argument("--pace", type=float, default=None, metavar="S",
+                        help="segundos entre dos palabras (por omisión 0 con --no-web, 0.8 con la pantalla)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -10,7 +10,7 @@ HELP = "say a hand's tanteo step by step, as a juez de mesa would"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="a mus-hand/1 record, or - for standard input")
+    parser.add_argument("file", metavar="FICHERO", help="un registro mus-hand/1, o - para la entrada estándar")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -15,21 +15,29 @@ HELP = "the tournament hub: follow every table on a broker, the juez's console, 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--broker", default="127.0.0.1:1883", help="the broker's HOST[:PORT] (default 127.0.0.1:1883)")
-    parser.add_argument("--port", type=int, default=8080, help="the hub's pages (default 8080)")
-    parser.add_argument("--host", default="0.0.0.0", help="the address to serve on (default all)")
-    parser.add_argument("--db", default="sqlite:///hub.sqlite",
-                        help="the store: sqlite:///FILE (default hub.sqlite) or postgresql+psycopg://USER@HOST/DB")
+    parser.add_argument("--broker", default="127.0.0.1:1883", metavar="HOST[:PUERTO]",
+                        help="el broker MQTT (por omisión 127.0.0.1:1883)")
+    parser.add_argument("--port", type=int, default=8080, metavar="PUERTO",
+                        help="puerto de las páginas del hub (por omisión 8080)")
+    parser.add_argument("--host", default="0.0.0.0", help="la dirección en la que servir (por omisión todas)")
+    parser.add_argument("--db", default="sqlite:///hub.sqlite", metavar="URL",
+                        help="dónde guarda: sqlite:///FICHERO (por omisión hub.sqlite) o "
+                             "postgresql+psycopg://USUARIO@HOST/BD")
     parser.add_argument("--pin", default=os.environ.get("MUS_TABLE_HUB_PIN", ""),
-                        help="the juez's PIN (or MUS_TABLE_HUB_PIN)")
-    parser.add_argument("--prefix", default="mus-table", help="the tables' topic prefix (default mus-table)")
-    parser.add_argument("--public-ws", default="",
-                        help="the broker's WebSocket address for spectators' browsers (default ws://HOST:9001)")
-    parser.add_argument("--delay", type=int, default=None, help="hold the public feed back this many seconds")
+                        help="el PIN del juez (o MUS_TABLE_HUB_PIN)")
+    parser.add_argument("--prefix", default="mus-table", metavar="PREFIJO",
+                        help="el prefijo de los temas de las mesas (por omisión mus-table)")
+    parser.add_argument("--public-ws", default="", metavar="URL",
+                        help="la dirección WebSocket del broker para los navegadores de los espectadores "
+                             "(por omisión ws://HOST:9001)")
+    parser.add_argument("--delay", type=int, default=None, metavar="S",
+                        help="retrasa la emisión pública tantos segundos")
     parser.add_argument("--no-public", action="store_true",
-                        help="do not write the public tree (another hub sharing the tournament does)")
-    parser.add_argument("--username", default=os.environ.get("MUS_TABLE_HUB_USER", ""), help="broker user")
-    parser.add_argument("--password", default=os.environ.get("MUS_TABLE_HUB_PASSWORD", ""), help="broker password")
+                        help="no escribe el árbol público (lo escribe otro hub que comparte el torneo)")
+    parser.add_argument("--username", default=os.environ.get("MUS_TABLE_HUB_USER", ""), metavar="USUARIO",
+                        help="usuario del broker (o MUS_TABLE_HUB_USER)")
+    parser.add_argument("--password", default=os.environ.get("MUS_TABLE_HUB_PASSWORD", ""), metavar="CLAVE",
+                        help="contraseña del broker (o MUS_TABLE_HUB_PASSWORD)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,10 +9,11 @@ HELP = "list the partidas of a table's journal, or export one as mus-hand/1 JSON
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", choices=("list", "export"),
-                        help="list: one JSON line per partida; export: the hands of a partida as JSON lines")
-    parser.add_argument("path", help="the journal (table.journal in the configuration)")
-    parser.add_argument("--partida", type=int, default=None, help="export: which partida (default: the one in play)")
+    parser.add_argument("action", choices=("list", "export"), metavar="{list,export}",
+                        help="list: una línea JSON por partida; export: las manos de una partida en líneas JSON")
+    parser.add_argument("path", metavar="DIARIO", help="el diario (table.journal en la configuración)")
+    parser.add_argument("--partida", type=int, default=None, metavar="N",
+                        help="export: qué partida (por omisión: la que se está jugando)")
 
 
 def run(args: argparse.Namespace) -> int:

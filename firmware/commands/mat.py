@@ -13,16 +13,16 @@ HELP = "draw the printable mat (PDF, SVG or PNG), whole or tiled on sheets"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", required=True, type=Path, metavar="FILE",
-                        help="mat.pdf, mat.svg or mat.png (tiled SVG/PNG: FILE-01.svg, ...)")
+    parser.add_argument("--out", required=True, type=Path, metavar="FICHERO",
+                        help="mat.pdf, mat.svg o mat.png (en hojas, SVG/PNG: FICHERO-01.svg, ...)")
     parser.add_argument("--size", type=float, default=800.0, metavar="MM",
-                        help=f"side of the play area in mm (default 800; "
+                        help=f"lado de la zona de juego en mm (por omisión 800; "
                              f"{MIN_SIDE_MM:g}-{MAX_SIDE_MM:g})")
     parser.add_argument("--tile", choices=("a4", "letter", "none"), default="none",
-                        help="split over A4 or Letter sheets to tape together (default: one sheet)")
-    parser.add_argument("--dpi", type=float, default=150.0, help="PNG resolution (default 150)")
+                        help="lo reparte en hojas A4 o Letter para unirlas con cinta (por omisión: una sola hoja)")
+    parser.add_argument("--dpi", type=float, default=150.0, help="resolución del PNG (por omisión 150)")
     parser.add_argument("--felt", choices=sorted(pm.PALETTES), default="green",
-                        help="play-area colour: green or blue felt, or white (prints no background)")
+                        help="color de la zona de juego: paño verde o azul, o blanco (no imprime fondo)")
 
 
 def run(args: argparse.Namespace) -> int:

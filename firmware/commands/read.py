@@ -23,16 +23,18 @@ HELP = "read the cards and stones of overhead images (one JSON line each)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("images", nargs="+", metavar="IMAGE", help="overhead camera images")
-    parser.add_argument("--json", action="store_true", help="one JSON object per line (the spec's reading)")
+    parser.add_argument("images", nargs="+", metavar="IMAGEN", help="fotos de la mesa tomadas desde arriba")
+    parser.add_argument("--json", action="store_true", help="un objeto JSON por línea (la lectura del contrato)")
     parser.add_argument("--sequence", action="store_true",
-                        help="frames of one camera: keep the last good calibration from frame to frame")
-    parser.add_argument("--threads", type=int, default=1, help="model threads (default 1)")
-    parser.add_argument("--threshold", type=float, default=None,
-                        help="least model probability to call a card (default: the reader's)")
-    parser.add_argument("--model", default=None, help="card model (default: models/cards.onnx)")
-    parser.add_argument("--deck", default=None, metavar="NAME",
-                        help="read with a deck learnt by 'mus-table deck learn NAME ...'")
+                        help="fotos de una misma cámara: conserva de una a otra la última calibración buena")
+    parser.add_argument("--threads", type=int, default=1, metavar="N",
+                        help="hilos del modelo (por omisión 1)")
+    parser.add_argument("--threshold", type=float, default=None, metavar="P",
+                        help="probabilidad mínima del modelo para dar una carta (por omisión: la del lector)")
+    parser.add_argument("--model", default=None, metavar="MODELO",
+                        help="modelo de cartas (por omisión: models/cards.onnx)")
+    parser.add_argument("--deck", default=None, metavar="NOMBRE",
+                        help="lee con una baraja aprendida con 'mus-table deck learn NOMBRE ...'")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -40,19 +40,20 @@ def _hand(text: str) -> int:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="PARTIDA.jsonl",
-                        help="the partida's hands, one mus-hand/1 record per line, or - for standard input")
-    parser.add_argument("--juegos", type=_count, default=JUEGOS,
-                        help=f"juegos that win a vaca (default {JUEGOS}: «a tres juegos»; "
-                             "the World Championship plays 4)")
-    parser.add_argument("--vacas", type=_count, default=VACAS,
-                        help=f"vacas that win the partida (default {VACAS})")
+                        help="las manos de la partida, un registro mus-hand/1 por línea, o - para la entrada "
+                             "estándar")
+    parser.add_argument("--juegos", type=_count, default=JUEGOS, metavar="N",
+                        help=f"juegos que ganan una vaca (por omisión {JUEGOS}: «a tres juegos»; "
+                             "el Campeonato del Mundo juega a 4)")
+    parser.add_argument("--vacas", type=_count, default=VACAS, metavar="N",
+                        help=f"vacas que ganan la partida (por omisión {VACAS})")
     how = parser.add_mutually_exclusive_group()
     how.add_argument("--json", action="store_true",
-                     help="one JSON line per hand (the answer and the partida after it), then a summary line")
-    how.add_argument("--explain", action="store_true", help="narrate every hand as mus-table explain does")
+                     help="una línea JSON por mano (la respuesta y la partida tras ella) y al final un resumen")
+    how.add_argument("--explain", action="store_true", help="cuenta cada mano como lo hace mus-table explain")
     parser.add_argument("--hand", type=_hand, default=None, metavar="N",
-                        help="hand N only: its ruling in words (with or without --explain), or with "
-                             "--json its JSON line")
+                        help="solo la mano N: su tanteo en palabras (con --explain o sin él), o con --json "
+                             "su línea JSON")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -13,11 +13,12 @@ HELP = "run the table: camera, reader, score, journal, panel, display and MQTT, 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", type=Path, required=True, help="the table's TOML configuration")
-    parser.add_argument("--settings", type=Path, default=None,
-                        help="the settings made on the display (TOML; on the Pi /var/lib/mus-table/settings.toml)")
-    parser.add_argument("--no-web", action="store_true", help="no display (the panel and MQTT only)")
-    parser.add_argument("--verbose", action="store_true", help="log what the table does")
+    parser.add_argument("--config", type=Path, required=True, metavar="FICHERO",
+                        help="la configuración de la mesa (TOML)")
+    parser.add_argument("--settings", type=Path, default=None, metavar="FICHERO",
+                        help="los ajustes hechos en la pantalla (TOML; en la Pi /var/lib/mus-table/settings.toml)")
+    parser.add_argument("--no-web", action="store_true", help="sin pantalla (solo el panel y MQTT)")
+    parser.add_argument("--verbose", action="store_true", help="anota en el registro lo que hace la mesa")
 
 
 def phone_clock(config: Any) -> Any:

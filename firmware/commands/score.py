@@ -26,12 +26,12 @@ HELP = "score mus-hand/1 records and print the answer as JSON"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="a mus-hand/1 record, or - for standard input")
+    parser.add_argument("file", metavar="FICHERO", help="un registro mus-hand/1, o - para la entrada estándar")
     parser.add_argument("--jsonl", action="store_true",
-                        help="read one record per line and print one answer per line "
-                             '(a bad line answers {"error": ...}; exit status 2 if any was bad)')
+                        help="lee un registro por línea y escribe una respuesta por línea "
+                             '(una línea mala contesta {"error": ...}; sale con 2 si hubo alguna)')
     parser.add_argument("--jobs", type=int, default=1, metavar="N",
-                        help="--jsonl: processes that share a large batch (0: one per core; default 1)")
+                        help="--jsonl: procesos que se reparten un lote grande (0: uno por núcleo; por omisión 1)")
 
 
 def read_input(path: str) -> bytes:
