@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
-from test_browser_web import ARTIFACTS, CHROMIUM, TIMEOUT, cut_off
+from playwright.sync_api import Page, expect
+from test_browser_web import ARTIFACTS, TIMEOUT, cut_off
 
 from firmware.demo import Demo, make_demo
 from firmware.synthetic import LearningLayout
@@ -73,15 +73,6 @@ def state_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         del os.environ["XDG_DATA_HOME"]
     else:
         os.environ["XDG_DATA_HOME"] = old
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 class Person:

@@ -12,34 +12,17 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
-from test_browser_web import ARTIFACTS, CHROMIUM, HAND, HAND2, PIN, TIMEOUT, Served
+from playwright.sync_api import Page, expect
+from test_browser_web import ARTIFACTS, HAND, HAND2, PIN, TIMEOUT, Served
 from test_browser_web import shot as saved_shot
 from test_spanish import english
 
 from table.cards import Card
 
 expect.set_options(timeout=TIMEOUT)
-
-
-@pytest.fixture(scope="module")
-def served() -> Iterator[Served]:
-    s = Served()
-    yield s
-    s.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 SEEN_TEXT = """() => {

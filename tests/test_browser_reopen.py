@@ -10,31 +10,14 @@ the partida back in play, are counted and written to ``test-artifacts/taps-reope
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 from test_browser_play import Player, settle, show
-from test_browser_web import ARTIFACTS, CHROMIUM, HAND, TIMEOUT, Served, shot
+from test_browser_web import ARTIFACTS, HAND, TIMEOUT, Served, shot
 
 expect.set_options(timeout=TIMEOUT)
-
-
-@pytest.fixture(scope="module")
-def served() -> Iterator[Served]:
-    s = Served()
-    yield s
-    s.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 def hand(me: Player, served: Served) -> dict[str, Any]:

@@ -13,7 +13,6 @@ import os
 import re
 import threading
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +22,7 @@ CHROMIUM = "/usr/bin/chromium"
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed", allow_module_level=True)
 
-from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Page, expect  # noqa: E402
 
 from firmware.synthetic import SyntheticTable  # noqa: E402
 from firmware.table_loop import FaultKind, TableLoop  # noqa: E402
@@ -64,22 +63,6 @@ class Served:
     def close(self) -> None:
         self.app.extensions["mus_table"]["hub"].stop()
         self.server.close()
-
-
-@pytest.fixture(scope="module")
-def served() -> Iterator[Served]:
-    s = Served()
-    yield s
-    s.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 CUT_OFF = """(scrolls) => {
