@@ -16,13 +16,11 @@ from table.match import Partida
 from table.rules import Rules
 from table.tanteo import score
 
-# The child: a table that plays hands for ever from the journal's state, deterministically
-# (the hand dealt depends only on the partida, the hand number, mano and score), printing a
-# line after each confirmation returned (so: after its commit).
-CHILD = r'''
+# What both children start with: a table on a journal whose reader shows the cards it is told.
+CHILD_START = r'''
 import random, sys
 from firmware.journal import Journal
-from firmware.table_commands import Confirm, NewPartida, Say
+from firmware.table_commands import Confirm, NewPartida, Reopen, Say
 from firmware.table_loop import LoopSettings, TableLoop
 from table.cards import Card
 from table.generate import random_record
@@ -37,6 +35,12 @@ class Reader:
 
 reader = Reader()
 loop = TableLoop(LoopSettings(rules=Rules(target=30), juegos=1), reader=reader, journal=Journal(sys.argv[1]))
+'''
+
+# The child: a table that plays hands for ever from the journal's state, deterministically
+# (the hand dealt depends only on the partida, the hand number, mano and score), printing a
+# line after each confirmation returned (so: after its commit).
+CHILD = CHILD_START + r'''
 while True:
     s = loop.snapshot()
     if s["phase"] == "over":
@@ -111,24 +115,7 @@ def test_every_confirmed_hand_survives_sigkill(tmp_path: Path) -> None:
 # The same table, that now and then closes its partida for a new one or re-opens a closed one
 # between hands; it says its state after each change («ok KIND partida hands score»), and
 # «try» before asking for one (a change in flight when the plug is pulled may or may not be kept).
-CHILD_REOPEN = r'''
-import random, sys
-from firmware.journal import Journal
-from firmware.table_commands import Confirm, NewPartida, Reopen, Say
-from firmware.table_loop import LoopSettings, TableLoop
-from table.cards import Card
-from table.generate import random_record
-from table.record import HandRecord
-from table.rules import Rules
-from vision.reading import Reading
-
-class Reader:
-    cards = [[], [], [], []]
-    def read(self, frame):
-        return Reading(tuple(tuple(Card.parse(c) for c in s) for s in self.cards))
-
-reader = Reader()
-loop = TableLoop(LoopSettings(rules=Rules(target=30), juegos=1), reader=reader, journal=Journal(sys.argv[1]))
+CHILD_REOPEN = CHILD_START + r'''
 
 def said(kind):
     s = loop.snapshot()
