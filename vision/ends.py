@@ -217,7 +217,7 @@ def close_notch(strip: npt.NDArray[np.uint8], rule: NotchRule = NOTCH) -> npt.ND
     h, w = strip.shape
     r = rule.reach
     f = strip.astype(np.float32)
-    p = np.pad(f, r, mode="edge")
+    p = cv2.copyMakeBorder(f, r, r, r, r, cv2.BORDER_REPLICATE)
     across = f + rule.contrast < np.minimum(p[0:h, r:r + w], p[2 * r:2 * r + h, r:r + w])  # a horizontal line
     along = f + rule.contrast < np.minimum(p[r:r + h, 0:w], p[r:r + h, 2 * r:2 * r + w])  # a vertical line
     strokes = across | along
@@ -226,7 +226,10 @@ def close_notch(strip: npt.NDArray[np.uint8], rule: NotchRule = NOTCH) -> npt.ND
     if rows[r0] < rule.least_share * w:
         return strip
     ys, xs = np.nonzero(across[max(0, r0 - 4):r0 + 5])
-    slope, at0 = np.polyfit(xs, ys + max(0, r0 - 4), 1)  # the line may lean: the quad is a little off
+    xm, ym = xs.mean(), ys.mean() + max(0, r0 - 4)
+    spread = float(((xs - xm) ** 2).sum())
+    slope = float(((xs - xm) * (ys - ys.mean())).sum()) / spread if spread else 0.0  # the line may lean
+    at0 = ym - slope * xm
     cols = np.arange(w)
     line = np.round(at0 + slope * cols).astype(int)
     if line.min() < 1 or line.max() + 2 + rule.descend > h:
@@ -246,11 +249,11 @@ def close_notch(strip: npt.NDArray[np.uint8], rule: NotchRule = NOTCH) -> npt.ND
     if len(turns) < 2:
         return strip
     left, right = int(turns[0]), int(turns[-1])
-    on = band[left:right + 1]
-    ink = np.uint8(np.percentile(strip[line[left:right + 1], cols[left:right + 1]][on], 20)) if on.any() else 0
     out = strip.copy()
 
-    def draw(a: int, b: int, corner: int) -> None:
+    def draw(a: int, b: int, corner: int) -> None:  # in the line's own ink: its darker fifth
+        on = band[left:right + 1]
+        ink = np.uint8(np.percentile(strip[line[left:right + 1], cols[left:right + 1]][on], 20) if on.any() else 0)
         for c in range(a, b + 1):
             out[line[c]:line[c] + 2, c] = np.minimum(out[line[c]:line[c] + 2, c], ink)
         out[line[corner]:, corner:corner + 2] = np.minimum(out[line[corner]:, corner:corner + 2], ink)
