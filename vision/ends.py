@@ -17,7 +17,7 @@ about 2.6 px/mm), so a full-resolution still keeps its detail.
 from __future__ import annotations
 
 import importlib.resources
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -350,10 +350,13 @@ class EndsModel:
         return np.asarray(softmax(np.asarray(r, np.float32)), np.float64).reshape(len(faces), 2, -1)
 
     def _suits(self, faces: list[npt.NDArray[np.uint8]], shift: tuple[int, int],
-               close: bool = False) -> npt.NDArray[np.float64]:
+               close: bool | Sequence[bool] = False) -> npt.NDArray[np.float64]:
+        """Pinta probabilities of the faces' strips, with a notch closed (``close``, for all or per face)."""
         from vision.classifier import softmax
 
-        x = np.concatenate([end_strips(f, shift, close) for f in faces])[:, None].astype(np.float32) / 255
+        shut = [close] * len(faces) if isinstance(close, bool) else list(close)
+        x = np.concatenate([end_strips(f, shift, c) for f, c in zip(faces, shut, strict=True)])
+        x = x[:, None].astype(np.float32) / 255
         s = self._pintas.run(["logits"], {"ends": np.ascontiguousarray(x)})[0]
         return np.asarray(softmax(np.asarray(s, np.float32)), np.float64).reshape(len(faces), 2, -1)
 
@@ -374,7 +377,9 @@ class EndsModel:
         again_r = [i for i, (r, _) in enumerate(first) if hopeful[i] and r < threshold]
         again_s = [i for i, (_, s) in enumerate(first) if hopeful[i] and s < threshold]
         ranks = self._look_again(faces, ranks, again_r, self._ranks)
-        suits = self._look_again(faces, suits, again_s, lambda some, shift: self._suits(some, shift, close=True))
+        # a notch closed at the first look is closed in the looks aside; no other strip is looked at for one
+        shut = [not np.array_equal(end_strips(faces[i], close=True), end_strips(faces[i])) for i in again_s]
+        suits = self._look_again(faces, suits, again_s, lambda some, shift: self._suits(some, shift, shut))
         return call_ends(ranks, suits)
 
     @staticmethod
