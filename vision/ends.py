@@ -219,12 +219,14 @@ def close_notch(strip: npt.NDArray[np.uint8], rule: NotchRule = NOTCH) -> npt.ND
     f = strip.astype(np.float32)
     p = cv2.copyMakeBorder(f, r, r, r, r, cv2.BORDER_REPLICATE)
     across = f + rule.contrast < np.minimum(p[0:h, r:r + w], p[2 * r:2 * r + h, r:r + w])  # a horizontal line
-    along = f + rule.contrast < np.minimum(p[r:r + h, 0:w], p[r:r + h, 2 * r:2 * r + w])  # a vertical line
-    strokes = across | along
+    outside_left = f + rule.contrast < p[r:r + h, 0:w]  # darker than the paper to its left
+    outside_right = f + rule.contrast < p[r:r + h, 2 * r:2 * r + w]
+    strokes = across | (outside_left & outside_right)
     rows = np.convolve(across.sum(axis=1), np.ones(5), mode="same")
-    r0 = int(np.argmax(rows))
-    if rows[r0] < rule.least_share * w:
+    long = np.nonzero(rows >= rule.least_share * w)[0]
+    if len(long) == 0:
         return strip
+    r0 = int(long[0] + np.argmax(rows[long[0]:long[0] + 5]))  # the topmost long line: the frame's, not art's
     ys, xs = np.nonzero(across[max(0, r0 - 4):r0 + 5])
     xm, ym = xs.mean(), ys.mean() + max(0, r0 - 4)
     spread = float(((xs - xm) ** 2).sum())
@@ -237,18 +239,24 @@ def close_notch(strip: npt.NDArray[np.uint8], rule: NotchRule = NOTCH) -> npt.ND
     band = np.zeros(w, bool)
     for d in (-1, 0, 1):
         band |= across[line + d, cols]
-    side = along.copy()
-    side[:, 1:] |= along[:, :-1]
-    side[:, :-1] |= along[:, 1:]
-    below = side[line[None, :] + 2 + np.arange(rule.descend)[:, None], cols[None, :]]
     joined = band.copy()
     for k in (1, 2):
         joined[k:] |= band[:-k]
         joined[:-k] |= band[k:]
-    turns = np.nonzero((below.mean(axis=0) >= 0.85) & joined)[0]
-    if len(turns) < 2:
+
+    def turns(outside: npt.NDArray[np.bool_]) -> npt.NDArray[np.intp]:
+        """Columns where the line turns down: a line running on below it, paper on its outer side
+        (art may lie against its inner side, as a figure's panel does)."""
+        side = outside.copy()
+        side[:, 1:] |= outside[:, :-1]
+        side[:, :-1] |= outside[:, 1:]
+        below = side[line[None, :] + 2 + np.arange(rule.descend)[:, None], cols[None, :]]
+        return np.nonzero((below.mean(axis=0) >= 0.85) & joined)[0]
+
+    lefts, rights = turns(outside_left), turns(outside_right)
+    if len(lefts) == 0 or len(rights) == 0 or lefts[0] >= rights[-1]:
         return strip
-    left, right = int(turns[0]), int(turns[-1])
+    left, right = int(lefts[0]), int(rights[-1])
     out = strip.copy()
 
     def draw(a: int, b: int, corner: int) -> None:  # in the line's own ink: its darker fifth
