@@ -183,10 +183,11 @@ def main(argv: list[str] | None = None) -> int:
         if a.only and name not in a.only:
             continue
         seed = a.seed + DECK_SEED_STEP * i
+        t0 = time.perf_counter()
         got = measure(name, deck, a.scenes, seed, model, a.px_per_mm, a.learn_px_per_mm,
                       out_of_box=not a.learnt_only)
-        row: dict[str, object] = {"seed": seed, "learn_cpu_s": got["learn_cpu_s"],
-                                  "learning_refused": got["learning_refused"]}
+        row: dict[str, object] = {"seed": seed, "wall_s": round(time.perf_counter() - t0, 1),
+                                  "learn_cpu_s": got["learn_cpu_s"], "learning_refused": got["learning_refused"]}
         for way in WAYS:
             if way not in got:
                 continue
