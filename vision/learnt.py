@@ -9,7 +9,10 @@ what the card model's last layer sees of it: its ``features`` output, over
 many variations of the crop (the finder's corner error, both turns, light,
 colour, blur, noise, glare). A learnt deck then reads a crop by its nearest
 learnt card (:class:`LearntClassifier`, which :class:`vision.reading.TableReader`
-takes as its ``classifier=``), with the reader's two-views rule.
+takes as its ``classifier=``), with the reader's two-views rule. Cards the
+learnt faces leave in doubt between a few (one pinta more, another sign in a
+figure's hand) are told apart along the direction the deck's own variations
+say separates them (:class:`TellApart`), and by the ends reader; both must agree.
 
 Nothing here needs torch: onnxruntime and numpy, as on the Pi.
 
