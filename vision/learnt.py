@@ -39,9 +39,10 @@ import numpy.typing as npt
 from table.cards import DECK, Card
 from table.errors import InvalidInput, MusTableError
 from vision import facedown
-from vision.cardcrop import to_model_input, warp_card
+from vision.cardcrop import CROP_H, CROP_W, CardCrop, order_quad, to_model_input, warp_card
 from vision.classifier import DEFAULT_THRESHOLD, CardClassifier, Prediction, call_cards
 from vision.ends import (
+    CARD_WIDTH_MM,
     MIN_PX_PER_MM,
     EndsModel,
     EndsReading,
@@ -99,7 +100,13 @@ class TellApart:
     """Ridge added to the variations' spread, as a share of its mean variance (keeps the inverse steady)."""
     min_learnt_px_per_mm: float = MIN_PX_PER_MM
     """Only a deck learnt from frames this fine at the card: a coarser frame (2304 x 1296, 1.45 px/mm)
-    blurs what tells one pinta apart, and its directions crossed zero (learnt at 1.45: -0.2 on a true card)."""
+    blurs what tells one pinta apart, and its directions crossed zero (learnt at 1.45: -0.2 on a true card).
+    A deck learnt so has its every call from a frame this fine checked by the ends reader instead: where
+    the ends are sure of another card, the card is unknown."""
+    resample_above: float = 1.15
+    """A crop cut from a frame finer than the learning frames by more than this is cut again as they
+    would show it (through their px per mm): the learnt faces then meet what they learnt. Learnt at
+    1.45 and read from stills, one card in 355 was sure of its neighbour without it (seed 77), none with."""
 
 
 TELL_APART = TellApart()
@@ -433,7 +440,32 @@ class LearntClassifier:
 
     def scores(self, crops: Sequence[Image]) -> FloatArray:
         """Best similarity to each card ``[N, 2, 40]``: the crop, then its half-turned view."""
-        return self._scores_of(self._features(crops))
+        return self._scores_of(self._features([self.as_learnt(c) for c in crops]))
+
+    def as_learnt(self, crop: Image) -> Image:
+        """The crop as the learning frames would have shown it: cut again through their px per mm when
+        its frame is finer (by :attr:`TellApart.resample_above`), else the crop itself.
+
+        A still's card is four times the pixels of a 2304 x 1296 frame's, and
+        its crop (72 px across either way) is sharper and aliased otherwise:
+        what the deck learnt from the coarser frames then looks less like it.
+        """
+        source = getattr(crop, "source", None)
+        fine = px_per_mm_of(crop)
+        learnt = self.deck.px_per_mm
+        if source is None or learnt <= 0 or fine <= learnt * self.tell.resample_above:
+            return crop
+        image, quad = source
+        w = max(CROP_W, round(fine * CARD_WIDTH_MM))
+        h = round(w * CROP_H / CROP_W)
+        dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+        m = cv2.getPerspectiveTransform(order_quad(quad), dst)
+        card = cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        lw = max(CROP_W // 2, round(learnt * CARD_WIDTH_MM))
+        coarse = cv2.resize(card, (lw, round(lw * CROP_H / CROP_W)), interpolation=cv2.INTER_AREA)
+        out = np.asarray(cv2.resize(coarse, (CROP_W, CROP_H), interpolation=cv2.INTER_LINEAR), np.uint8).view(CardCrop)
+        out.source = source
+        return out
 
     def _probabilities_of(self, scores: FloatArray) -> npt.NDArray[np.float64]:
         s = scores.astype(np.float64)
@@ -511,27 +543,39 @@ class LearntClassifier:
         of a suit) look alike to the learnt faces as a whole. The ends' call
         is taken only when the learnt deck itself holds it likely, in both
         views (:data:`ENDS_PLAUSIBLE`). Where both name a card they must
-        name the same; where they differ the card stays unknown.
+        name the same; where they differ the card stays unknown. A deck
+        learnt from frames too coarse to tell them apart has its sure calls
+        from such a frame checked by the ends too: the ends sure of another
+        card make it unknown. Every crop is first seen as the learning frames
+        would have shown it (:meth:`as_learnt`).
         """
         if not crops:
             return []
-        feats = self._features(crops)
+        feats = self._features([self.as_learnt(c) for c in crops])
         p = self._probabilities_of(self._scores_of(feats))
         calls = call_cards(p)
-        unsure = [i for i, c in enumerate(calls) if not c.sure() and px_per_mm_of(crops[i]) >= MIN_PX_PER_MM]
-        if not unsure:
+        fine = [px_per_mm_of(c) >= MIN_PX_PER_MM for c in crops]
+        unsure = [i for i, c in enumerate(calls) if not c.sure() and fine[i]]
+        coarse_deck = self.deck.px_per_mm < self.tell.min_learnt_px_per_mm
+        checked = [i for i, c in enumerate(calls) if c.sure() and fine[i]] if coarse_deck else []
+        ends = self.model.ends
+        asked = unsure + checked
+        if not asked:
             return calls
         told: dict[int, Card] = {}
-        if self.deck.px_per_mm >= self.tell.min_learnt_px_per_mm:
+        if not coarse_deck:
             for i in unsure:
                 card = self.tell_apart(feats[i], p[i])
                 if card is not None:
                     told[i] = card
-        ends = self.model.ends
-        readings: list[EndsReading | None] = list(ends.read([face_of(crops[i]) for i in unsure],
+        readings: list[EndsReading | None] = list(ends.read([face_of(crops[i]) for i in asked],
                                                             self.model.ends_threshold)) \
-            if ends is not None else [None] * len(unsure)
-        for i, r in zip(unsure, readings, strict=True):
+            if ends is not None else [None] * len(asked)
+        for i, r in zip(checked, readings[len(unsure):], strict=True):
+            if r is not None and r.sure(self.model.ends_threshold) and r.card != calls[i].card:
+                # the ends are sure of another card: unknown, never a card two readers disagree on
+                calls[i] = Prediction(calls[i].card, min(calls[i].probability, 1.0 - r.probability), True)
+        for i, r in zip(unsure, readings[:len(unsure)], strict=True):
             by_ends = r if r is not None and r.sure(self.model.ends_threshold) \
                 and float(p[i, :, r.card.index].min()) >= ENDS_PLAUSIBLE else None
             card = told.get(i)
