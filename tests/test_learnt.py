@@ -280,3 +280,30 @@ def test_a_deck_learnt_from_stills_never_calls_blank_paper_felt_or_objects(learn
         crops += [warp_card(scene.image, e.quad_image) for e in scene.extras]
     calls = clf.classify([still_crop(c) for c in crops])  # as from a still: every reader asked
     assert all(p.probability < DEFAULT_THRESHOLD - KERNEL_MARGIN for p in calls)
+
+
+def test_a_deck_learnt_from_coarse_frames_leaves_unknown_a_card_the_ends_are_sure_is_another(
+        learnt: LearntDeck, model: CardClassifier, monkeypatch: pytest.MonkeyPatch) -> None:
+    clf = learnt.classifier(model)
+    assert learnt.px_per_mm < clf.tell.min_learnt_px_per_mm  # learnt from the live camera's frames
+    seven = Card.parse("7e")
+    crop = still_crop(learnt.crops[seven.index])
+    live = np.asarray(learnt.crops[seven.index])
+    for said, sure in (("7e", True), ("6e", False)):
+        monkeypatch.setattr(model, "ends", _Ends(said))
+        still_call, live_call = clf.classify([crop, live])
+        assert still_call.card == seven and still_call.sure() == sure, said
+        assert live_call.card == seven and live_call.sure()  # the live camera's crop: nothing to check it by
+        if not sure:
+            assert still_call.probability < DEFAULT_THRESHOLD - KERNEL_MARGIN
+
+
+def test_a_crop_from_a_finer_frame_is_seen_as_the_learning_frames_show_it(learnt: LearntDeck,
+                                                                           model: CardClassifier) -> None:
+    clf = learnt.classifier(model)
+    crop = still_crop(learnt.crops[0])
+    seen = clf.as_learnt(crop)
+    assert seen.shape == crop.shape and seen is not crop
+    assert getattr(seen, "source", None) is crop.source  # the ends still cut the face from the frame
+    same = np.asarray(learnt.crops[0])
+    assert clf.as_learnt(same) is same  # no frame to cut from: as it is
