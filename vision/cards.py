@@ -474,7 +474,7 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
         cards = [o for o in found if o.why is None]
         more = _outlined_cards(rectified, felt, k, mat, cards, card)
         if _seat_short(cards + more, mat):  # paper as pale as the felt, or darker: its straight outline
-            more += _rectangle_cards(rectified, felt, light, k, mat, cards + more, card)
+            more += _rectangle_cards(rectified, felt, k, mat, cards + more, card)
         if _seat_short(cards + more, mat):  # the outlines find most; the faint cut costs as much
             more += _faint_cards(rectified, felt, light, k, mat, cards + more, card)
         # what was not card-shaped and held a card found now (a card and its glare, its shadow) is that card
@@ -737,6 +737,8 @@ class RectangleLook:
     """Each side's ends (a card's rounded corners, a neighbour's edge crossing) are left out."""
     pad_mm: float = 50.0
     """Room searched around a short seat's card zone (a card's centre lies in the zone)."""
+    tries: int = 40
+    """Peaks looked at per turn and way up (a peak refused is only itself taken off)."""
     least_busy: float = 0.1
     """A short seat is searched when this share of a card around its zone is busy with print, not found."""
     most_overlap: float = 0.1
@@ -746,7 +748,7 @@ class RectangleLook:
 RECTANGLES = RectangleLook()
 
 
-def _rectangle_cards(rectified: Image, felt: Felt, light: FloatImage, k: float, mat: Mat,
+def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
                      found: list[CardObject], card: tuple[float, float],
                      look: RectangleLook = RECTANGLES) -> list[CardObject]:
     """Cards found as rectangles of their deck's size whose four sides all run along an edge.
@@ -791,7 +793,7 @@ def _rectangle_cards(rectified: Image, felt: Felt, light: FloatImage, k: float, 
         return []
     gx, gy = _log_gradient(every(rectified, 2), look.blur_px / 2)
     noise = float(median(np.asarray(cv2.magnitude(gx, gy), np.float32)[free])) / 2  # a full-size pixel
-    thr = max(look.min_edge, look.edge_sigmas * noise)
+    limit: Any = max(look.min_edge, look.edge_sigmas * noise)  # a scalar to OpenCV (its stubs know arrays only)
     ks = look.px_per_mm  # searched at this resolution; the edges are found at the frame's
     f = ks / k
     a_px, b_px = card[0] * ks, card[1] * ks
@@ -799,58 +801,57 @@ def _rectangle_cards(rectified: Image, felt: Felt, light: FloatImage, k: float, 
     lb = max(1, round(b_px * (1 - 2 * look.corners)))
     ha, hb = round(a_px / 2), round(b_px / 2)
     one = np.ones((3, 3), np.uint8)
-    candidates: list[tuple[float, QuadMM, bool]] = []
+    candidates: list[tuple[float, QuadMM]] = []
     for seat, bx0, by0, bx1, by1 in boxes:
         sgx, sgy = _log_gradient(np.ascontiguousarray(rectified[by0:by1, bx0:bx1]), look.blur_px)
         h, w = sgx.shape
         centre = ((w - 1) / 2.0, (h - 1) / 2.0)
         for deg in np.arange(0.0, 90.0, look.step_deg):
             r = math.radians(float(deg))
-            c, s = math.cos(r), math.sin(r)
-            along_u = sgx * c + sgy * s  # brightness rising along u = (c, s)...
-            along_v = sgy * c - sgx * s  # ... and along v = (-s, c)
-            planes = cv2.dilate(cv2.merge([cv2.compare(along_u, thr, cv2.CMP_GT),
-                                           cv2.compare(along_u, -thr, cv2.CMP_LT),
-                                           cv2.compare(along_v, thr, cv2.CMP_GT),
-                                           cv2.compare(along_v, -thr, cv2.CMP_LT)]), one)  # kept when scaled down
+            cos, sin = math.cos(r), math.sin(r)
+            # edges across the sides whose normal is u = (cos, sin), and across those whose normal is
+            # v = (-sin, cos), either way (paper lighter than the felt or its shadow, or darker than the felt)
+            planes = cv2.dilate(cv2.merge([cv2.compare(np.abs(sgx * cos + sgy * sin), limit, cv2.CMP_GT),
+                                           cv2.compare(np.abs(sgy * cos - sgx * sin), limit, cv2.CMP_GT)]),
+                                one)  # kept whole when scaled down
             # the crop turned so that u runs along x, at the search's resolution
-            tw, th = int(math.ceil((w * c + h * s) * f)) + 2, int(math.ceil((w * s + h * c) * f)) + 2
+            tw, th = int(math.ceil((w * cos + h * sin) * f)) + 2, int(math.ceil((w * sin + h * cos) * f)) + 2
             m = cv2.getRotationMatrix2D(centre, float(deg), f)
             m[:, 2] += np.array([(tw - 1) / 2.0, (th - 1) / 2.0]) - np.array(centre)
-            up_u, down_u, up_v, down_v = cv2.split(cv2.warpAffine(planes, m, (tw, th), flags=cv2.INTER_LINEAR))
+            across_u, across_v = cv2.split(cv2.warpAffine(planes, m, (tw, th), flags=cv2.INTER_LINEAR))
             inv = cv2.invertAffineTransform(m)
-            u, v = np.array([c, s]), np.array([-s, c])
+            u, v = np.array([cos, sin]), np.array([-sin, cos])
             for (sx, lx), (sy, ly) in (((ha, lb), (hb, la)), ((hb, la), (ha, lb))):
                 if 2 * sx >= tw or 2 * sy >= th:
                     continue
                 # the sides across x at +-sx run along y, lx long (the rest of the side along x: corners)...
-                ups = [cv2.blur(up_u, (1, lx)), cv2.blur(up_v, (ly, 1))]
-                downs = [cv2.blur(down_u, (1, lx)), cv2.blur(down_v, (ly, 1))]
-                # the score of the rectangle centred at (x + sx, y + sy): its weakest side, every side
-                # rising inwards (paper lighter than the felt just outside it, or than its shadow) or,
-                # for paper darker than the felt, every side falling
-                for darker, (rise, fall) in ((False, (ups, downs)), (True, (downs, ups))):
-                    score = cv2.min(cv2.min(rise[0][sy:th - sy, :tw - 2 * sx], fall[0][sy:th - sy, 2 * sx:]),
-                                    cv2.min(rise[1][:th - 2 * sy, sx:tw - sx], fall[1][2 * sy:, sx:tw - sx]))
-                    for _ in range(4):
-                        _, best, _, (vx, vy) = cv2.minMaxLoc(score)
-                        if best < 255 * look.min_side:
-                            break
-                        cv2.circle(score, (vx, vy), max(1, sx), 0.0, -1)
-                        px, py = inv @ np.array([vx + sx, vy + sy, 1.0])
-                        cxy = np.array([(px + bx0 + 0.5) / k, (py + by0 + 0.5) / k])
-                        du, dv = u * sx / ks, v * sy / ks
-                        if CardObject(cxy[None], mat.zone_at(*cxy)).seat != seat:
-                            continue  # a card's centre lies in its seat's zone
-                        quad = np.array([cxy - du - dv, cxy + du - dv, cxy + du + dv, cxy - du + dv])
-                        candidates.append((float(best), _clockwise(quad), darker))
+                vert, horiz = cv2.blur(across_u, (1, lx)), cv2.blur(across_v, (ly, 1))
+                # the score of the rectangle centred at (x + sx, y + sy): its weakest side
+                score = cv2.min(cv2.min(vert[sy:th - sy, :tw - 2 * sx], vert[sy:th - sy, 2 * sx:]),
+                                cv2.min(horiz[:th - 2 * sy, sx:tw - sx], horiz[2 * sy:, sx:tw - sx]))
+                kept_here = 0
+                for _ in range(look.tries):
+                    _, best, _, (vx, vy) = cv2.minMaxLoc(score)
+                    if best < 255 * look.min_side or kept_here >= 4:
+                        break
+                    px, py = inv @ np.array([vx + sx, vy + sy, 1.0])
+                    cxy = np.array([(px + bx0 + 0.5) / k, (py + by0 + 0.5) / k])
+                    du, dv = u * sx / ks, v * sy / ks
+                    quad = _clockwise(np.array([cxy - du - dv, cxy + du - dv, cxy + du + dv, cxy - du + dv]))
+                    # a card's centre lies in its seat's zone, and the felt's colour lies just outside it (a
+                    # rectangle from a printed frame line to a shadow's edge has paper outside one side)
+                    if (CardObject(cxy[None], mat.zone_at(*cxy)).seat != seat
+                            or not _felt_outside(quad, rectified, felt, k)):
+                        score[vy, vx] = 0.0  # a peak refused: only itself taken off
+                        continue
+                    cv2.circle(score, (vx, vy), max(1, sx), 0.0, -1)
+                    candidates.append((float(best), quad))
+                    kept_here += 1
     out: list[CardObject] = []
     kept = [o.quad for o in found if o.why is None]
     area = card[0] * card[1]
-    for _, quad, darker in sorted(candidates, key=lambda sq: -sq[0]):
+    for _, quad in sorted(candidates, key=lambda sq: -sq[0]):
         obj = CardObject(quad, None)
-        if darker and _inside_lightness(quad, light, k) >= 0:
-            continue  # edges falling inwards all round, over paper lighter than the felt: a frame line and a shadow
         if any(cv2.intersectConvexConvex(quad.astype(np.float32), q.astype(np.float32))[0]
                > look.most_overlap * area for q in kept):
             continue
@@ -961,6 +962,25 @@ def _colour_end(offsets: npt.NDArray[np.float64], profile: npt.NDArray[Any], rat
     return float(offsets[j - 1] + (offsets[j] - offsets[j - 1]) * (p0 - half) / (p0 - p1 or 1e-9))
 
 
+def _felt_outside(quad: QuadMM, rectified: Image, felt: Felt, k: float, fit: SideFit = SIDES) -> bool:
+    """Whether just outside every side of a rectangle lies what is of the felt's colour (the felt or a shadow
+    on it) while the paper inside is of another; True when the paper is of the felt's colour too."""
+    q = _clockwise(quad)
+    c = q.mean(axis=0)
+    t = np.linspace(0.15, 0.85, fit.points)[:, None]
+    pts = []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        n = (a + b) / 2 - c
+        n = n / max(float(np.linalg.norm(n)), 1e-9)
+        pts += [a + (b - a) * t + n * off for off in (-2.5, 1.5)]
+    _, dp = _felt_contrast(rectified, felt, np.concatenate(pts), k)
+    side = np.median(dp.reshape(4, 2, fit.points), axis=2)
+    paper = float(np.median(side[:, 0]))
+    floor = max(fit.min_colour, fit.noise_times * felt.contrast_noise(rectified)[1])
+    return paper < floor or bool(np.all(side[:, 1] < max(floor, paper) / 2))
+
+
 def _colour_fitted(obj: CardObject, rectified: Image, felt: Felt, k: float) -> CardObject:
     """A card with its sides where its colour meets the felt's (:func:`_sides_fitted`), if still card-shaped."""
     fitted = CardObject(_sides_fitted(obj.quad, rectified, felt, k), obj.zone)
@@ -981,21 +1001,6 @@ def _felt_contrast(rectified: Image, felt: Felt, points: npt.NDArray[np.float64]
     perp = i - f * a[:, None]
     dp = np.sqrt(np.einsum("ij,ij->i", perp, perp)) / (np.sqrt(ff) + np.float32(DISTANCE_OFFSET))
     return np.asarray(a, np.float32), np.asarray(dp, np.float32)
-
-
-def _inside_lightness(quad: QuadMM, light: FloatImage, k: float) -> float:
-    """The median lightness over the felt (:meth:`vision.felt.Felt.lightness`) inside a quad's middle."""
-    q = _clockwise(quad)
-    c = q.mean(axis=0)
-    pts = np.round((c + (q - c) * 0.8) * k - 0.5).astype(np.int32)
-    x0, y0 = np.maximum(pts.min(axis=0), 0)
-    x1, y1 = pts.max(axis=0) + 1
-    patch = light[y0:y1, x0:x1]
-    if patch.size == 0:
-        return 0.0
-    region = np.zeros(patch.shape[:2], np.uint8)
-    cv2.fillPoly(region, [pts - np.array([x0, y0])], 255)
-    return float(median(patch[region > 0])) if region.any() else 0.0
 
 
 def _log_gradient(rectified: Image, blur_px: float = 1.0) -> tuple[FloatImage, FloatImage]:
