@@ -503,12 +503,15 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
 def _zone_of(obj: CardObject, mat: Mat) -> Zone | None:
     """The zone of an object's centre; for a thing not card-shaped centred outside the card zones
     (a glare around a card, reaching past the zone), the card zone it covers a card's
-    :data:`UNREAD_AREA` of, if any: it may hide a card there, which must not go unsaid."""
+    :data:`UNREAD_AREA` of, if any: it may hide a card there, which must not go unsaid; for a
+    card centred outside every zone, the card zone it covers :data:`OUTSIDE_CARD_AREA` of."""
     zone = mat.zone_at(*obj.centre)
-    if obj.why is None or (zone is not None and zone.kind is ZoneKind.CARDS):
+    if zone is not None and (obj.why is None or zone.kind is ZoneKind.CARDS):
         return zone
+    # a card centred just past a zone's edge (or found a few mm off there) is that zone's when it
+    # covers a third of a card of it: it is read, not ignored
     quad = obj.quad.astype(np.float32)
-    best, most = zone, UNREAD_AREA * CARD_MM[0] * CARD_MM[1]
+    best, most = zone, (OUTSIDE_CARD_AREA if obj.why is None else UNREAD_AREA) * CARD_MM[0] * CARD_MM[1]
     for seat in range(4):
         x0, y0, x1, y1 = mat.card_zone(seat)
         rect = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
@@ -518,6 +521,8 @@ def _zone_of(obj: CardObject, mat: Mat) -> Zone | None:
     return best
 
 
+OUTSIDE_CARD_AREA = 0.3
+"""A card centred outside every zone belongs to the card zone it covers this share of a card of."""
 UNREAD_WHY = "card-sized, not found as a card"
 """Why a thing that :func:`unread_things` found is in ``unknown``."""
 UNREAD_EDGE_SIGMAS = 6.0
