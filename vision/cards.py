@@ -725,7 +725,7 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
 class RectangleLook:
     """The look for cards by their straight outline at their deck's size (:func:`_rectangle_cards`)."""
 
-    step_deg: float = 3.0
+    step_deg: float = 4.0
     """Turns tried, from 0 to 90 degrees (each both ways up)."""
     px_per_mm: float = 0.6
     """Resolution the rectangles are tried at (the edges are found at the frame's)."""
@@ -742,7 +742,7 @@ class RectangleLook:
     """Each side's ends (a card's rounded corners, a neighbour's edge crossing) are left out."""
     pad_mm: float = 50.0
     """Room searched around a short seat's card zone (a card's centre lies in the zone)."""
-    tries: int = 40
+    tries: int = 16
     """Peaks looked at per turn and way up (a peak refused is only itself taken off)."""
     least_busy: float = 0.1
     """A short seat is searched when this share of a card around its zone is busy with print, not found."""
