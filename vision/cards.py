@@ -725,7 +725,7 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
 class RectangleLook:
     """The look for cards by their straight outline at their deck's size (:func:`_rectangle_cards`)."""
 
-    step_deg: float = 4.0
+    step_deg: float = 3.0
     """Turns tried, from 0 to 90 degrees (each both ways up)."""
     px_per_mm: float = 0.6
     """Resolution the rectangles are tried at (the edges are found at the frame's)."""
@@ -742,7 +742,7 @@ class RectangleLook:
     """Each side's ends (a card's rounded corners, a neighbour's edge crossing) are left out."""
     pad_mm: float = 50.0
     """Room searched around a short seat's card zone (a card's centre lies in the zone)."""
-    tries: int = 16
+    tries: int = 40
     """Peaks looked at per turn and way up (a peak refused is only itself taken off)."""
     least_busy: float = 0.1
     """A short seat is searched when this share of a card around its zone is busy with print, not found."""
@@ -875,6 +875,8 @@ class SideFit:
     """...and this far out (a worn edge band no lighter than the felt)."""
     paper_mm: float = 3.0
     """What lies under a side is judged over this much inside it."""
+    felt_mm: float = 3.0
+    """Past a side moved out, this much is of the felt's colour (a printed line on a neighbour's paper is not)."""
     felt_ratio: float = 0.12
     """A side lies on the felt when what is inside it is of the felt's colour and this close to its brightness."""
     step_mm: float = 1.0
@@ -955,6 +957,8 @@ def _colour_end(offsets: npt.NDArray[np.float64], profile: npt.NDArray[Any], rat
         if not below.size or below[0] == 0:
             return 0.0
         j = z + int(below[0])
+        if bool(np.any(profile[j:j + round(fit.felt_mm / fit.step_mm)] >= half)):
+            return 0.0  # not the felt: a line printed on a neighbour's paper
     elif abs(float(np.median(ratio[band])) - 1.0) < fit.felt_ratio:
         half = paper / 2
         above = np.nonzero(profile[:z] >= half)[0]
