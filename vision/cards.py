@@ -474,7 +474,7 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
         cards = [o for o in found if o.why is None]
         more = _outlined_cards(rectified, felt, k, mat, cards, card)
         if _seat_short(cards + more, mat):  # paper as pale as the felt, or darker: its straight outline
-            more += _rectangle_cards(rectified, felt, k, mat, cards + more, card)
+            more += _rectangle_cards(rectified, felt, k, mat, found + more, card)
         if _seat_short(cards + more, mat):  # the outlines find most; the faint cut costs as much
             more += _faint_cards(rectified, felt, light, k, mat, cards + more, card)
         # what was not card-shaped and held a card found now (a card and its glare, its shadow) is that card
@@ -744,6 +744,10 @@ class RectangleLook:
     """Room searched around a short seat's card zone (a card's centre lies in the zone)."""
     tries: int = 40
     """Peaks looked at per turn and way up (a peak refused is only itself taken off)."""
+    unlike_ratio: float = 0.04
+    """A point is unlike the felt when its brightness is this far from the felt's (or its colour unlike it)..."""
+    least_paper: float = 0.4
+    """...and this share of a rectangle's middle must be, for it to be a card."""
     least_busy: float = 0.1
     """A short seat is searched when this share of a card around its zone is busy with print, not found."""
     most_overlap: float = 0.1
@@ -846,7 +850,8 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
                     # a card's centre lies in its seat's zone, and the felt's colour lies just outside it (a
                     # rectangle from a printed frame line to a shadow's edge has paper outside one side)
                     if (CardObject(cxy[None], mat.zone_at(*cxy)).seat != seat
-                            or not _felt_outside(quad, rectified, felt, k)):
+                            or not _felt_outside(quad, rectified, felt, k)
+                            or not _paper_within(quad, rectified, felt, k, look)):
                         score[vy, vx] = 0.0  # a peak refused: only itself taken off
                         continue
                     cv2.circle(score, (vx, vy), max(1, sx), 0.0, -1)
@@ -855,8 +860,12 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
     out: list[CardObject] = []
     kept = [o.quad for o in found if o.why is None]
     area = card[0] * card[1]
+    others = [o.quad.astype(np.float32) for o in found if o.why is not None]
     for _, quad in sorted(candidates, key=lambda sq: -sq[0]):
         obj = CardObject(quad, None)
+        shares = [cv2.intersectConvexConvex(quad.astype(np.float32), q)[0] / area for q in others]
+        if any(look.most_overlap < share < 1 - look.most_overlap for share in shares):
+            continue  # half on a thing that is no card (a napkin): a card lies inside such a thing or off it
         if any(cv2.intersectConvexConvex(quad.astype(np.float32), q.astype(np.float32))[0]
                > look.most_overlap * area for q in kept):
             continue
@@ -988,6 +997,20 @@ def _felt_outside(quad: QuadMM, rectified: Image, felt: Felt, k: float, fit: Sid
     paper = float(np.median(side[:, 0]))
     floor = max(fit.min_colour, fit.noise_times * felt.contrast_noise(rectified)[1])
     return paper < floor or bool(np.all(side[:, 1] < max(floor, paper) / 2))
+
+
+def _paper_within(quad: QuadMM, rectified: Image, felt: Felt, k: float, look: RectangleLook = RECTANGLES) -> bool:
+    """Whether most of a rectangle's middle is unlike the felt (paper, however pale), not felt around a
+    smaller thing (a lighter, a phone's edge) whose edges and shadows happen to frame a card's size."""
+    q = _clockwise(quad)
+    c = q.mean(axis=0)
+    g = np.linspace(-0.4, 0.4, 9)
+    gu, gv = np.meshgrid(g, g)
+    grid = c + gu.reshape(-1, 1) * (q[1] - q[0]) + gv.reshape(-1, 1) * (q[3] - q[0])
+    ratio, dp = _felt_contrast(rectified, felt, grid, k)
+    floor = max(SIDES.min_colour, SIDES.noise_times * felt.contrast_noise(rectified)[1])
+    unlike = (np.abs(ratio - 1.0) > look.unlike_ratio) | (dp > floor)
+    return float(np.mean(unlike)) >= look.least_paper
 
 
 def _colour_fitted(obj: CardObject, rectified: Image, felt: Felt, k: float) -> CardObject:
