@@ -50,6 +50,8 @@ class Tally:
     zones_said_none_hidden: int = 0
     seconds: float = 0.0
     wrong_cases: list[str] = field(default_factory=list)
+    unknown_cases: list[str] = field(default_factory=list)
+    """Per scene with a card not read: which, and why the reader left things unknown."""
     stone_misses: list[str] = field(default_factory=list)
 
     def summary(self, with_model: bool) -> dict[str, object]:
@@ -75,6 +77,7 @@ class Tally:
                 "cards_unknown_pct": pct(self.unknown, self.truth_cards),
                 "scenes_all_right_pct": pct(self.scenes_all_right, self.scenes),
                 "wrong_cases": self.wrong_cases[:20],
+                "unknown_cases": self.unknown_cases[:20],
             })
         out["stone_misses"] = self.stone_misses[:20]
         return out
@@ -134,6 +137,10 @@ def evaluate(n: int, seed: int = 0, deck: str = "held-out", classifier: object |
             tally.scenes_all_right += 1
         if wrong:
             tally.wrong_cases.append(f"scene {i}: read {[sorted(r) for r in read]} truth {[sorted(t) for t in truth]}")
+        missed = sorted(str(c) for r, t in zip(read, truth, strict=True) for c in t - r)
+        if missed:
+            whys = sorted(u.why for u in reading.unknown if u.why != STONES_HIDDEN)
+            tally.unknown_cases.append(f"scene {i}: not read {missed}; unknown: {whys}")
         # stones
         got = [reading.stones.pool, *reading.stones.seats]
         said = {u.zone for u in reading.unknown if u.why == STONES_HIDDEN}

@@ -117,7 +117,7 @@ def dump(out: Path, scenes: int, seed: int, deck_dirs: list[Path]) -> int:
         crops.append(np.asarray(crop))
         shifts = [(0, 0), *SECOND_LOOK]
         corners.append(np.stack([corner_patches(face, s) for s in shifts]))
-        ends.append(np.stack([end_strips(face, s) for s in shifts]))
+        ends.append(np.stack([end_strips(face, s, close=True) for s in shifts]))  # as the reader cuts them
         labels.append(label)
         kinds.append(kind)
 

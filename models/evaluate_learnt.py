@@ -92,8 +92,12 @@ def measure(name: str, deck: DeckStyle | Mapping[Card, np.ndarray], scenes: int,
     for what, clf in ways:
         tally = evaluate(scenes, seed + 1, classifier=clf, faces=faces, px_per_mm=px_per_mm)
         s = tally.summary(True)
-        out[what] = {k: s[k] for k in ("cards_right_pct", "cards_wrong_pct", "cards_unknown_pct",
-                                       "scenes_all_right_pct", "finder_recall_pct", "wrong_cases")}
+        read = {k: s[k] for k in ("cards_right_pct", "cards_wrong_pct", "cards_unknown_pct",
+                                  "scenes_all_right_pct", "finder_recall_pct", "wrong_cases",
+                                  "unknown_cases")}
+        read.update(cards=tally.truth_cards, right=tally.right, wrong=tally.wrong,  # the counts, for bounds
+                    scenes=tally.scenes, scenes_all_right=tally.scenes_all_right)
+        out[what] = read
         out["cards"] = tally.truth_cards
     return out
 

@@ -24,6 +24,7 @@ from vision.ends import (
     EndsModel,
     EndsReading,
     call_ends,
+    close_notch,
     corner_patches,
     end_strips,
     ends_installed,
@@ -106,6 +107,46 @@ def test_a_second_look_cuts_the_same_face_a_little_aside_and_keeps_its_size() ->
     assert np.array_equal(wide[0], normalise(np.concatenate([face[:END_H, 3:]] + [face[:END_H, -1:]] * 3, axis=1)))
 
 
+def _frame_end(breaks: list[tuple[int, int]], notch: bool) -> npt.NDArray[np.uint8]:
+    """A normalised end strip drawn by hand: paper, a frame line at row 12 from x=12 to x=147 (corners
+    turning down), gaps at ``breaks``; with ``notch`` the line steps in round an index at the left:
+    it starts at x=36, turns down to row 30 and runs out to x=12 there."""
+    cv2 = __import__("cv2")
+    s = np.full((END_H, END_W), 220, np.uint8)
+    left = 36 if notch else 12
+    cv2.line(s, (left, 12), (147, 12), 40, 2)
+    for a, b in breaks:
+        s[10:15, a:b] = 220
+    cv2.line(s, (147, 12), (147, END_H), 40, 2)
+    if notch:
+        cv2.line(s, (36, 12), (36, 30), 40, 2)
+        cv2.line(s, (36, 30), (12, 30), 40, 2)
+        cv2.line(s, (12, 30), (12, END_H), 40, 2)
+        cv2.putText(s, "7", (18, 27), cv2.FONT_HERSHEY_SIMPLEX, 0.5, 40, 2)  # the index in the notch
+    else:
+        cv2.line(s, (12, 12), (12, END_H), 40, 2)
+    return s
+
+
+def test_a_notch_round_the_index_is_closed_and_the_pintas_are_left_as_they_are() -> None:
+    pintas = [(70, 78), (88, 96)]
+    notched = _frame_end(pintas, notch=True)
+    closed = close_notch(notched)
+    assert (closed[12:14, 16:33] < 100).all()  # the line drawn in where the step left it out ...
+    assert (closed[14:, 12:14] < 100).all()  # ... and the frame's side below it
+    for a, b in pintas:  # the pintas stay breaks
+        assert np.array_equal(closed[:, a + 1:b - 1], notched[:, a + 1:b - 1])
+    assert (closed[:, 40:] == notched[:, 40:]).all()
+
+
+@pytest.mark.parametrize("breaks", [[], [(70, 78)], [(17, 24), (135, 142)], [(40, 46), (77, 83), (114, 120)]])
+def test_a_frame_with_both_corners_or_a_break_beside_a_corner_is_not_touched(breaks: list[tuple[int, int]]) -> None:
+    plain = _frame_end(breaks, notch=False)
+    assert np.array_equal(close_notch(plain), plain)
+    blank = np.full((END_H, END_W), 220, np.uint8)
+    assert np.array_equal(close_notch(blank), blank)
+
+
 class _Looks(EndsModel):
     """An ends model whose first look is unsure of a face of 1s and whose looks aside are sure of it.
 
@@ -126,7 +167,8 @@ class _Looks(EndsModel):
     def _ranks(self, faces: list[npt.NDArray[np.uint8]], shift: tuple[int, int]) -> npt.NDArray[np.float64]:
         return self._probabilities(faces, shift, 10, 6)
 
-    def _suits(self, faces: list[npt.NDArray[np.uint8]], shift: tuple[int, int]) -> npt.NDArray[np.float64]:
+    def _suits(self, faces: list[npt.NDArray[np.uint8]], shift: tuple[int, int],
+               close: bool = False) -> npt.NDArray[np.float64]:
         return self._probabilities(faces, shift, 5, 1)
 
 

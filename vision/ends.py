@@ -17,7 +17,7 @@ about 2.6 px/mm), so a full-resolution still keeps its detail.
 from __future__ import annotations
 
 import importlib.resources
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -165,10 +165,119 @@ def corner_patches(face: npt.NDArray[np.uint8], shift: tuple[int, int] = (0, 0))
     return np.stack([normalise(_cut(f, shift, PATCH, PATCH)) for f in (face, turned)])
 
 
-def end_strips(face: npt.NDArray[np.uint8], shift: tuple[int, int] = (0, 0)) -> npt.NDArray[np.uint8]:
-    """The face's two ends, ``(2, END_H, END_W)``: the top, and the bottom turned (``shift`` as above)."""
+def end_strips(face: npt.NDArray[np.uint8], shift: tuple[int, int] = (0, 0),
+               close: bool = False) -> npt.NDArray[np.uint8]:
+    """The face's two ends, ``(2, END_H, END_W)``: the top, and the bottom turned (``shift`` as above).
+
+    ``close``: each strip with its frame line's notch round the index closed (:func:`close_notch`).
+    """
     turned = face[::-1, ::-1]
-    return np.stack([normalise(_cut(f, shift, END_H, END_W)) for f in (face, turned)])
+    strips = [normalise(_cut(f, shift, END_H, END_W)) for f in (face, turned)]
+    return np.stack([close_notch(s) for s in strips] if close else strips)
+
+
+@dataclass(frozen=True, slots=True)
+class NotchRule:
+    """How a frame line that steps in round the index is told from a pinta (:func:`close_notch`), in strip px."""
+
+    reach: int = 3
+    """A line is darker than the paper this far to both sides of it (a ridge; a line is 0.15-1 mm)."""
+    contrast: float = 40.0
+    """By this much, on the normalised strip's 0-220 scale."""
+    least_share: float = 0.25
+    """The frame line: a band of rows with horizontal ridge on at least this share of the strip's width."""
+    descend: int = 8
+    """A corner: a vertical ridge running down at least this far (about 3 mm) from the line's end."""
+    least_notch: int = 12
+    """A notch: the line turns down at least this far (about 4.5 mm) in from where the other corner,
+    mirrored, says the frame's corner is (a face cut off-centre moves the two apart by a few px)."""
+    index_ink: float = 0.03
+    """... and it holds the index: at least this share of the stretch under the line (``descend``
+    rows) is strokes, ridges either way (outside a frame's corner there is only paper)."""
+
+
+NOTCH = NotchRule()
+
+
+def close_notch(strip: npt.NDArray[np.uint8], rule: NotchRule = NOTCH) -> npt.NDArray[np.uint8]:
+    """A normalised end strip with a notch in its frame line drawn closed: a step is not a pinta.
+
+    Some decks (Fournier's current pattern) step the frame line in round
+    the index: at that end the top line stops short, turns down, and runs
+    out to the card's edge lower down. The pinta model takes that missing
+    stretch for one more break. A pinta, though, is a break with line on
+    both sides; a notch is where the line turns down (a corner) well in
+    from where the frame's other corner, mirrored about the face's middle,
+    says the frame ends, with no line at all between. That stretch is
+    drawn in (and the corner's side line below it), so the model sees a
+    frame with the index inside its corner, as it learnt. A strip whose
+    line turns down at both frame corners, or where any line is left in the
+    stretch, is returned as it is: a break next to a corner is never closed.
+    """
+    h, w = strip.shape
+    r = rule.reach
+    f = strip.astype(np.float32)
+    p = cv2.copyMakeBorder(f, r, r, r, r, cv2.BORDER_REPLICATE)
+    across = f + rule.contrast < np.minimum(p[0:h, r:r + w], p[2 * r:2 * r + h, r:r + w])  # a horizontal line
+    outside_left = f + rule.contrast < p[r:r + h, 0:w]  # darker than the paper to its left
+    outside_right = f + rule.contrast < p[r:r + h, 2 * r:2 * r + w]
+    strokes = across | (outside_left & outside_right)
+    rows = np.convolve(across.sum(axis=1), np.ones(5), mode="same")
+    long = np.nonzero(rows >= rule.least_share * w)[0]
+    if len(long) == 0:
+        return strip
+    r0 = int(long[0] + np.argmax(rows[long[0]:long[0] + 5]))  # the topmost long line: the frame's, not art's
+    ys, xs = np.nonzero(across[max(0, r0 - 4):r0 + 5])
+    xm, ym = xs.mean(), ys.mean() + max(0, r0 - 4)
+    spread = float(((xs - xm) ** 2).sum())
+    slope = float(((xs - xm) * (ys - ys.mean())).sum()) / spread if spread else 0.0  # the line may lean
+    at0 = ym - slope * xm
+    cols = np.arange(w)
+    line = np.round(at0 + slope * cols).astype(int)
+    if line.min() < 1 or line.max() + 2 + rule.descend > h:
+        return strip
+    band = np.zeros(w, bool)
+    for d in (-1, 0, 1):
+        band |= across[line + d, cols]
+    joined = band.copy()
+    for k in (1, 2):
+        joined[k:] |= band[:-k]
+        joined[:-k] |= band[k:]
+
+    def turns(outside: npt.NDArray[np.bool_]) -> npt.NDArray[np.intp]:
+        """Columns where the line turns down: a line running on below it, paper on its outer side
+        (art may lie against its inner side, as a figure's panel does)."""
+        side = outside.copy()
+        side[:, 1:] |= outside[:, :-1]
+        side[:, :-1] |= outside[:, 1:]
+        below = side[line[None, :] + 2 + np.arange(rule.descend)[:, None], cols[None, :]]
+        return np.nonzero((below.mean(axis=0) >= 0.85) & joined)[0]
+
+    lefts, rights = turns(outside_left), turns(outside_right)
+    if len(lefts) == 0 or len(rights) == 0 or lefts[0] >= rights[-1]:
+        return strip
+    left, right = int(lefts[0]), int(rights[-1])
+    out = strip.copy()
+
+    def draw(a: int, b: int, corner: int) -> None:  # in the line's own ink: its darker fifth
+        on = band[left:right + 1]
+        ink = np.uint8(np.percentile(strip[line[left:right + 1], cols[left:right + 1]][on], 20) if on.any() else 0)
+        for c in range(a, b + 1):
+            out[line[c]:line[c] + 2, c] = np.minimum(out[line[c]:line[c] + 2, c], ink)
+        out[line[corner]:, corner:corner + 2] = np.minimum(out[line[corner]:, corner:corner + 2], ink)
+
+    def notch(a: int, b: int) -> bool:  # no line at all from a to b, and the index under it
+        if b - a <= rule.least_notch or band[a + 3:b - 2].any():
+            return False
+        top = int(line[a:b + 1].max()) + 3
+        return bool(strokes[top:top + rule.descend, a + 3:b - 2].mean() >= rule.index_ink)
+
+    mirror_left, mirror_right = w - 1 - right, w - 1 - left
+    if notch(mirror_left, left):
+        draw(mirror_left, left, mirror_left)
+    if notch(right, mirror_right):
+        draw(right, mirror_right, mirror_right - 1)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,11 +340,15 @@ class EndsModel:
 
     def probabilities(self, faces: list[npt.NDArray[np.uint8]]
                       ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-        """Rank ``[N, 2, 10]`` and pinta ``[N, 2, 5]`` probabilities of rectified faces, two calls in all."""
+        """Rank ``[N, 2, 10]`` and pinta ``[N, 2, 5]`` probabilities of rectified faces, two calls in all.
+
+        The pintas are read from strips with a notch round the index closed
+        (:func:`close_notch`; a strip with none is read as cut).
+        """
         n = len(faces)
         if n == 0:
             return np.zeros((0, 2, len(RANKS))), np.zeros((0, 2, 4))
-        return self._ranks(faces, (0, 0)), self._suits(faces, (0, 0))
+        return self._ranks(faces, (0, 0)), self._suits(faces, (0, 0), close=True)
 
     def _ranks(self, faces: list[npt.NDArray[np.uint8]], shift: tuple[int, int]) -> npt.NDArray[np.float64]:
         from vision.classifier import softmax
@@ -244,10 +357,14 @@ class EndsModel:
         r = self._index.run(["logits"], {"corners": np.ascontiguousarray(x)})[0]
         return np.asarray(softmax(np.asarray(r, np.float32)), np.float64).reshape(len(faces), 2, -1)
 
-    def _suits(self, faces: list[npt.NDArray[np.uint8]], shift: tuple[int, int]) -> npt.NDArray[np.float64]:
+    def _suits(self, faces: list[npt.NDArray[np.uint8]], shift: tuple[int, int],
+               close: bool | Sequence[bool] = False) -> npt.NDArray[np.float64]:
+        """Pinta probabilities of the faces' strips, with a notch closed (``close``, for all or per face)."""
         from vision.classifier import softmax
 
-        x = np.concatenate([end_strips(f, shift) for f in faces])[:, None].astype(np.float32) / 255
+        shut = [close] * len(faces) if isinstance(close, bool) else list(close)
+        x = np.concatenate([end_strips(f, shift, c) for f, c in zip(faces, shut, strict=True)])
+        x = x[:, None].astype(np.float32) / 255
         s = self._pintas.run(["logits"], {"ends": np.ascontiguousarray(x)})[0]
         return np.asarray(softmax(np.asarray(s, np.float32)), np.float64).reshape(len(faces), 2, -1)
 
@@ -268,13 +385,17 @@ class EndsModel:
         again_r = [i for i, (r, _) in enumerate(first) if hopeful[i] and r < threshold]
         again_s = [i for i, (_, s) in enumerate(first) if hopeful[i] and s < threshold]
         ranks = self._look_again(faces, ranks, again_r, self._ranks)
-        suits = self._look_again(faces, suits, again_s, self._suits)
+        # a notch closed at the first look is closed in the looks aside; no other strip is looked at for one
+        shut = [not np.array_equal(end_strips(faces[i], close=True), end_strips(faces[i])) for i in again_s]
+        suits = self._look_again(faces, suits, again_s, lambda some, shift: self._suits(some, shift, shut))
         return call_ends(ranks, suits)
 
     @staticmethod
     def _look_again(faces: list[npt.NDArray[np.uint8]], p: npt.NDArray[np.float64], which: list[int],
                     look: Callable[[list[npt.NDArray[np.uint8]], tuple[int, int]], npt.NDArray[np.float64]]
                     ) -> npt.NDArray[np.float64]:
+        """``p`` with the faces ``which`` read by the geometric mean of their first look (as in ``p``)
+        and four more cut aside by ``look``."""
         if not which:
             return p
         some = [faces[i] for i in which]
