@@ -765,12 +765,15 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
     Paper as pale as the felt, or darker (yellowed paper on pale felt), or a
     card whose edge is grimy, may differ from the felt too little in colour for
     any cut; its outline is still a straight edge all round, at a size the deck
-    fixes. For each turn, the edges across each side's direction (the
-    brightness rising inwards: paper lighter than the felt or than its own
-    shadow; or, for paper darker than the felt, falling all round) are summed
-    along a side's length by a box filter; a card lies where all four sides of
-    its rectangle run along edges. The best such rectangles, not overlapping a
-    card found, are cards. Only the seats still short of their four cards, with
+    fixes. For each turn, the edges across each side's direction (either
+    way: paper lighter than the felt or its shadow, darker than the felt
+    elsewhere on the same card) are summed along a side's length by a box
+    filter; a card may lie where all four sides of its rectangle run along
+    edges. Such a rectangle is a card when the felt's colour lies just outside
+    every side (not a printed frame line on one side and a shadow's edge on the
+    other), its middle is mostly unlike the felt (not felt round a lighter),
+    it is not half on a thing that is no card (a napkin), and it overlaps no
+    card found. Only the seats still short of their four cards, with
     something busy with print left beside what was found, are searched.
     """
     per_seat = [0, 0, 0, 0]
