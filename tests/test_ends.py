@@ -137,6 +137,9 @@ def test_a_notch_round_the_index_is_closed_and_the_pintas_are_left_as_they_are()
     for a, b in pintas:  # the pintas stay breaks
         assert np.array_equal(closed[:, a + 1:b - 1], notched[:, a + 1:b - 1])
     assert (closed[:, 40:] == notched[:, 40:]).all()
+    inked = notched.copy()
+    inked[6:15, 20:26] = 60  # ink where the line would run (an ornament, a worn line): not paper, not closed
+    assert np.array_equal(close_notch(inked), inked)
 
 
 @pytest.mark.parametrize("breaks", [[], [(70, 78)], [(17, 24), (135, 142)], [(40, 46), (77, 83), (114, 120)]])

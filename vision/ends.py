@@ -208,7 +208,8 @@ def close_notch(strip: npt.NDArray[np.uint8], rule: NotchRule = NOTCH) -> npt.ND
     stretch for one more break. A pinta, though, is a break with line on
     both sides; a notch is where the line turns down (a corner) well in
     from where the frame's other corner, mirrored about the face's middle,
-    says the frame ends, with no line at all between. That stretch is
+    says the frame ends, with no line at all between (paper where the
+    line would run, not even a faint or broken line). That stretch is
     drawn in (and the corner's side line below it), so the model sees a
     frame with the index inside its corner, as it learnt. A strip whose
     line turns down at both frame corners, or where any line is left in the
@@ -234,7 +235,7 @@ def close_notch(strip: npt.NDArray[np.uint8], rule: NotchRule = NOTCH) -> npt.ND
     at0 = ym - slope * xm
     cols = np.arange(w)
     line = np.round(at0 + slope * cols).astype(int)
-    if line.min() < 1 or line.max() + 2 + rule.descend > h:
+    if line.min() < 2 or line.max() + 2 + rule.descend > h:
         return strip
     band = np.zeros(w, bool)
     for d in (-1, 0, 1):
@@ -257,6 +258,7 @@ def close_notch(strip: npt.NDArray[np.uint8], rule: NotchRule = NOTCH) -> npt.ND
     if len(lefts) == 0 or len(rights) == 0 or lefts[0] >= rights[-1]:
         return strip
     left, right = int(lefts[0]), int(rights[-1])
+    paper = float(np.percentile(f, 80))  # as normalise makes it: 220
     out = strip.copy()
 
     def draw(a: int, b: int, corner: int) -> None:  # in the line's own ink: its darker fifth
@@ -268,6 +270,9 @@ def close_notch(strip: npt.NDArray[np.uint8], rule: NotchRule = NOTCH) -> npt.ND
 
     def notch(a: int, b: int) -> bool:  # no line at all from a to b, and the index under it
         if b - a <= rule.least_notch or band[a + 3:b - 2].any():
+            return False
+        on_line = f[line[a + 4:b - 4] + np.arange(-2, 0)[:, None], cols[a + 4:b - 4]]  # the line's rows, clear of the corners
+        if (on_line < paper - rule.contrast).any():  # a faint or broken line there: it may be a pinta's
             return False
         top = int(line[a:b + 1].max()) + 3
         return bool(strokes[top:top + rule.descend, a + 3:b - 2].mean() >= rule.index_ink)
