@@ -28,12 +28,15 @@ from vision.cards import (
     _fit_edges,
     _rect_quad,
     _rescue,
+    _sides_fitted,
     _trimmed,
     card_shaped,
     find_cards,
     quad_error_mm,
+    unread_things,
 )
-from vision.felt import estimate_felt
+from vision.felt import Felt, estimate_felt
+from vision.mat import Mat
 from vision.reading import RECTIFIED_PX_PER_MM
 
 K = 1.2
@@ -267,3 +270,70 @@ def test_two_cards_inside_one_glare_are_both_cut_free() -> None:
     assert len(cards) == 2
     for truth in truths:
         assert min(quad_error_mm(c.quad, truth) for c in cards) < 3.0
+
+
+def pale_felt_scene(seed: int, felt: tuple[int, int, int], glare: float = 0.0) -> RenderedScene:
+    """Sixteen worn cards (yellowed paper, grimy edges) in a full-resolution still on felt of about their
+    paper's colour, some lighter than it and some darker (drawn from ``seed``)."""
+    rng = np.random.default_rng(seed)
+    where = {"glare_at": (float(rng.uniform(150, 650)), 680.0)} if glare else {}
+    spec = random_scene(rng, cards=random_cards(rng), deck=HELD_OUT_STYLES["antigua"], felt=felt, glare=glare,
+                        hand_over_pool=False, extras=(), hidden_markers=(), px_per_mm=2.9, **where)
+    return render_scene(spec, rng)
+
+
+def test_worn_cards_on_felt_of_their_papers_colour_are_found_whole() -> None:
+    # the cut finds only the middle of each card's paper (its worn edge band is no lighter than the felt,
+    # half of them are not found at all); by their edges at the deck's size, and each side moved out to
+    # where the paper's colour meets the felt's, every card is found whole
+    scene = pale_felt_scene(1, (150, 170, 180))
+    assert_all_found(scene, find(scene, READER_K), tol_mm=5.0)
+
+
+@pytest.mark.parametrize("seed, felt, glare", [(2, (150, 170, 180), 0.0), (8, (140, 178, 172), 0.7)])
+def test_a_card_on_felt_as_pale_as_it_is_found_or_listed_never_dropped(
+        seed: int, felt: tuple[int, int, int], glare: float) -> None:
+    # whatever the finder misses on such felt, the reading must say where: a card not found within
+    # 5 mm lies under something reported (a card read, or a thing in unknown with its box)
+    scene = pale_felt_scene(seed, felt, glare)
+    cal = calibrate(scene.image)
+    assert cal is not None
+    rect = cal.rectify(scene.image, READER_K)
+    felt_model = estimate_felt(rect, READER_K)
+    objects = find_cards(rect, felt_model, READER_K)
+    objects += unread_things(rect, felt_model, READER_K, Mat(), objects)
+    cards = cards_of(objects)
+    for t in scene.cards:
+        if min((quad_error_mm(o.quad, t.quad_mat) for o in cards), default=1e9) < 5.0:
+            continue
+        centre = tuple(float(v) for v in np.asarray(t.quad_mat).mean(axis=0))
+        assert any(cv2.pointPolygonTest(o.quad.astype(np.float32).reshape(-1, 1, 2), centre, False) >= 0
+                   for o in objects if o.seat is not None), f"{t.card} neither found nor listed"
+
+
+def one_card(deck: str, card: int, felt: tuple[int, int, int], seed: int) -> tuple[np.ndarray, Felt, np.ndarray]:
+    """A rectified view (the reader's resolution) of one card on plain felt, its felt model and its true quad."""
+    spec = SceneSpec(cards=((DECK[card],), (), (), ()), placements=([CardPlacement((400.0, 680.0), 6.0)], [], [], []),
+                     deck=HELD_OUT_STYLES[deck], px_per_mm=2.9, felt=felt, shadows=1)
+    scene = render_scene(spec, np.random.default_rng(seed))
+    cal = calibrate(scene.image)
+    assert cal is not None
+    rect = cal.rectify(scene.image, READER_K)
+    return rect, estimate_felt(rect, READER_K), np.asarray(scene.cards[0].quad_mat, np.float64)
+
+
+def test_a_worn_card_found_small_grows_to_where_its_colour_meets_the_felt() -> None:
+    # a worn card's edge band is cut off with the felt: found 4 mm in on every side, each side
+    # walks out to where the paper's colour gives way to the felt's
+    rect, felt_model, truth = one_card("antigua", 14, (170, 161, 194), 5)
+    c = truth.mean(axis=0)
+    shrunk = c + (truth - c) * np.array([(61.5 - 8) / 61.5, (95.0 - 8) / 95.0]).min()
+    assert quad_error_mm(shrunk, truth) > 5.0
+    assert quad_error_mm(_sides_fitted(shrunk, rect, felt_model, READER_K), truth) < 1.5
+
+
+def test_a_white_bordered_card_is_not_pulled_in_onto_its_coloured_figure() -> None:
+    # a white border on grey felt is of the felt's colour, the figure's panel inside it is not:
+    # no side moves in onto the panel, none out
+    rect, felt_model, truth = one_card("cincuenta", 9, (63, 58, 61), 6)
+    assert quad_error_mm(_sides_fitted(truth, rect, felt_model, READER_K), truth) < 1.0

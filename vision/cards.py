@@ -14,9 +14,12 @@ light), until every card in it stands alone. When a seat then shows fewer
 than the four cards of a hand, the finder looks again: first for cards of
 nearly the felt's colour (cream paper on beige felt, which the felt model
 takes for felt) by their sharp outlines, fitted to their edges at full
-resolution; then, if a seat is still short, for faint cards (under a glare on
-dark felt, where the first cut, set by the frame's brightest paper, is too
-high).
+resolution; then as rectangles of the deck's size whose four sides all run
+along an edge (paper as pale as the felt or darker, a grimy edge); then, if a
+seat is still short, for faint cards (under a glare on dark felt, where the
+first cut, set by the frame's brightest paper, is too high). Last, each side
+of every card moves to where the card's colour meets the felt's: worn paper
+fades towards its edge, and the cut leaves that band out.
 
 Quads are in mat millimetres; the reader maps them back to the camera frame
 and warps each card from the original frame (more pixels than the rectified
@@ -33,7 +36,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.felt import Felt, every, log_image, median, percentile
+from vision.felt import CONTRAST_OFFSET, DISTANCE_OFFSET, Felt, every, log_image, median, percentile
 from vision.mat import CARD_MM, Mat, Zone, ZoneKind
 
 Image = npt.NDArray[np.uint8]
@@ -448,6 +451,8 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
             single_contours.append(cnt)
         else:
             pending.append(cnt)
+    # each side onto the card's own edge (a faded, grimy edge band is cut off with the felt)
+    singles = [_colour_fitted(CardObject(q, None), rectified, felt, k).quad for q in singles]
     # the deck's own size, learnt from the single cards of this frame
     if singles:
         sizes = np.array([CardObject(q, None).size for q in singles])
@@ -468,6 +473,8 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     if _seat_short(found, mat):  # a seat short of its four cards: look again, harder
         cards = [o for o in found if o.why is None]
         more = _outlined_cards(rectified, felt, k, mat, cards, card)
+        if _seat_short(cards + more, mat):  # paper as pale as the felt, or darker: its straight outline
+            more += _rectangle_cards(rectified, felt, k, mat, found + more, card)
         if _seat_short(cards + more, mat):  # the outlines find most; the faint cut costs as much
             more += _faint_cards(rectified, felt, light, k, mat, cards + more, card)
         # what was not card-shaped and held a card found now (a card and its glare, its shadow) is that card
@@ -476,6 +483,10 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     # some felt with it (a glare's edge, a printed mark on its border): the deck's rectangle,
     # fitted to its edges, is the card
     found = [_refitted(o, card, rectified, k) if o.why is None and _off_size(o, card) else o for o in found]
+    # every side where the card's colour meets the felt's (what the other looks and the refits leave of a
+    # worn edge; the single cards were fitted so before the deck's size was taken from them)
+    found = [_colour_fitted(o, rectified, felt, k) if o.why is None and not any(o.quad is q for q in singles)
+             else o for o in found]
     # one card is one object, however many of the looks found it (two cards' centres are never
     # 10 mm apart, unless one lies on the other and hides it)
     unique: list[CardObject] = []
@@ -492,12 +503,15 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
 def _zone_of(obj: CardObject, mat: Mat) -> Zone | None:
     """The zone of an object's centre; for a thing not card-shaped centred outside the card zones
     (a glare around a card, reaching past the zone), the card zone it covers a card's
-    :data:`UNREAD_AREA` of, if any: it may hide a card there, which must not go unsaid."""
+    :data:`UNREAD_AREA` of, if any: it may hide a card there, which must not go unsaid; for a
+    card centred outside every zone, the card zone it covers :data:`OUTSIDE_CARD_AREA` of."""
     zone = mat.zone_at(*obj.centre)
-    if obj.why is None or (zone is not None and zone.kind is ZoneKind.CARDS):
+    if zone is not None and (obj.why is None or zone.kind is ZoneKind.CARDS):
         return zone
+    # a card centred just past a zone's edge (or found a few mm off there) is that zone's when it
+    # covers a third of a card of it: it is read, not ignored
     quad = obj.quad.astype(np.float32)
-    best, most = zone, UNREAD_AREA * CARD_MM[0] * CARD_MM[1]
+    best, most = zone, (OUTSIDE_CARD_AREA if obj.why is None else UNREAD_AREA) * CARD_MM[0] * CARD_MM[1]
     for seat in range(4):
         x0, y0, x1, y1 = mat.card_zone(seat)
         rect = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
@@ -507,6 +521,8 @@ def _zone_of(obj: CardObject, mat: Mat) -> Zone | None:
     return best
 
 
+OUTSIDE_CARD_AREA = 0.3
+"""A card centred outside every zone belongs to the card zone it covers this share of a card of."""
 UNREAD_WHY = "card-sized, not found as a card"
 """Why a thing that :func:`unread_things` found is in ``unknown``."""
 UNREAD_EDGE_SIGMAS = 6.0
@@ -517,6 +533,8 @@ UNREAD_CLOSE_MM = 10.0
 """Busy pixels this close are one thing (a card's print is dense; a felt's weave, shadow or glare is not)."""
 UNREAD_AREA = 0.25
 """Least share of a card a busy thing left uncovered must fill to be reported."""
+UNREAD_REACH_MM = 20.0
+"""Room looked at around each card zone: a card whose centre lies in the zone reaches out of it."""
 
 
 def unread_things(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat,
@@ -531,21 +549,7 @@ def unread_things(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat,
     never read short of a card without a hint where.
     """
     k = px_per_mm
-    grey = _log_grey(rectified)
-    mag = _gradient(grey) / 8.0  # Sobel's scale: per pixel
-    free = felt.free > 0
-    spread = float(median(mag[free])) * 1.4826 if free.any() else 0.0
-    busy: Image = np.asarray((mag > max(UNREAD_MIN_EDGE, UNREAD_EDGE_SIGMAS * spread)), np.uint8) * np.uint8(255)
-    zones = np.zeros(busy.shape, np.uint8)
-    for s in range(4):
-        x0, y0, x1, y1 = mat.card_zone(s)
-        cv2.rectangle(zones, (round(x0 * k), round(y0 * k)), (round(x1 * k) - 1, round(y1 * k) - 1), 255, -1)
-    busy &= zones
-    busy &= np.asarray(cv2.bitwise_not(outline_band(mat, k, busy.shape[:2], half_mm=2.0)), np.uint8)  # mat lines
-    size = 2 * round(UNREAD_CLOSE_MM * k / 2) + 1
-    closed = cv2.morphologyEx(busy, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
-    blob = _fill(np.asarray(closed, np.uint8))  # a card's frame line holds its plain middle
-    blob &= np.asarray(cv2.bitwise_not(_taken(found, k, busy.shape[:2], 3.0)), np.uint8)
+    blob = _unread_blob(rectified, felt, k, mat, found)
     card_px = CARD_MM[0] * CARD_MM[1] * k * k
     if cv2.countNonZero(blob) < UNREAD_AREA * card_px:
         return []  # no part can be card-sized (most frames): the labelling was a quarter of this look
@@ -560,6 +564,39 @@ def unread_things(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat,
         if obj.seat is not None:
             out.append(obj)
     return out
+
+
+def _unread_blob(rectified: Image, felt: Felt, k: float, mat: Mat, found: list[CardObject]) -> Image:
+    """255 over what is busy with edges around the card zones and not under anything found (:func:`unread_things`)."""
+    cached = felt._cache.get(("busy", id(rectified)))
+    if isinstance(cached, tuple) and cached[0] is rectified:
+        busy = np.asarray(cached[1], np.uint8)
+    else:
+        busy = _busy(rectified, felt, k, mat)
+        felt._cache[("busy", id(rectified))] = (rectified, busy)  # the image kept too: its id is not reused
+    size = 2 * round(UNREAD_CLOSE_MM * k / 2) + 1
+    closed = cv2.morphologyEx(busy, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    blob = _fill(np.asarray(closed, np.uint8))  # a card's frame line holds its plain middle
+    blob &= np.asarray(cv2.bitwise_not(_taken(found, k, busy.shape[:2], 3.0)), np.uint8)
+    return blob
+
+
+def _busy(rectified: Image, felt: Felt, k: float, mat: Mat) -> Image:
+    """255 where the log brightness's gradient is far above the free felt's, around the card zones."""
+    grey = _log_grey(rectified)
+    mag = _gradient(grey) / 8.0  # Sobel's scale: per pixel
+    free = felt.free > 0
+    spread = float(median(mag[free])) * 1.4826 if free.any() else 0.0
+    busy: Image = np.asarray((mag > max(UNREAD_MIN_EDGE, UNREAD_EDGE_SIGMAS * spread)), np.uint8) * np.uint8(255)
+    zones = np.zeros(busy.shape, np.uint8)
+    for s in range(4):  # a card centred in a zone reaches past it: what is around is looked at too
+        x0, y0, x1, y1 = mat.card_zone(s)
+        r = UNREAD_REACH_MM
+        cv2.rectangle(zones, (round((x0 - r) * k), round((y0 - r) * k)),
+                      (round((x1 + r) * k) - 1, round((y1 + r) * k) - 1), 255, -1)
+    busy &= zones
+    busy &= np.asarray(cv2.bitwise_not(outline_band(mat, k, busy.shape[:2], half_mm=2.0)), np.uint8)  # mat lines
+    return busy
 
 
 def _faint_cards(rectified: Image, felt: Felt, light: FloatImage, k: float, mat: Mat,
@@ -682,6 +719,330 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
                 break
             variant, lines_cut = edges & ~outline_band(mat, ks, edges.shape[:2], 4.0), True
     return out
+
+
+@dataclass(frozen=True)
+class RectangleLook:
+    """The look for cards by their straight outline at their deck's size (:func:`_rectangle_cards`)."""
+
+    step_deg: float = 3.0
+    """Turns tried, from 0 to 90 degrees (each both ways up)."""
+    px_per_mm: float = 0.6
+    """Resolution the rectangles are tried at (the edges are found at the frame's)."""
+    blur_px: float = 0.6
+    """The log brightness is smoothed this much (sigma, px) before its gradient is taken."""
+    edge_sigmas: float = 4.0
+    """A pixel is on an edge across a side when its gradient along the side's normal is this many
+    times the free felt's median gradient..."""
+    min_edge: float = 0.008
+    """...and at least this (log-brightness a pixel)."""
+    min_side: float = 0.5
+    """Least share of every side of a rectangle that runs along an edge."""
+    corners: float = 0.12
+    """Each side's ends (a card's rounded corners, a neighbour's edge crossing) are left out."""
+    pad_mm: float = 50.0
+    """Room searched around a short seat's card zone (a card's centre lies in the zone)."""
+    tries: int = 40
+    """Peaks looked at per turn and way up (a peak refused is only itself taken off)."""
+    unlike_ratio: float = 0.04
+    """A point is unlike the felt when its brightness is this far from the felt's (or its colour unlike it)..."""
+    least_paper: float = 0.4
+    """...and this share of a rectangle's middle must be, for it to be a card."""
+    least_busy: float = 0.1
+    """A short seat is searched when this share of a card around its zone is busy with print, not found."""
+    most_overlap: float = 0.1
+    """Largest share of a card a new rectangle may share with a card already found."""
+
+
+RECTANGLES = RectangleLook()
+
+
+def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
+                     found: list[CardObject], card: tuple[float, float],
+                     look: RectangleLook = RECTANGLES) -> list[CardObject]:
+    """Cards found as rectangles of their deck's size whose four sides all run along an edge.
+
+    Paper as pale as the felt, or darker (yellowed paper on pale felt), or a
+    card whose edge is grimy, may differ from the felt too little in colour for
+    any cut; its outline is still a straight edge all round, at a size the deck
+    fixes. For each turn, the edges across each side's direction (either
+    way: paper lighter than the felt or its shadow, darker than the felt
+    elsewhere on the same card) are summed along a side's length by a box
+    filter; a card may lie where all four sides of its rectangle run along
+    edges. Such a rectangle is a card when the felt's colour lies just outside
+    every side (not a printed frame line on one side and a shadow's edge on the
+    other), its middle is mostly unlike the felt (not felt round a lighter),
+    it is not half on a thing that is no card (a napkin), and it overlaps no
+    card found. Only the seats still short of their four cards, with
+    something busy with print left beside what was found, are searched.
+    """
+    per_seat = [0, 0, 0, 0]
+    for o in found:
+        s = CardObject(o.quad, mat.zone_at(*o.centre)).seat
+        if o.why is None and s is not None:
+            per_seat[s] += 1
+    short = [s for s in range(4) if per_seat[s] < 4]
+    if not short:
+        return []
+    H, W = rectified.shape[:2]
+    # only seats with something busy with print left beside what was found (a card's print shows,
+    # whatever its paper): a seat short because its player has fewer cards costs nothing more
+    blob = _unread_blob(rectified, felt, k, mat, found)
+    boxes = []
+    for seat in short:
+        x0, y0, x1, y1 = mat.card_zone(seat)
+        r = UNREAD_REACH_MM
+        left = blob[max(0, round((y0 - r) * k)):round((y1 + r) * k), max(0, round((x0 - r) * k)):round((x1 + r) * k)]
+        if cv2.countNonZero(left) < look.least_busy * CARD_MM[0] * CARD_MM[1] * k * k:
+            continue
+        p = look.pad_mm
+        boxes.append((seat, max(0, int((x0 - p) * k)), max(0, int((y0 - p) * k)),
+                      min(W, int((x1 + p) * k)), min(H, int((y1 + p) * k))))
+    if not boxes:
+        return []
+    free = every(felt.free, 2) > 0
+    if not free.any():
+        return []
+    gx, gy = _log_gradient(every(rectified, 2), look.blur_px / 2)
+    noise = float(median(np.asarray(cv2.magnitude(gx, gy), np.float32)[free])) / 2  # a full-size pixel
+    limit: Any = max(look.min_edge, look.edge_sigmas * noise)  # a scalar to OpenCV (its stubs know arrays only)
+    ks = look.px_per_mm  # searched at this resolution; the edges are found at the frame's
+    f = ks / k
+    a_px, b_px = card[0] * ks, card[1] * ks
+    la = max(1, round(a_px * (1 - 2 * look.corners)))
+    lb = max(1, round(b_px * (1 - 2 * look.corners)))
+    ha, hb = round(a_px / 2), round(b_px / 2)
+    one = np.ones((3, 3), np.uint8)
+    candidates: list[tuple[float, QuadMM]] = []
+    for seat, bx0, by0, bx1, by1 in boxes:
+        sgx, sgy = _log_gradient(np.ascontiguousarray(rectified[by0:by1, bx0:bx1]), look.blur_px)
+        h, w = sgx.shape
+        centre = ((w - 1) / 2.0, (h - 1) / 2.0)
+        for deg in np.arange(0.0, 90.0, look.step_deg):
+            r = math.radians(float(deg))
+            cos, sin = math.cos(r), math.sin(r)
+            # edges across the sides whose normal is u = (cos, sin), and across those whose normal is
+            # v = (-sin, cos), either way (paper lighter than the felt or its shadow, or darker than the felt)
+            planes = cv2.dilate(cv2.merge([cv2.compare(np.abs(sgx * cos + sgy * sin), limit, cv2.CMP_GT),
+                                           cv2.compare(np.abs(sgy * cos - sgx * sin), limit, cv2.CMP_GT)]),
+                                one)  # kept whole when scaled down
+            # the crop turned so that u runs along x, at the search's resolution
+            tw, th = int(math.ceil((w * cos + h * sin) * f)) + 2, int(math.ceil((w * sin + h * cos) * f)) + 2
+            m = cv2.getRotationMatrix2D(centre, float(deg), f)
+            m[:, 2] += np.array([(tw - 1) / 2.0, (th - 1) / 2.0]) - np.array(centre)
+            across_u, across_v = cv2.split(cv2.warpAffine(planes, m, (tw, th), flags=cv2.INTER_LINEAR))
+            inv = cv2.invertAffineTransform(m)
+            u, v = np.array([cos, sin]), np.array([-sin, cos])
+            for (sx, lx), (sy, ly) in (((ha, lb), (hb, la)), ((hb, la), (ha, lb))):
+                if 2 * sx >= tw or 2 * sy >= th:
+                    continue
+                # the sides across x at +-sx run along y, lx long (the rest of the side along x: corners)...
+                vert, horiz = cv2.blur(across_u, (1, lx)), cv2.blur(across_v, (ly, 1))
+                # the score of the rectangle centred at (x + sx, y + sy): its weakest side
+                score = cv2.min(cv2.min(vert[sy:th - sy, :tw - 2 * sx], vert[sy:th - sy, 2 * sx:]),
+                                cv2.min(horiz[:th - 2 * sy, sx:tw - sx], horiz[2 * sy:, sx:tw - sx]))
+                kept_here = 0
+                for _ in range(look.tries):
+                    _, best, _, (vx, vy) = cv2.minMaxLoc(score)
+                    if best < 255 * look.min_side or kept_here >= 4:
+                        break
+                    px, py = inv @ np.array([vx + sx, vy + sy, 1.0])
+                    cxy = np.array([(px + bx0 + 0.5) / k, (py + by0 + 0.5) / k])
+                    du, dv = u * sx / ks, v * sy / ks
+                    quad = _clockwise(np.array([cxy - du - dv, cxy + du - dv, cxy + du + dv, cxy - du + dv]))
+                    # a card's centre lies in its seat's zone, and the felt's colour lies just outside it (a
+                    # rectangle from a printed frame line to a shadow's edge has paper outside one side)
+                    if (CardObject(cxy[None], mat.zone_at(*cxy)).seat != seat
+                            or not _felt_outside(quad, rectified, felt, k)
+                            or not _paper_within(quad, rectified, felt, k, look)):
+                        score[vy, vx] = 0.0  # a peak refused: only itself taken off
+                        continue
+                    cv2.circle(score, (vx, vy), max(1, sx), 0.0, -1)
+                    candidates.append((float(best), quad))
+                    kept_here += 1
+    out: list[CardObject] = []
+    kept = [o.quad for o in found if o.why is None]
+    area = card[0] * card[1]
+    others = [o.quad.astype(np.float32) for o in found if o.why is not None]
+    for _, quad in sorted(candidates, key=lambda sq: -sq[0]):
+        obj = CardObject(quad, None)
+        shares = [cv2.intersectConvexConvex(quad.astype(np.float32), q)[0] / area for q in others]
+        if any(look.most_overlap < share < 1 - look.most_overlap for share in shares):
+            continue  # half on a thing that is no card (a napkin): a card lies inside such a thing or off it
+        if any(cv2.intersectConvexConvex(quad.astype(np.float32), q.astype(np.float32))[0]
+               > look.most_overlap * area for q in kept):
+            continue
+        kept.append(quad)
+        out.append(obj)
+    return out
+
+
+@dataclass(frozen=True)
+class SideFit:
+    """Each side of a card found moved alone to where the card's colour ends (:func:`_sides_fitted`)."""
+
+    inside_mm: float = 8.0
+    """A side moves at most this far in (a card found shifted, a side on the felt)..."""
+    outside_mm: float = 10.0
+    """...and this far out (a worn edge band no lighter than the felt)."""
+    paper_mm: float = 3.0
+    """What lies under a side is judged over this much inside it."""
+    felt_mm: float = 3.0
+    """Past a side moved out, this much is of the felt's colour (a printed line on a neighbour's paper is not)."""
+    felt_ratio: float = 0.12
+    """A side lies on the felt when what is inside it is of the felt's colour and this close to its brightness."""
+    step_mm: float = 1.0
+    """Steps of each side's profile (about a pixel of the rectified view; the crossing is interpolated)."""
+    min_colour: float = 0.03
+    """Least colour difference from the felt (:meth:`vision.felt.Felt.contrast`) of a card's paper for its
+    sides to be moved by colour..."""
+    noise_times: float = 10.0
+    """...and at least this many times the free felt's own spread in it."""
+    points: int = 16
+    """Points along each side whose median is its profile."""
+
+
+SIDES = SideFit()
+
+
+def _sides_fitted(quad: QuadMM, rectified: Image, felt: Felt, k: float, fit: SideFit = SIDES) -> QuadMM:
+    """The rectangle with each side moved alone, along its normal, to where the card's colour meets the felt.
+
+    Worn paper fades towards a grimy edge: the band outside its printed frame
+    may be no lighter than the felt, so the cut leaves it out, and the card is
+    found several mm small. It is still of the paper's colour, not the felt's
+    (a shadow darkens the felt but keeps its colour): walking out from inside
+    each side, the card ends where the colour difference falls to half the
+    paper's. A side whose paper is of the felt's own colour, or that meets no
+    felt within :attr:`SideFit.outside_mm` (a neighbour touching), stays.
+    """
+    q = _clockwise(quad)
+    c = q.mean(axis=0)
+    t = np.linspace(0.15, 0.85, fit.points)[:, None]
+    sides = [(q[i], q[(i + 1) % 4]) for i in range(4)]  # side i joins corners i and i+1
+    normals = [(a + b) / 2 - c for a, b in sides]
+    normals = [n / max(float(np.linalg.norm(n)), 1e-9) for n in normals]
+
+    def across(offsets: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """Brightness ratio and colour difference to the felt at points along every side, moved out by each
+        offset (mm): each side x offset, the median of its points."""
+        pts = np.stack([(a + (b - a) * t)[None] + offsets[:, None, None] * n
+                        for (a, b), n in zip(sides, normals, strict=True)])
+        ratio, dp = _felt_contrast(rectified, felt, pts.reshape(-1, 2), k)
+        shape = (4, len(offsets), fit.points)
+        return (np.asarray(np.median(ratio.reshape(shape), axis=2), np.float64),
+                np.asarray(np.median(dp.reshape(shape), axis=2), np.float64))
+
+    floor = max(fit.min_colour, fit.noise_times * felt.contrast_noise(rectified)[1])
+    # first, cheaply: a side with paper of another colour than the felt just inside it and the felt's
+    # colour just outside, or with the felt just outside and the felt just inside, stays
+    _, near = across(np.array([-2.0 * fit.step_mm, 1.5 * fit.step_mm]))
+    paper = float(near[:, 0].max())
+    if paper < floor or bool(np.all(near[:, 1] < np.maximum(near[:, 0], paper) / 2)):
+        return quad
+    offsets = np.arange(-fit.inside_mm, fit.outside_mm + 1e-9, fit.step_mm)
+    ratio, profiles = across(offsets)
+    out = q.copy()
+    for i in range(4):
+        move = _colour_end(offsets, profiles[i], ratio[i], floor, paper, fit)
+        out[i] += normals[i] * move
+        out[(i + 1) % 4] += normals[i] * move
+    return _clockwise(out)
+
+
+def _colour_end(offsets: npt.NDArray[np.float64], profile: npt.NDArray[Any], ratio: npt.NDArray[Any],
+                floor: float, paper: float, fit: SideFit) -> float:
+    """Where (mm, outwards) a side's colour-difference profile crosses half the paper's.
+
+    On paper of another colour than the felt (over the :attr:`SideFit.paper_mm` inside the side),
+    the side moves out to where the profile falls to half that; on the felt (as bright as it,
+    and of its colour), in to where it first rises to half ``paper`` (the paper's colour inside
+    another side). 0 when it never crosses within reach (a neighbour's paper beyond), and
+    never inwards from paper of the felt's colour: a white border, a figure's panel inside it.
+    """
+    z = int(np.argmin(np.abs(offsets)))
+    band = slice(max(0, z - round(fit.paper_mm / fit.step_mm)), z)
+    inside = float(np.median(profile[band]))
+    if inside >= floor:
+        half = inside / 2
+        below = np.nonzero(profile[z:] < half)[0]
+        if not below.size or below[0] == 0:
+            return 0.0
+        j = z + int(below[0])
+        if bool(np.any(profile[j:j + round(fit.felt_mm / fit.step_mm)] >= half)):
+            return 0.0  # not the felt: a line printed on a neighbour's paper
+    elif abs(float(np.median(ratio[band])) - 1.0) < fit.felt_ratio:
+        half = paper / 2
+        above = np.nonzero(profile[:z] >= half)[0]
+        if not above.size:
+            return 0.0
+        j = int(above[-1]) + 1
+    else:
+        return 0.0
+    p0, p1 = float(profile[j - 1]), float(profile[j])
+    return float(offsets[j - 1] + (offsets[j] - offsets[j - 1]) * (p0 - half) / (p0 - p1 or 1e-9))
+
+
+def _felt_outside(quad: QuadMM, rectified: Image, felt: Felt, k: float, fit: SideFit = SIDES) -> bool:
+    """Whether just outside every side of a rectangle lies what is of the felt's colour (the felt or a shadow
+    on it) while the paper inside is of another; True when the paper is of the felt's colour too."""
+    q = _clockwise(quad)
+    c = q.mean(axis=0)
+    t = np.linspace(0.15, 0.85, fit.points)[:, None]
+    pts = []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        n = (a + b) / 2 - c
+        n = n / max(float(np.linalg.norm(n)), 1e-9)
+        pts += [a + (b - a) * t + n * off for off in (-2.5, 1.5)]
+    _, dp = _felt_contrast(rectified, felt, np.concatenate(pts), k)
+    side = np.median(dp.reshape(4, 2, fit.points), axis=2)
+    paper = float(np.median(side[:, 0]))
+    floor = max(fit.min_colour, fit.noise_times * felt.contrast_noise(rectified)[1])
+    return paper < floor or bool(np.all(side[:, 1] < max(floor, paper) / 2))
+
+
+def _paper_within(quad: QuadMM, rectified: Image, felt: Felt, k: float, look: RectangleLook = RECTANGLES) -> bool:
+    """Whether most of a rectangle's middle is unlike the felt (paper, however pale), not felt around a
+    smaller thing (a lighter, a phone's edge) whose edges and shadows happen to frame a card's size."""
+    q = _clockwise(quad)
+    c = q.mean(axis=0)
+    g = np.linspace(-0.4, 0.4, 9)
+    gu, gv = np.meshgrid(g, g)
+    grid = c + gu.reshape(-1, 1) * (q[1] - q[0]) + gv.reshape(-1, 1) * (q[3] - q[0])
+    ratio, dp = _felt_contrast(rectified, felt, grid, k)
+    floor = max(SIDES.min_colour, SIDES.noise_times * felt.contrast_noise(rectified)[1])
+    unlike = (np.abs(ratio - 1.0) > look.unlike_ratio) | (dp > floor)
+    return float(np.mean(unlike)) >= look.least_paper
+
+
+def _colour_fitted(obj: CardObject, rectified: Image, felt: Felt, k: float) -> CardObject:
+    """A card with its sides where its colour meets the felt's (:func:`_sides_fitted`), if still card-shaped."""
+    fitted = CardObject(_sides_fitted(obj.quad, rectified, felt, k), obj.zone)
+    return fitted if card_shaped(*fitted.size) else obj
+
+
+def _felt_contrast(rectified: Image, felt: Felt, points: npt.NDArray[np.float64], k: float
+                   ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """:meth:`vision.felt.Felt.contrast` (brightness ratio, colour difference) at points (mat mm), the nearest
+    pixel's: computed for those pixels only."""
+    h, w = rectified.shape[:2]
+    u = np.clip(np.round(points[:, 0] * k - 0.5).astype(int), 0, w - 1)
+    v = np.clip(np.round(points[:, 1] * k - 0.5).astype(int), 0, h - 1)
+    i = rectified[v, u].astype(np.float32) + np.float32(CONTRAST_OFFSET)
+    f = np.asarray(felt.colour_map[v, u], np.float32) + np.float32(CONTRAST_OFFSET)
+    ff = np.einsum("ij,ij->i", f, f)
+    a = np.einsum("ij,ij->i", i, f) / (ff + np.float32(1.0))
+    perp = i - f * a[:, None]
+    dp = np.sqrt(np.einsum("ij,ij->i", perp, perp)) / (np.sqrt(ff) + np.float32(DISTANCE_OFFSET))
+    return np.asarray(a, np.float32), np.asarray(dp, np.float32)
+
+
+def _log_gradient(rectified: Image, blur_px: float = 1.0) -> tuple[FloatImage, FloatImage]:
+    """The log brightness's gradient (log units a pixel), smoothed by ``blur_px``."""
+    log = cv2.GaussianBlur(_log_grey(rectified), (0, 0), blur_px)
+    return (np.asarray(cv2.Sobel(log, cv2.CV_32F, 1, 0), np.float32) / np.float32(8.0),
+            np.asarray(cv2.Sobel(log, cv2.CV_32F, 0, 1), np.float32) / np.float32(8.0))
 
 
 def _gradient(image: npt.NDArray[Any]) -> FloatImage:
