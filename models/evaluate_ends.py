@@ -55,7 +55,7 @@ def measure(main: CardClassifier, ends: EndsModel, deck: Any, name: str, scenes:
         k = float(rng.uniform(lo, hi))
         spec = random_scene(rng, cards=random_cards(rng), deck=deck, extras=(), px_per_mm=k)
         scene = render_scene(spec, rng)
-        crops, faces = [], []
+        crops, faces, frames = [], [], []
         for t in scene.cards:
             quad = jitter_quad(t.quad_image, rng, 3.0 * k / 1.5)
             crop = warp_card(scene.image, quad)
@@ -64,8 +64,9 @@ def measure(main: CardClassifier, ends: EndsModel, deck: Any, name: str, scenes:
                 crop, face = half_turn(crop), np.ascontiguousarray(face[::-1, ::-1])
             crops.append(crop)
             faces.append(face)
+            frames.append((scene.image, quad))
         m = call_cards(main.probabilities(crops))
-        readings = ends.read(faces)
+        readings = ends.read(faces, frames=frames)
         e = [Prediction(r.card, r.probability, r.agreed and r.suit is not None) for r in readings]
         for r, t in zip(readings, scene.cards, strict=True):
             ranks += r.rank == t.card.rank

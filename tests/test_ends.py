@@ -3,6 +3,8 @@ in the classifier: asked only about the cards the main model is not sure of."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 import pytest
@@ -10,9 +12,10 @@ import pytest
 from models.deck import HELD_OUT_STYLES, render_card
 from models.scene import SceneSpec, render_scene
 from table.cards import DECK, Card, Suit
-from vision.cardcrop import half_turn, warp_card
-from vision.classifier import CardClassifier
+from vision.cardcrop import half_turn, order_quad, warp_card
+from vision.classifier import KERNEL_MARGIN, CardClassifier
 from vision.ends import (
+    CUT_GUARD,
     END_H,
     END_W,
     ENDS_THRESHOLD,
@@ -21,8 +24,11 @@ from vision.ends import (
     MIN_PX_PER_MM,
     PATCH,
     SECOND_LOOK,
+    CutGuard,
     EndsModel,
     EndsReading,
+    Frame,
+    beyond_patches,
     call_ends,
     close_notch,
     corner_patches,
@@ -89,7 +95,8 @@ class _FakeEnds(EndsModel):
         self.answers = answers
         self.asked = 0
 
-    def read(self, faces: list[npt.NDArray[np.uint8]], threshold: float = ENDS_THRESHOLD) -> list[EndsReading]:
+    def read(self, faces: list[npt.NDArray[np.uint8]], threshold: float = ENDS_THRESHOLD,
+             frames: Sequence[Frame | None] | None = None, guard: CutGuard = CUT_GUARD) -> list[EndsReading]:
         self.asked += len(faces)
         return self.answers[:len(faces)]
 
@@ -258,3 +265,49 @@ def test_the_measure_gives_a_row_per_reader_and_the_reader_never_calls_more_wron
     main_rows = {r["deck"]: r for r in rows if r["reader"] == "main"}
     for r in (r for r in rows if r["reader"] == "combined"):
         assert r["right"] >= main_rows[r["deck"]]["right"] and r["wrong"] == 0
+
+
+def _narrowed(style: str, card: str, mm: float) -> tuple[npt.NDArray[np.uint8], Frame]:
+    """A card's face cut from a quad ``mm`` inside the card's long edges, as a finder's quad off inwards: both
+    index corners lose their outer ``mm``; with the frame and that quad."""
+    scene = render_scene(SceneSpec(cards=((Card.parse(card),), (), (), ()), deck=HELD_OUT_STYLES[style],
+                                   px_per_mm=2.8), np.random.default_rng(5))
+    q = order_quad(scene.cards[0].quad_image)
+    f = mm / 61.5
+    cut = np.array([q[0] + f * (q[1] - q[0]), q[1] + f * (q[0] - q[1]),
+                    q[2] + f * (q[3] - q[2]), q[3] + f * (q[2] - q[3])], np.float32)
+    return warp_face(scene.image, cut), (scene.image, cut)
+
+
+def test_a_look_beyond_the_quad_cuts_the_corners_from_the_frame_further_out() -> None:
+    face, frame = _narrowed("antigua", "12c", 3.0)
+    wide = warp_face(frame[0], frame[1], 6)
+    assert wide.shape == (FACE_H + 12, FACE_W + 12, 3)
+    assert np.abs(wide[6:-6, 6:-6].astype(int) - face.astype(int)).max() <= 1  # the same face inside
+    out = beyond_patches(frame, 6)
+    assert out.shape == (2, PATCH, PATCH)
+    here = corner_patches(face)
+    assert (out[:, :, :6] < 110).sum() > (here[:, :, :6] < 110).sum()  # the cut-off "1" is there, left of the cut
+
+
+@pytest.mark.skipif(not ends_installed(), reason="the ends models are not installed")
+@pytest.mark.parametrize("card", ["12c", "11o"])
+def test_an_index_cut_to_its_last_digit_is_no_call_when_the_frame_shows_its_first(card: str) -> None:
+    face, frame = _narrowed("antigua", card, 3.0)  # the leading "1" cut off in both corners
+    ends = EndsModel()
+    blind = ends.read([face])[0]
+    assert blind.rank == Card.parse(card).rank - 10 and blind.rank_probability >= ENDS_THRESHOLD + KERNEL_MARGIN
+    got = ends.read([face], frames=[frame])[0]
+    assert not got.sure() and got.rank_probability == 0.0
+    assert ends.read([face], frames=[None])[0] == blind  # no frame: nothing to look at beyond the quad
+    assert ends.read([face], frames=[frame], guard=CutGuard(ranks=()))[0] == blind
+
+
+@pytest.mark.skipif(not ends_installed(), reason="the ends models are not installed")
+@pytest.mark.parametrize("card", ["2c", "1e", "12c"])
+def test_a_look_beyond_the_quad_keeps_an_index_it_reads_the_same(card: str) -> None:
+    face, frame = _narrowed("antigua", card, 1.0 if card == "12c" else 2.5)
+    ends = EndsModel()
+    blind = ends.read([face])[0]
+    assert blind.rank == Card.parse(card).rank and blind.rank_probability >= ENDS_THRESHOLD + KERNEL_MARGIN
+    assert ends.read([face], frames=[frame])[0] == blind

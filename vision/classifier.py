@@ -325,7 +325,8 @@ class CardClassifier:
         if not unsure:
             return main
         out = list(main)
-        ends = self.ends.read([face_of(crops[i]) for i in unsure], self.ends_threshold)
+        ends = self.ends.read([face_of(crops[i]) for i in unsure], self.ends_threshold,
+                              [getattr(crops[i], "source", None) for i in unsure])
         for i, p in zip(unsure, fall_back([main[i] for i in unsure], ends, ends_threshold=self.ends_threshold),
                         strict=True):
             out[i] = p

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import importlib.resources
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -64,13 +64,18 @@ def ends_installed() -> bool:
     return default_path(INDEX_MODEL_NAME).is_file() and default_path(PINTA_MODEL_NAME).is_file()
 
 
-def warp_face(image: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> npt.NDArray[np.uint8]:
-    """The card inside ``quad`` rectified to ``FACE_H x FACE_W`` BGR, cut from the frame itself."""
+def warp_face(image: npt.NDArray[np.uint8], quad: npt.ArrayLike, margin: int = 0) -> npt.NDArray[np.uint8]:
+    """The card inside ``quad`` rectified to ``FACE_H x FACE_W`` BGR, cut from the frame itself.
+
+    ``margin``: that many face px of the frame beyond the quad on every side too
+    (``FACE_H + 2 margin`` x ``FACE_W + 2 margin``), the face at ``[margin:-margin, margin:-margin]``.
+    """
     src = order_quad(quad)
-    dst = np.array([[0, 0], [FACE_W - 1, 0], [FACE_W - 1, FACE_H - 1], [0, FACE_H - 1]], np.float32)
+    a, w, h = margin, FACE_W + margin - 1, FACE_H + margin - 1
+    dst = np.array([[a, a], [w, a], [w, h], [a, h]], np.float32)
     m = cv2.getPerspectiveTransform(src, dst)
-    return np.asarray(cv2.warpPerspective(image, m, (FACE_W, FACE_H), flags=cv2.INTER_LINEAR,
-                                          borderMode=cv2.BORDER_REPLICATE), np.uint8)
+    return np.asarray(cv2.warpPerspective(image, m, (FACE_W + 2 * margin, FACE_H + 2 * margin),
+                                          flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), np.uint8)
 
 
 def px_per_mm_of(crop: npt.NDArray[np.uint8]) -> float:
@@ -286,6 +291,37 @@ def close_notch(strip: npt.NDArray[np.uint8], rule: NotchRule = NOTCH) -> npt.ND
 
 
 @dataclass(frozen=True, slots=True)
+class CutGuard:
+    """A one-digit rank is called only if a look beyond the quad names it too.
+
+    A quad that misses the card's edge inwards by 1-2 mm can cut the leading
+    "1" off an index printed close to the edge, in both views alike: "12"
+    then reads "2" and "11" or "10" reads "1", surely. Only those calls can
+    come of such a cut, so only they are checked: both corners are cut again
+    from the frame itself, ``look_px`` face px (about 2.3 mm) further out on
+    the side where a leading digit would be, and unless the index model
+    names the same rank there (the rank most likely in both views together)
+    the rank is left unsaid: unknown, never a wrong card.
+    """
+
+    ranks: tuple[int, ...] = (1, 2)
+    """The calls a cut 10, 11 or 12 can make."""
+    look_px: int = 6
+
+
+CUT_GUARD = CutGuard()
+Frame = tuple[npt.NDArray[np.uint8], npt.ArrayLike]
+"""A frame and a card's quad in it, as a crop remembers them (``crop.source``)."""
+
+
+def beyond_patches(frame: Frame, look_px: int) -> npt.NDArray[np.uint8]:
+    """The two index corners cut ``look_px`` face px further out to the left, from the frame itself."""
+    wide = warp_face(frame[0], frame[1], look_px)
+    return np.stack([normalise(np.ascontiguousarray(c[look_px:look_px + PATCH, :PATCH]))
+                     for c in (wide, wide[::-1, ::-1])])
+
+
+@dataclass(frozen=True, slots=True)
 class EndsReading:
     """What the two models make of one card's ends."""
 
@@ -373,7 +409,8 @@ class EndsModel:
         s = self._pintas.run(["logits"], {"ends": np.ascontiguousarray(x)})[0]
         return np.asarray(softmax(np.asarray(s, np.float32)), np.float64).reshape(len(faces), 2, -1)
 
-    def read(self, faces: list[npt.NDArray[np.uint8]], threshold: float = ENDS_THRESHOLD) -> list[EndsReading]:
+    def read(self, faces: list[npt.NDArray[np.uint8]], threshold: float = ENDS_THRESHOLD,
+             frames: Sequence[Frame | None] | None = None, guard: CutGuard = CUT_GUARD) -> list[EndsReading]:
         """Readings of rectified faces; a rank or suit the first look is not sure of gets a second look.
 
         The second look (:data:`SECOND_LOOK`) cuts the patches (or strips)
@@ -383,6 +420,9 @@ class EndsModel:
         ``threshold`` for its rank or suit but reached half of it for both
         (and agreed in both views): further off, five looks never got there
         on any deck measured, and a face that is no card's end costs nothing more.
+
+        ``frames``: each face's frame and quad (``None`` where unknown); a
+        sure rank the ``guard`` checks is looked at beyond the quad (:class:`CutGuard`).
         """
         ranks, suits = self.probabilities(faces)
         first = [(_least(ranks[i]), _least(suits[i])) for i in range(len(faces))]
@@ -393,7 +433,26 @@ class EndsModel:
         # a notch closed at the first look is closed in the looks aside; no other strip is looked at for one
         shut = [not np.array_equal(end_strips(faces[i], close=True), end_strips(faces[i])) for i in again_s]
         suits = self._look_again(faces, suits, again_s, lambda some, shift: self._suits(some, shift, shut))
-        return call_ends(ranks, suits)
+        readings = call_ends(ranks, suits)
+        return readings if frames is None else self._guard_cuts(readings, frames, threshold, guard)
+
+    def _guard_cuts(self, readings: list[EndsReading], frames: Sequence[Frame | None], threshold: float,
+                    guard: CutGuard) -> list[EndsReading]:
+        """``readings`` with each sure rank of ``guard.ranks`` that a look beyond the quad does not name unsaid."""
+        from vision.classifier import softmax
+
+        check = [i for i, (r, f) in enumerate(zip(readings, frames, strict=True))
+                 if f is not None and r.rank in guard.ranks and r.agreed and r.rank_probability >= threshold]
+        if not check:
+            return readings
+        x = np.concatenate([beyond_patches(f, guard.look_px) for i in check if (f := frames[i]) is not None])
+        r = self._index.run(["logits"], {"corners": np.ascontiguousarray(x[:, None].astype(np.float32) / 255)})[0]
+        p = np.asarray(softmax(np.asarray(r, np.float32)), np.float64).reshape(len(check), 2, -1)
+        out = list(readings)
+        for i, pi in zip(check, p, strict=True):
+            if RANKS[_joint(pi)[0]] != readings[i].rank:
+                out[i] = replace(readings[i], rank_probability=0.0)
+        return out
 
     @staticmethod
     def _look_again(faces: list[npt.NDArray[np.uint8]], p: npt.NDArray[np.float64], which: list[int],

@@ -570,7 +570,8 @@ class LearntClassifier:
                 if card is not None:
                     told[i] = card
         readings: list[EndsReading | None] = list(ends.read([face_of(crops[i]) for i in asked],
-                                                            self.model.ends_threshold)) \
+                                                            self.model.ends_threshold,
+                                                            [getattr(crops[i], "source", None) for i in asked])) \
             if ends is not None else [None] * len(asked)
         for i, r in zip(checked, readings[len(unsure):], strict=True):
             if r is not None and r.sure(self.model.ends_threshold) and r.card != calls[i].card:
