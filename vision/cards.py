@@ -379,6 +379,13 @@ def _clockwise(quad: QuadMM) -> QuadMM:
     return np.asarray(quad[np.argsort(ang)], dtype=np.float64)
 
 
+def _clockwise_each(quads: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """:func:`_clockwise` of each of n quads (n x 4 x 2)."""
+    c = quads.mean(axis=1)
+    ang = np.arctan2(quads[:, :, 1] - c[:, None, 1], quads[:, :, 0] - c[:, None, 0])
+    return np.asarray(np.take_along_axis(quads, np.argsort(ang, axis=1)[:, :, None], axis=1), dtype=np.float64)
+
+
 def _split_even(quad: QuadMM, n: int) -> list[QuadMM]:
     """Cut a rectangle into ``n`` equal parts across its long side."""
     q = _clockwise(quad)
@@ -752,6 +759,9 @@ class RectangleLook:
     """A short seat is searched when this share of a card around its zone is busy with print, not found."""
     most_overlap: float = 0.1
     """Largest share of a card a new rectangle may share with a card already found."""
+    first_batch: int = 8
+    """Peaks whose colours are sampled together at first (then twice as many each time): it changes
+    only the work done, never what is found."""
 
 
 RECTANGLES = RectangleLook()
@@ -813,9 +823,11 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
     lb = max(1, round(b_px * (1 - 2 * look.corners)))
     ha, hb = round(a_px / 2), round(b_px / 2)
     one = np.ones((3, 3), np.uint8)
+    contrast = _ContrastMap.of(rectified, felt, k)
     candidates: list[tuple[float, QuadMM]] = []
     for seat, bx0, by0, bx1, by1 in boxes:
         sgx, sgy = _log_gradient(np.ascontiguousarray(rectified[by0:by1, bx0:bx1]), look.blur_px)
+        zx0, zy0, zx1, zy1 = mat.card_zone(seat)
         h, w = sgx.shape
         centre = ((w - 1) / 2.0, (h - 1) / 2.0)
         for deg in np.arange(0.0, 90.0, look.step_deg):
@@ -841,25 +853,46 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
                 # the score of the rectangle centred at (x + sx, y + sy): its weakest side
                 score = cv2.min(cv2.min(vert[sy:th - sy, :tw - 2 * sx], vert[sy:th - sy, 2 * sx:]),
                                 cv2.min(horiz[:th - 2 * sy, sx:tw - sx], horiz[2 * sy:, sx:tw - sx]))
-                kept_here = 0
-                for _ in range(look.tries):
-                    _, best, _, (vx, vy) = cv2.minMaxLoc(score)
-                    if best < 255 * look.min_side or kept_here >= 4:
+                kept_here = visits = 0
+                flat = score.reshape(-1)  # a view: a rectangle kept blanks the peaks around it here too
+                # the peaks in cv2.minMaxLoc's order (highest first, then the first along the rows), each
+                # judged once, their colours sampled a batch at a time (one by one it cost seconds a frame)
+                above = np.flatnonzero(flat >= 255 * look.min_side)
+                order = above[np.argsort(-flat[above].astype(np.int16), kind="stable")]
+                pos, size = 0, look.first_batch
+                while visits < look.tries and kept_here < 4:
+                    batch: list[int] = []
+                    size, most = 2 * size, min(size, look.tries - visits)  # a few first: most are often kept
+                    while len(batch) < most and pos < order.size:
+                        if flat[order[pos]]:  # not under a rectangle kept
+                            batch.append(int(order[pos]))
+                        pos += 1
+                    if not batch:
                         break
-                    px, py = inv @ np.array([vx + sx, vy + sy, 1.0])
-                    cxy = np.array([(px + bx0 + 0.5) / k, (py + by0 + 0.5) / k])
+                    vy, vx = np.divmod(np.array(batch), score.shape[1])
+                    pxy = inv @ np.stack([vx + sx, vy + sy, np.ones(len(batch))])
+                    cxy = np.stack([(pxy[0] + bx0 + 0.5) / k, (pxy[1] + by0 + 0.5) / k], axis=1)
                     du, dv = u * sx / ks, v * sy / ks
-                    quad = _clockwise(np.array([cxy - du - dv, cxy + du - dv, cxy + du + dv, cxy - du + dv]))
+                    quads = _clockwise_each(np.stack([cxy - du - dv, cxy + du - dv, cxy + du + dv, cxy - du + dv],
+                                                     axis=1))
                     # a card's centre lies in its seat's zone, and the felt's colour lies just outside it (a
                     # rectangle from a printed frame line to a shadow's edge has paper outside one side)
-                    if (CardObject(cxy[None], mat.zone_at(*cxy)).seat != seat
-                            or not _felt_outside(quad, rectified, felt, k)
-                            or not _paper_within(quad, rectified, felt, k, look)):
-                        score[vy, vx] = 0.0  # a peak refused: only itself taken off
-                        continue
-                    cv2.circle(score, (vx, vy), max(1, sx), 0.0, -1)
-                    candidates.append((float(best), quad))
-                    kept_here += 1
+                    # (cheapest first: a centre outside the zone's rectangle is in no other seat's)
+                    ok = ((zx0 <= cxy[:, 0]) & (cxy[:, 0] <= zx1) & (zy0 <= cxy[:, 1]) & (cxy[:, 1] <= zy1))
+                    ok[ok] = _felt_outside(quads[ok], contrast)
+                    ok[ok] = _paper_within(quads[ok], contrast, look)
+                    for j, peak in enumerate(batch):
+                        if kept_here >= 4:
+                            break
+                        if not flat[peak]:
+                            continue  # under a rectangle kept from this batch
+                        visits += 1
+                        if not ok[j] or CardObject(cxy[j][None], mat.zone_at(*cxy[j])).seat != seat:
+                            flat[peak] = 0  # a peak refused: only itself taken off
+                            continue
+                        candidates.append((float(flat[peak]), quads[j]))
+                        cv2.circle(score, (int(vx[j]), int(vy[j])), max(1, sx), 0.0, -1)
+                        kept_here += 1
     out: list[CardObject] = []
     kept = [o.quad for o in found if o.why is None]
     area = card[0] * card[1]
@@ -983,37 +1016,51 @@ def _colour_end(offsets: npt.NDArray[np.float64], profile: npt.NDArray[Any], rat
     return float(offsets[j - 1] + (offsets[j] - offsets[j - 1]) * (p0 - half) / (p0 - p1 or 1e-9))
 
 
-def _felt_outside(quad: QuadMM, rectified: Image, felt: Felt, k: float, fit: SideFit = SIDES) -> bool:
-    """Whether just outside every side of a rectangle lies what is of the felt's colour (the felt or a shadow
-    on it) while the paper inside is of another; True when the paper is of the felt's colour too."""
-    q = _clockwise(quad)
-    c = q.mean(axis=0)
+def _felt_outside(quads: npt.NDArray[np.float64], contrast: _ContrastMap,
+                  fit: SideFit = SIDES) -> npt.NDArray[np.bool_]:
+    """For each rectangle (n x 4 x 2), whether just outside every side lies what is of the
+    felt's colour (the felt or a shadow on it) while the paper inside is of another; True when the paper is of
+    the felt's colour too."""
+    if not len(quads):
+        return np.zeros(0, bool)
+    q = _clockwise_each(quads)
+    c = q.mean(axis=1)
     t = np.linspace(0.15, 0.85, fit.points)[:, None]
-    pts = []
-    for i in range(4):
-        a, b = q[i], q[(i + 1) % 4]
-        n = (a + b) / 2 - c
-        n = n / max(float(np.linalg.norm(n)), 1e-9)
-        pts += [a + (b - a) * t + n * off for off in (-2.5, 1.5)]
-    _, dp = _felt_contrast(rectified, felt, np.concatenate(pts), k)
-    side = np.median(dp.reshape(4, 2, fit.points), axis=2)
-    paper = float(np.median(side[:, 0]))
-    floor = max(fit.min_colour, fit.noise_times * felt.contrast_noise(rectified)[1])
-    return paper < floor or bool(np.all(side[:, 1] < max(floor, paper) / 2))
+    a, b = q, np.roll(q, -1, axis=1)  # side i joins corners i and i+1
+    n = (a + b) / 2 - c[:, None]
+    n = n / np.maximum(np.linalg.norm(n, axis=2), 1e-9)[..., None]
+    offsets = np.array([-2.5, 1.5])[None, None, :, None, None]
+    pts = a[:, :, None, None] + (b - a)[:, :, None, None] * t + n[:, :, None, None] * offsets
+    _, dp = contrast.at(pts.reshape(-1, 2))
+    side = _median(dp.reshape(len(q), 4, 2, fit.points))  # each quad x side x (inside, outside)
+    paper = _median(side[:, :, 0]).astype(np.float64)
+    floor = contrast.floor
+    half = (np.maximum(floor, paper) / 2).astype(np.float32)  # compared as the felt's float32 measures are
+    return np.asarray((paper < floor) | np.all(side[:, :, 1] < half[:, None], axis=1), bool)
 
 
-def _paper_within(quad: QuadMM, rectified: Image, felt: Felt, k: float, look: RectangleLook = RECTANGLES) -> bool:
-    """Whether most of a rectangle's middle is unlike the felt (paper, however pale), not felt around a
-    smaller thing (a lighter, a phone's edge) whose edges and shadows happen to frame a card's size."""
-    q = _clockwise(quad)
-    c = q.mean(axis=0)
+def _paper_within(quads: npt.NDArray[np.float64], contrast: _ContrastMap,
+                  look: RectangleLook = RECTANGLES) -> npt.NDArray[np.bool_]:
+    """For each rectangle (n x 4 x 2), whether most of its middle is unlike the felt (paper, however pale), not
+    felt around a smaller thing (a lighter, a phone's edge) whose edges and shadows happen to frame a card's size."""
+    if not len(quads):
+        return np.zeros(0, bool)
+    q = _clockwise_each(quads)
+    c = q.mean(axis=1)
     g = np.linspace(-0.4, 0.4, 9)
     gu, gv = np.meshgrid(g, g)
-    grid = c + gu.reshape(-1, 1) * (q[1] - q[0]) + gv.reshape(-1, 1) * (q[3] - q[0])
-    ratio, dp = _felt_contrast(rectified, felt, grid, k)
-    floor = max(SIDES.min_colour, SIDES.noise_times * felt.contrast_noise(rectified)[1])
-    unlike = (np.abs(ratio - 1.0) > look.unlike_ratio) | (dp > floor)
-    return float(np.mean(unlike)) >= look.least_paper
+    grid = (c[:, None] + gu.reshape(-1, 1) * (q[:, None, 1] - q[:, None, 0])
+            + gv.reshape(-1, 1) * (q[:, None, 3] - q[:, None, 0]))
+    ratio, dp = contrast.at(grid.reshape(-1, 2))
+    unlike = (np.abs(ratio - 1.0) > look.unlike_ratio) | (dp > contrast.floor)
+    return np.asarray(np.mean(unlike.reshape(len(q), -1), axis=1) >= look.least_paper, bool)
+
+
+def _median(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """``np.median(x, axis=-1)``, the same floats, without its overhead (thousands of small calls a frame)."""
+    s = np.sort(x, axis=-1)
+    m = s.shape[-1] // 2
+    return np.asarray(s[..., m] if s.shape[-1] % 2 else (s[..., m - 1] + s[..., m]) / s.dtype.type(2), x.dtype)
 
 
 def _colour_fitted(obj: CardObject, rectified: Image, felt: Felt, k: float) -> CardObject:
@@ -1026,16 +1073,53 @@ def _felt_contrast(rectified: Image, felt: Felt, points: npt.NDArray[np.float64]
                    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
     """:meth:`vision.felt.Felt.contrast` (brightness ratio, colour difference) at points (mat mm), the nearest
     pixel's: computed for those pixels only."""
-    h, w = rectified.shape[:2]
+    v, u = _nearest_pixels(points, k, rectified.shape[:2])
+    return _contrast(rectified[v, u], felt.colour_map[v, u])
+
+
+def _nearest_pixels(points: npt.NDArray[np.float64], k: float, shape: tuple[int, ...]
+                    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """Row and column of the pixel nearest each point (mat mm), kept inside the image."""
+    h, w = shape[:2]
     u = np.clip(np.round(points[:, 0] * k - 0.5).astype(int), 0, w - 1)
     v = np.clip(np.round(points[:, 1] * k - 0.5).astype(int), 0, h - 1)
-    i = rectified[v, u].astype(np.float32) + np.float32(CONTRAST_OFFSET)
-    f = np.asarray(felt.colour_map[v, u], np.float32) + np.float32(CONTRAST_OFFSET)
+    return v, u
+
+
+def _contrast(pixels: npt.NDArray[Any], felt_colour: npt.NDArray[Any]
+              ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """:meth:`vision.felt.Felt.contrast`'s two measures of BGR pixels (n x 3) against the felt's colour there."""
+    i = pixels.astype(np.float32) + np.float32(CONTRAST_OFFSET)
+    f = np.asarray(felt_colour, np.float32) + np.float32(CONTRAST_OFFSET)
     ff = np.einsum("ij,ij->i", f, f)
     a = np.einsum("ij,ij->i", i, f) / (ff + np.float32(1.0))
     perp = i - f * a[:, None]
     dp = np.sqrt(np.einsum("ij,ij->i", perp, perp)) / (np.sqrt(ff) + np.float32(DISTANCE_OFFSET))
     return np.asarray(a, np.float32), np.asarray(dp, np.float32)
+
+
+@dataclass(frozen=True)
+class _ContrastMap:
+    """:func:`_felt_contrast` of every pixel of a frame, taken once: the rectangle search samples it around
+    thousands of rectangles a hard frame (one by one, that cost seconds)."""
+
+    ratio: FloatImage
+    dp: FloatImage
+    k: float
+    floor: float
+    """Least colour difference from the felt of paper whose sides are judged by colour (:class:`SideFit`)."""
+
+    @staticmethod
+    def of(rectified: Image, felt: Felt, k: float, fit: SideFit = SIDES) -> _ContrastMap:
+        h, w = rectified.shape[:2]
+        ratio, dp = _contrast(rectified.reshape(-1, 3), np.asarray(felt.colour_map).reshape(-1, 3))
+        floor = max(fit.min_colour, fit.noise_times * felt.contrast_noise(rectified)[1])
+        return _ContrastMap(ratio.reshape(h, w), dp.reshape(h, w), k, floor)
+
+    def at(self, points: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """Both measures at points (mat mm), the nearest pixel's."""
+        v, u = _nearest_pixels(points, self.k, self.dp.shape)
+        return self.ratio[v, u], self.dp[v, u]
 
 
 def _log_gradient(rectified: Image, blur_px: float = 1.0) -> tuple[FloatImage, FloatImage]:
