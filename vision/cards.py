@@ -759,9 +759,9 @@ class RectangleLook:
     """A short seat is searched when this share of a card around its zone is busy with print, not found."""
     most_overlap: float = 0.1
     """Largest share of a card a new rectangle may share with a card already found."""
-    first_batch: int = 8
-    """Peaks whose colours are sampled together at first (then twice as many each time): it changes
-    only the work done, never what is found."""
+    first_peaks: int = 8
+    """Peaks of each map judged in the first round (twice as many each next round): the work done, not what
+    is found."""
 
 
 RECTANGLES = RectangleLook()
@@ -824,7 +824,7 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
     ha, hb = round(a_px / 2), round(b_px / 2)
     one = np.ones((3, 3), np.uint8)
     contrast = _ContrastMap.of(rectified, felt, k)
-    candidates: list[tuple[float, QuadMM]] = []
+    maps: list[_PeakMap] = []
     for seat, bx0, by0, bx1, by1 in boxes:
         sgx, sgy = _log_gradient(np.ascontiguousarray(rectified[by0:by1, bx0:bx1]), look.blur_px)
         zx0, zy0, zx1, zy1 = mat.card_zone(seat)
@@ -853,46 +853,27 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
                 # the score of the rectangle centred at (x + sx, y + sy): its weakest side
                 score = cv2.min(cv2.min(vert[sy:th - sy, :tw - 2 * sx], vert[sy:th - sy, 2 * sx:]),
                                 cv2.min(horiz[:th - 2 * sy, sx:tw - sx], horiz[2 * sy:, sx:tw - sx]))
-                kept_here = visits = 0
-                flat = score.reshape(-1)  # a view: a rectangle kept blanks the peaks around it here too
-                # the peaks in cv2.minMaxLoc's order (highest first, then the first along the rows), each
-                # judged once, their colours sampled a batch at a time (one by one it cost seconds a frame)
+                flat = score.reshape(-1)
                 above = np.flatnonzero(flat >= 255 * look.min_side)
-                order = above[np.argsort(-flat[above].astype(np.int16), kind="stable")]
-                pos, size = 0, look.first_batch
-                while visits < look.tries and kept_here < 4:
-                    batch: list[int] = []
-                    size, most = 2 * size, min(size, look.tries - visits)  # a few first: most are often kept
-                    while len(batch) < most and pos < order.size:
-                        if flat[order[pos]]:  # not under a rectangle kept
-                            batch.append(int(order[pos]))
-                        pos += 1
-                    if not batch:
-                        break
-                    vy, vx = np.divmod(np.array(batch), score.shape[1])
-                    pxy = inv @ np.stack([vx + sx, vy + sy, np.ones(len(batch))])
-                    cxy = np.stack([(pxy[0] + bx0 + 0.5) / k, (pxy[1] + by0 + 0.5) / k], axis=1)
-                    du, dv = u * sx / ks, v * sy / ks
-                    quads = _clockwise_each(np.stack([cxy - du - dv, cxy + du - dv, cxy + du + dv, cxy - du + dv],
-                                                     axis=1))
-                    # a card's centre lies in its seat's zone, and the felt's colour lies just outside it (a
-                    # rectangle from a printed frame line to a shadow's edge has paper outside one side)
-                    # (cheapest first: a centre outside the zone's rectangle is in no other seat's)
-                    ok = ((zx0 <= cxy[:, 0]) & (cxy[:, 0] <= zx1) & (zy0 <= cxy[:, 1]) & (cxy[:, 1] <= zy1))
-                    ok[ok] = _felt_outside(quads[ok], contrast)
-                    ok[ok] = _paper_within(quads[ok], contrast, look)
-                    for j, peak in enumerate(batch):
-                        if kept_here >= 4:
-                            break
-                        if not flat[peak]:
-                            continue  # under a rectangle kept from this batch
-                        visits += 1
-                        if not ok[j] or CardObject(cxy[j][None], mat.zone_at(*cxy[j])).seat != seat:
-                            flat[peak] = 0  # a peak refused: only itself taken off
-                            continue
-                        candidates.append((float(flat[peak]), quads[j]))
-                        cv2.circle(score, (int(vx[j]), int(vy[j])), max(1, sx), 0.0, -1)
-                        kept_here += 1
+                maps.append(_PeakMap(seat, (zx0, zy0, zx1, zy1), np.asarray(score, np.uint8), k,
+                                     above[np.argsort(-flat[above].astype(np.int16), kind="stable")],
+                                     np.asarray(inv, np.float64), sx, sy, bx0, by0, u * sx / ks, v * sy / ks))
+    # the peaks of every map judged together (one by one, thousands a hard frame, they cost seconds): what
+    # a peak is does not hang on the others, only whether it is looked at (a rectangle kept blanks its neighbours)
+    walks = [_PeakWalk(pm) for pm in maps]
+    while True:  # a round: the next peaks of every map still looked in, judged at once
+        batches = [(w, w.next_peaks(look)) for w in walks if not w.done]
+        batches = [(w, b) for w, b in batches if b.size]
+        if not batches:
+            break
+        placed = [w.peaks.placed(b) for w, b in batches]
+        ok = _judged(np.concatenate([c for c, _ in placed]), np.concatenate([q for _, q in placed]),
+                     np.repeat(np.array([w.peaks.zone for w, _ in batches], np.float64),
+                               [b.size for _, b in batches], axis=0), contrast, look)
+        ends = np.cumsum([b.size for _, b in batches])
+        for (w, b), (cxy, quads), judged in zip(batches, placed, np.split(ok, ends[:-1]), strict=True):
+            w.walk(b, cxy, quads, judged, mat, look)
+    candidates = [c for w in walks for c in w.kept]
     out: list[CardObject] = []
     kept = [o.quad for o in found if o.why is None]
     area = card[0] * card[1]
@@ -908,6 +889,93 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
         kept.append(quad)
         out.append(obj)
     return out
+
+
+@dataclass(frozen=True)
+class _PeakMap:
+    """One turn and way up of a seat's rectangle search: its scores (blanked around a rectangle kept), its
+    peaks in :func:`cv2.minMaxLoc`'s order (highest first, then the first along the rows), and how a peak is
+    placed on the mat."""
+
+    seat: int
+    zone: tuple[float, float, float, float]
+    score: Image
+    k: float
+    order: npt.NDArray[np.intp]
+    inv: npt.NDArray[np.float64]
+    sx: int
+    sy: int
+    bx0: int
+    by0: int
+    du: npt.NDArray[np.float64]
+    dv: npt.NDArray[np.float64]
+
+    def placed(self, peaks: npt.NDArray[np.intp]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """The centres (n x 2, mm) and rectangles (n x 4 x 2, clockwise) of peaks (indices into the scores)."""
+        vy, vx = np.divmod(peaks, self.score.shape[1])
+        pxy = self.inv @ np.stack([vx + self.sx, vy + self.sy, np.ones(len(peaks))])
+        cxy = np.stack([(pxy[0] + self.bx0 + 0.5) / self.k, (pxy[1] + self.by0 + 0.5) / self.k], axis=1)
+        du, dv = self.du, self.dv
+        return cxy, _clockwise_each(np.stack([cxy - du - dv, cxy + du - dv, cxy + du + dv, cxy - du + dv], axis=1))
+
+
+def _judged(cxy: npt.NDArray[np.float64], quads: npt.NDArray[np.float64], zones: npt.NDArray[np.float64],
+            contrast: _ContrastMap, look: RectangleLook) -> npt.NDArray[np.bool_]:
+    """Whether each rectangle's centre lies in its zone's rectangle (each zone x0, y0, x1, y1), the felt's colour
+    just outside it (a rectangle from a printed frame line to a shadow's edge has paper outside one side), and
+    paper within it; cheapest first (a centre outside the zone's rectangle is in no other seat's)."""
+    ok = ((zones[:, 0] <= cxy[:, 0]) & (cxy[:, 0] <= zones[:, 2])
+          & (zones[:, 1] <= cxy[:, 1]) & (cxy[:, 1] <= zones[:, 3]))
+    ok[ok] = _felt_outside(quads[ok], contrast)
+    ok[ok] = _paper_within(quads[ok], contrast, look)
+    return ok
+
+
+class _PeakWalk:
+    """One map's peaks looked at best first (as :func:`cv2.minMaxLoc` would find them), up to
+    :attr:`RectangleLook.tries` of them and four rectangles kept: a peak refused is only itself taken off,
+    one kept blanks the peaks around it. Every peak looked at is blanked, so the next to look at are
+    always the first left."""
+
+    def __init__(self, peaks: _PeakMap) -> None:
+        self.peaks = peaks
+        self.kept: list[tuple[float, QuadMM]] = []
+        """The rectangles kept, each with its score."""
+        self.visits = 0
+        self.done = False
+        self._pos = self._rounds = 0
+        self._flat = peaks.score.reshape(-1)  # a view: the circles drawn on the scores show here
+
+    def next_peaks(self, look: RectangleLook) -> npt.NDArray[np.intp]:
+        """The next peaks that may be looked at (none when the map is done): a few at first (the first are
+        often kept, and four kept end the map), twice as many each round."""
+        rest = self.peaks.order[self._pos:]
+        most = min(look.first_peaks << self._rounds, look.tries - self.visits)
+        self._rounds += 1
+        left = np.flatnonzero(self._flat[rest])[:most]
+        if not left.size:
+            self.done = True
+            return rest[:0]
+        self._pos += int(left[-1]) + 1
+        return rest[left]
+
+    def walk(self, batch: npt.NDArray[np.intp], cxy: npt.NDArray[np.float64], quads: npt.NDArray[np.float64],
+             ok: npt.NDArray[np.bool_], mat: Mat, look: RectangleLook) -> None:
+        """Look at peaks placed and judged (:func:`_judged`), best first; the seat is checked last."""
+        flat, width = self._flat, self.peaks.score.shape[1]
+        for j, peak in enumerate(batch):
+            if len(self.kept) >= 4 or self.visits >= look.tries:
+                break
+            if not flat[peak]:
+                continue  # under a rectangle kept
+            self.visits += 1
+            if not ok[j] or CardObject(cxy[j][None], mat.zone_at(*cxy[j])).seat != self.peaks.seat:
+                flat[peak] = 0  # a peak refused: only itself taken off
+                continue
+            self.kept.append((float(flat[peak]), quads[j]))
+            vy, vx = divmod(int(peak), width)
+            cv2.circle(self.peaks.score, (vx, vy), max(1, self.peaks.sx), 0.0, -1)
+        self.done = len(self.kept) >= 4 or self.visits >= look.tries
 
 
 @dataclass(frozen=True)
