@@ -853,10 +853,8 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
                 # the score of the rectangle centred at (x + sx, y + sy): its weakest side
                 score = cv2.min(cv2.min(vert[sy:th - sy, :tw - 2 * sx], vert[sy:th - sy, 2 * sx:]),
                                 cv2.min(horiz[:th - 2 * sy, sx:tw - sx], horiz[2 * sy:, sx:tw - sx]))
-                flat = score.reshape(-1)
-                above = np.flatnonzero(flat >= 255 * look.min_side)
-                maps.append(_PeakMap(seat, (zx0, zy0, zx1, zy1), np.asarray(score, np.uint8), k,
-                                     above[np.argsort(-flat[above].astype(np.int16), kind="stable")],
+                scores = np.asarray(score, np.uint8)
+                maps.append(_PeakMap(seat, (zx0, zy0, zx1, zy1), scores, k, _peak_order(scores, 255 * look.min_side),
                                      np.asarray(inv, np.float64), sx, sy, bx0, by0, u * sx / ks, v * sy / ks))
     # the peaks of every map judged together (one by one, thousands a hard frame, they cost seconds): what
     # a peak is does not hang on the others, only whether it is looked at (a rectangle kept blanks its neighbours)
@@ -917,6 +915,14 @@ class _PeakMap:
         cxy = np.stack([(pxy[0] + self.bx0 + 0.5) / self.k, (pxy[1] + self.by0 + 0.5) / self.k], axis=1)
         du, dv = self.du, self.dv
         return cxy, _clockwise_each(np.stack([cxy - du - dv, cxy + du - dv, cxy + du + dv, cxy - du + dv], axis=1))
+
+
+def _peak_order(score: Image, least: float) -> npt.NDArray[np.intp]:
+    """The pixels (flat indices) of at least ``least``, in the order repeated :func:`cv2.minMaxLoc` finds them,
+    each taken off once found: highest first, and of equal ones the first along the rows."""
+    flat = score.reshape(-1)
+    above = np.flatnonzero(flat >= least)
+    return above[np.argsort(-flat[above].astype(np.int16), kind="stable")]
 
 
 def _judged(cxy: npt.NDArray[np.float64], quads: npt.NDArray[np.float64], zones: npt.NDArray[np.float64],
