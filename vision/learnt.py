@@ -9,7 +9,10 @@ what the card model's last layer sees of it: its ``features`` output, over
 many variations of the crop (the finder's corner error, both turns, light,
 colour, blur, noise, glare). A learnt deck then reads a crop by its nearest
 learnt card (:class:`LearntClassifier`, which :class:`vision.reading.TableReader`
-takes as its ``classifier=``), with the reader's two-views rule.
+takes as its ``classifier=``), with the reader's two-views rule. Cards the
+learnt faces leave in doubt between a few (one pinta more, another sign in a
+figure's hand) are told apart along the direction the deck's own variations
+say separates them (:class:`TellApart`), and by the ends reader; both must agree.
 
 Nothing here needs torch: onnxruntime and numpy, as on the Pi.
 
@@ -36,9 +39,18 @@ import numpy.typing as npt
 from table.cards import DECK, Card
 from table.errors import InvalidInput, MusTableError
 from vision import facedown
-from vision.cardcrop import to_model_input, warp_card
+from vision.cardcrop import CROP_H, CROP_W, CardCrop, order_quad, to_model_input, warp_card
 from vision.classifier import DEFAULT_THRESHOLD, CardClassifier, Prediction, call_cards
-from vision.ends import MIN_PX_PER_MM, EndsModel, ends_installed, face_of, px_per_mm_of, warp_face
+from vision.ends import (
+    CARD_WIDTH_MM,
+    MIN_PX_PER_MM,
+    EndsModel,
+    EndsReading,
+    ends_installed,
+    face_of,
+    px_per_mm_of,
+    warp_face,
+)
 from vision.mat import Mat
 from vision.reading import TableReader
 
@@ -62,6 +74,43 @@ felt crop scored 0.650, 0.005 under the bar, and was sure on another CPU with th
 ENDS_PLAUSIBLE = 0.05
 """Least learnt probability (in both views) of the card the ends name, for their call to be taken."""
 ORDINALS = ("first", "second", "third", "fourth")
+
+
+@dataclass(frozen=True)
+class TellApart:
+    """How a learnt deck tells apart the few cards its faces leave in doubt (:meth:`LearntClassifier.tell_apart`).
+
+    The card model's features are a 96 x 7 x 4 grid over the crop: two cards
+    that differ by one pinta or by the sign a figure holds differ in a few of
+    its cells, and the plain cosine over all of them dilutes that. Between two
+    learnt cards the deck's own variations give the direction that separates
+    them best (Fisher's: the difference of their means through the inverse of
+    the spread each card's variations show), and a crop's place along it says
+    which it is: +1 the first card's mean, -1 the other's.
+    """
+
+    candidate: float = 0.005
+    """Least learnt probability (in either view) for a card to be in the group in doubt."""
+    group: float = DEFAULT_THRESHOLD
+    """Least learnt probability of the group together, in both views: sure it is one of them."""
+    bar: float = 0.15
+    """Least place along each pair's direction, in both views, for the winner over every other of the group.
+    Learnt from stills, the true card's least was 0.23 (`cincuenta`, the one held-out deck with groups
+    in doubt, 2 x 25 scenes, 115 pairs); none fell below 0."""
+    shrink: float = 0.1
+    """Ridge added to the variations' spread, as a share of its mean variance (keeps the inverse steady)."""
+    min_learnt_px_per_mm: float = MIN_PX_PER_MM
+    """Only a deck learnt from frames this fine at the card: a coarser frame (2304 x 1296, 1.45 px/mm)
+    blurs what tells one pinta apart, and its directions crossed zero (learnt at 1.45: -0.2 on a true card).
+    A deck learnt so has its every call from a frame this fine checked by the ends reader instead: where
+    the ends are sure of another card, the card is unknown."""
+    resample_above: float = 1.15
+    """A crop cut from a frame finer than the learning frames by more than this is cut again as they
+    would show it (through their px per mm): the learnt faces then meet what they learnt. Learnt at
+    1.45 and read from stills, one card in 355 was sure of its neighbour without it (seed 77), none with."""
+
+
+TELL_APART = TellApart()
 FACE_DOWN = facedown.FaceDownParams()
 """Where a learning frame's card is taken for a back (:mod:`vision.facedown`)."""
 
@@ -309,6 +358,8 @@ class LearntDeck:
     features: FloatArray
     labels: npt.NDArray[np.int64]
     model: str
+    px_per_mm: float = 0.0
+    """How fine the learning frames were at the cards (median; 0: not known, a deck kept before it was)."""
 
     def classifier(self, model: CardClassifier | None = None) -> LearntClassifier:
         """The classifier that reads this deck (``TableReader(classifier=...)``)."""
@@ -323,7 +374,8 @@ class LearntDeck:
                                 labels=self.labels)
             (tmp / "deck.json").write_text(json.dumps(
                 {"format": FORMAT, "cards": len(DECK), "model": self.model,
-                 "variants": int(len(self.labels) // len(DECK))}, indent=1) + "\n")
+                 "variants": int(len(self.labels) // len(DECK)), "px_per_mm": round(self.px_per_mm, 3)},
+                indent=1) + "\n")
             if folder.exists():
                 shutil.rmtree(folder)
             tmp.rename(folder)
@@ -343,7 +395,8 @@ class LearntDeck:
         if meta.get("format") != FORMAT or crops.shape != (len(DECK), *crops.shape[1:]) \
                 or len(feats) != len(labels) or set(labels.tolist()) != set(range(len(DECK))):
             raise DeckNotFound(f"the learnt deck in {folder} is damaged or of another version")
-        return cls(np.asarray(crops, np.uint8), feats, np.asarray(labels, np.int64), str(meta["model"]))
+        return cls(np.asarray(crops, np.uint8), feats, np.asarray(labels, np.int64), str(meta["model"]),
+                   float(meta.get("px_per_mm", 0.0)))
 
 
 class LearntClassifier:
@@ -358,7 +411,7 @@ class LearntClassifier:
     """
 
     def __init__(self, deck: LearntDeck, model: CardClassifier, sharpness: float = SHARPNESS,
-                 floor: float = FLOOR) -> None:
+                 floor: float = FLOOR, tell: TellApart = TELL_APART) -> None:
         if deck.model != model_digest(model.path):
             raise DeckNotFound(f"this deck was learnt with another card model than {model.path}: "
                                "learn it again")
@@ -366,53 +419,187 @@ class LearntClassifier:
         self.model = model
         self.sharpness = sharpness
         self.floor = floor
+        self.tell = tell
         self._onehot = np.eye(len(DECK), dtype=bool)[deck.labels]
+        self._spread: _Spread | None = None
 
-    def scores(self, crops: Sequence[Image]) -> FloatArray:
-        """Best similarity to each card ``[N, 2, 40]``: the crop, then its half-turned view."""
+    def _features(self, crops: Sequence[Image]) -> FloatArray:
+        """Normalised features ``[N, 2, F]`` of the crops and their half-turned views."""
         n = len(crops)
         both = list(crops) + [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
         feats, _ = features_of(self.model, both)
-        sim = feats @ self.deck.features.T                                   # [2N, M]
+        return np.stack([feats[:n], feats[n:]], axis=1)
+
+    def _scores_of(self, feats: FloatArray) -> FloatArray:
+        """Best similarity to each card ``[N, 2, 40]`` of features ``[N, 2, F]``."""
+        n = len(feats)
+        sim = feats.reshape(2 * n, -1) @ self.deck.features.T                 # [2N, M]
         best = np.full((2 * n, len(DECK)), -1.0, np.float32)
         for c in range(len(DECK)):
             best[:, c] = sim[:, self._onehot[:, c]].max(axis=1)
-        return np.stack([best[:n], best[n:]], axis=1)
+        return best.reshape(n, 2, len(DECK))
 
-    def probabilities(self, crops: Sequence[Image]) -> npt.NDArray[np.float64]:
-        """Class probabilities ``[N, 2, 40]`` of BGR crops, both views ("none" takes the rest)."""
-        s = self.scores(crops).astype(np.float64)
+    def scores(self, crops: Sequence[Image]) -> FloatArray:
+        """Best similarity to each card ``[N, 2, 40]``: the crop, then its half-turned view."""
+        return self._scores_of(self._features([self.as_learnt(c) for c in crops]))
+
+    def as_learnt(self, crop: Image) -> Image:
+        """The crop as the learning frames would have shown it: cut again through their px per mm when
+        its frame is finer (by :attr:`TellApart.resample_above`), else the crop itself.
+
+        A still's card is four times the pixels of a 2304 x 1296 frame's, and
+        its crop (72 px across either way) is sharper and aliased otherwise:
+        what the deck learnt from the coarser frames then looks less like it.
+        """
+        source = getattr(crop, "source", None)
+        fine = px_per_mm_of(crop)
+        learnt = self.deck.px_per_mm
+        if source is None or learnt <= 0 or fine <= learnt * self.tell.resample_above:
+            return crop
+        image, quad = source
+        w = max(CROP_W, round(fine * CARD_WIDTH_MM))
+        h = round(w * CROP_H / CROP_W)
+        dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+        m = cv2.getPerspectiveTransform(order_quad(quad), dst)
+        card = cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        lw = max(CROP_W // 2, round(learnt * CARD_WIDTH_MM))
+        coarse = cv2.resize(card, (lw, round(lw * CROP_H / CROP_W)), interpolation=cv2.INTER_AREA)
+        out = np.asarray(cv2.resize(coarse, (CROP_W, CROP_H), interpolation=cv2.INTER_LINEAR), np.uint8).view(CardCrop)
+        out.source = source
+        return out
+
+    def _probabilities_of(self, scores: FloatArray) -> npt.NDArray[np.float64]:
+        s = scores.astype(np.float64)
         z = np.concatenate([s, np.full((*s.shape[:2], 1), self.floor)], axis=2) * self.sharpness
         z -= z.max(axis=2, keepdims=True)
         e = np.exp(z)
         return np.asarray((e / e.sum(axis=2, keepdims=True))[:, :, :len(DECK)], np.float64)
 
+    def probabilities(self, crops: Sequence[Image]) -> npt.NDArray[np.float64]:
+        """Class probabilities ``[N, 2, 40]`` of BGR crops, both views ("none" takes the rest)."""
+        return self._probabilities_of(self.scores(crops))
+
+    def _learnt_spread(self) -> _Spread:
+        """The learnt variations' means and spread (made once, when first asked: about a second)."""
+        if self._spread is None:
+            x = self.deck.features.astype(np.float64)
+            # the variations are kept as laid, then half turned: one mean for each way round
+            cls = self.deck.labels * 2 + (np.arange(len(x)) % 2)
+            means = np.zeros((2 * len(DECK), x.shape[1]))
+            np.add.at(means, cls, x)
+            means /= np.maximum(np.bincount(cls, minlength=2 * len(DECK)), 1)[:, None]
+            xc = x - means[cls]
+            var, u = np.linalg.eigh(xc @ xc.T / len(x))
+            keep = var > 1e-9 * max(float(var.max()), 1e-30)
+            dirs = (u[:, keep].T @ xc) / np.sqrt(var[keep] * len(x))[:, None]
+            ridge = self.tell.shrink * float(var[keep].sum()) / x.shape[1]
+            self._spread = _Spread(means, dirs, var[keep], ridge)
+        return self._spread
+
+    def group(self, p: npt.NDArray[np.float64]) -> list[int]:
+        """The cards (indices in DECK) at least :attr:`TellApart.candidate` likely in either view of ``p`` ``[2, 40]``."""
+        return [c for c in range(len(DECK)) if float(p[:, c].max()) >= self.tell.candidate]
+
+    def tell_apart(self, feats: FloatArray, p: npt.NDArray[np.float64]) -> Card | None:
+        """The card of a group the learnt faces are sure of, told apart within it; ``None`` if not told.
+
+        ``feats`` ``[2, F]`` are one crop's features (both views), ``p`` ``[2, 40]``
+        its learnt probabilities. The group (:meth:`group`) must be
+        :attr:`TellApart.group` likely together, in both views; the winner
+        must lie at least :attr:`TellApart.bar` towards itself from every
+        other card of the group, in both views (:meth:`placements`).
+        """
+        group = self.group(p)
+        if len(group) < 2 or float(p[:, group].sum(axis=1).min()) < self.tell.group:
+            return None
+        for a in group:
+            if all(min(self.placements(feats, a, r)) >= self.tell.bar for r in group if r != a):
+                return DECK[a]
+        return None
+
+    def placements(self, feats: FloatArray, a: int, r: int) -> tuple[float, float]:
+        """Where each view of a crop ``[2, F]`` lies between learnt cards ``a`` (+1, its mean) and ``r``
+        (-1) along the direction that best tells them apart: the difference of their means through the
+        inverse of the variations' spread about their own cards' means (Fisher's)."""
+        sp = self._learnt_spread()
+        out = []
+        for f in np.asarray(feats, np.float64):
+            # each card the way round nearest this view
+            ma = sp.means[2 * a + int(f @ sp.means[2 * a + 1] > f @ sp.means[2 * a])]
+            mr = sp.means[2 * r + int(f @ sp.means[2 * r + 1] > f @ sp.means[2 * r])]
+            d = ma - mr
+            w = d / sp.ridge + sp.dirs.T @ ((sp.dirs @ d) * (1.0 / (sp.var + sp.ridge) - 1.0 / sp.ridge))
+            out.append(float(2.0 * (f - (ma + mr) / 2) @ w / max(float(d @ w), 1e-12)))
+        return out[0], out[1]
+
     def classify(self, crops: list[Image]) -> list[Prediction]:
         """One prediction per crop (the reader's ``Classifier``).
 
         A card the learnt deck is not sure of, cut from a frame fine enough
-        for the ends (a full-resolution still), is asked of the ends reader
-        (the printed index and the pintas, :mod:`vision.ends`): cards that
-        differ by one pinta or by their index (6 and 7, 11 and 12 of a suit)
-        look alike to the learnt faces and differ there. The ends' call is
-        taken only when the learnt deck itself holds it likely, in both views
-        (:data:`ENDS_PLAUSIBLE`): the two must agree on the card.
+        for the ends (a full-resolution still), is asked of two more readers:
+        the learnt faces told apart within the few cards they leave in doubt
+        (:meth:`tell_apart`, for a deck learnt from frames as fine), and the
+        ends reader (the printed index and the pintas, :mod:`vision.ends`):
+        cards that differ by one pinta or by their index (6 and 7, 11 and 12
+        of a suit) look alike to the learnt faces as a whole. The ends' call
+        is taken only when the learnt deck itself holds it likely, in both
+        views (:data:`ENDS_PLAUSIBLE`). Where both name a card they must
+        name the same; where they differ the card stays unknown. A deck
+        learnt from frames too coarse to tell them apart has its sure calls
+        from such a frame checked by the ends too: the ends sure of another
+        card make it unknown. Every crop is first seen as the learning frames
+        would have shown it (:meth:`as_learnt`).
         """
         if not crops:
             return []
-        p = self.probabilities(crops)
+        feats = self._features([self.as_learnt(c) for c in crops])
+        p = self._probabilities_of(self._scores_of(feats))
         calls = call_cards(p)
+        fine = [px_per_mm_of(c) >= MIN_PX_PER_MM for c in crops]
+        unsure = [i for i, c in enumerate(calls) if not c.sure() and fine[i]]
+        coarse_deck = self.deck.px_per_mm < self.tell.min_learnt_px_per_mm
+        checked = [i for i, c in enumerate(calls) if c.sure() and fine[i]] if coarse_deck else []
         ends = self.model.ends
-        if ends is None:
+        asked = unsure + checked
+        if not asked:
             return calls
-        unsure = [i for i, c in enumerate(calls) if not c.sure() and px_per_mm_of(crops[i]) >= MIN_PX_PER_MM]
-        if not unsure:
-            return calls
-        readings = ends.read([face_of(crops[i]) for i in unsure], self.model.ends_threshold)
-        for i, r in zip(unsure, readings, strict=True):
-            if r.sure(self.model.ends_threshold) and float(p[i, :, r.card.index].min()) >= ENDS_PLAUSIBLE:
-                calls[i] = Prediction(r.card, max(r.probability, DEFAULT_THRESHOLD), True)
+        told: dict[int, Card] = {}
+        if not coarse_deck:
+            for i in unsure:
+                card = self.tell_apart(feats[i], p[i])
+                if card is not None:
+                    told[i] = card
+        readings: list[EndsReading | None] = list(ends.read([face_of(crops[i]) for i in asked],
+                                                            self.model.ends_threshold)) \
+            if ends is not None else [None] * len(asked)
+        for i, r in zip(checked, readings[len(unsure):], strict=True):
+            if r is not None and r.sure(self.model.ends_threshold) and r.card != calls[i].card:
+                # the ends are sure of another card: unknown, never a card two readers disagree on
+                calls[i] = Prediction(calls[i].card, min(calls[i].probability, 1.0 - r.probability), True)
+        for i, r in zip(unsure, readings[:len(unsure)], strict=True):
+            by_ends = r if r is not None and r.sure(self.model.ends_threshold) \
+                and float(p[i, :, r.card.index].min()) >= ENDS_PLAUSIBLE else None
+            card = told.get(i)
+            if card is not None and by_ends is not None and by_ends.card != card:
+                continue  # two readers, two cards: unknown
+            if card is not None:  # as sure as the learnt deck is of the group it is told apart in
+                mass = float(p[i][:, self.group(p[i])].sum(axis=1).min())
+                calls[i] = Prediction(card, max(mass, DEFAULT_THRESHOLD), True)
+            elif by_ends is not None:
+                calls[i] = Prediction(by_ends.card, max(by_ends.probability, DEFAULT_THRESHOLD), True)
         return calls
+
+
+@dataclass(frozen=True)
+class _Spread:
+    """A learnt deck's variations about their cards: each card's mean as laid and half turned
+    ``[80, F]``, the main directions of the spread about them ``[K, F]`` (unit), their variances
+    ``[K]``, and the ridge added to every direction."""
+
+    means: npt.NDArray[np.float64]
+    dirs: npt.NDArray[np.float64]
+    var: npt.NDArray[np.float64]
+    ridge: float
 
 
 def learn_deck(frames: Sequence[Image], mat: Mat | None = None, model: CardClassifier | None = None,
@@ -434,7 +621,8 @@ def learn_deck(frames: Sequence[Image], mat: Mat | None = None, model: CardClass
             variations += [crop, np.ascontiguousarray(crop[::-1, ::-1])]
             labels += [lc.card.index] * 2
     feats, _ = features_of(model, variations)
-    return LearntDeck(np.stack(crops), feats, np.asarray(labels, np.int64), model_digest(model.path))
+    fine = float(np.median([px_per_mm_of(crops[lc.card.index]) for lc in layout]))
+    return LearntDeck(np.stack(crops), feats, np.asarray(labels, np.int64), model_digest(model.path), fine)
 
 
 def save_deck(name: str, deck: LearntDeck, root: Path | None = None) -> Path:
