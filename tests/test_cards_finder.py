@@ -24,8 +24,13 @@ from table.cards import DECK
 from vision.calibration import calibrate
 from vision.cards import (
     CardObject,
+    RectangleLook,
     _card_outlines,
     _fit_edges,
+    _median,
+    _peak_order,
+    _PeakMap,
+    _PeakWalk,
     _rect_quad,
     _rescue,
     _sides_fitted,
@@ -337,3 +342,47 @@ def test_a_white_bordered_card_is_not_pulled_in_onto_its_coloured_figure() -> No
     # no side moves in onto the panel, none out
     rect, felt_model, truth = one_card("cincuenta", 9, (63, 58, 61), 6)
     assert quad_error_mm(_sides_fitted(truth, rect, felt_model, READER_K), truth) < 1.0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_rectangle_peaks_are_looked_at_as_min_max_loc_finds_them(seed: int) -> None:
+    """The rectangle search judges its peaks a batch at a time, yet looks at the same ones, in the same
+    order, as repeated cv2.minMaxLoc on scores full of ties: the same refused, the same kept and blanked."""
+    rng = np.random.default_rng(seed)
+    score = rng.integers(110, 140, (40, 50)).astype(np.uint8)
+    good = rng.random(score.size) < 0.15
+    look = RectangleLook(first_peaks=2)
+    mat, k, radius = Mat(), 2.0, 3
+    one_by_one, kept = score.copy(), list[float]()
+    for _ in range(look.tries):
+        _, best, _, (x, y) = cv2.minMaxLoc(one_by_one)
+        if best < 255 * look.min_side or len(kept) >= 4:
+            break
+        if not good[y * score.shape[1] + x]:
+            one_by_one[y, x] = 0
+            continue
+        kept.append(best)
+        cv2.circle(one_by_one, (x, y), radius, 0.0, -1)
+    # every peak placed at one point of seat 0's card zone
+    x0, y0, x1, y1 = mat.card_zone(0)
+    inv = np.array([[0.0, 0.0, (x0 + x1) / 2 * k - 0.5], [0.0, 0.0, (y0 + y1) / 2 * k - 0.5]])
+    peaks = _PeakMap(0, (x0, y0, x1, y1), score.copy(), k, _peak_order(score, 255 * look.min_side),
+                     inv, radius, radius, 0, 0, np.array([20.0, 0.0]), np.array([0.0, 30.0]))
+    walk = _PeakWalk(peaks)
+    while not walk.done:
+        batch = walk.next_peaks(look)
+        if not batch.size:
+            break
+        cxy, quads = peaks.placed(batch)
+        walk.walk(batch, cxy, quads, good[batch], mat, look)
+    assert [s for s, _ in walk.kept] == kept
+    assert np.array_equal(peaks.score, one_by_one)
+    assert 0 < len(kept) <= 4
+
+
+def test_median_is_numpys() -> None:
+    """The rectangle search's median is numpy's, float for float, for odd and even counts."""
+    rng = np.random.default_rng(0)
+    for n in (4, 5, 16):
+        x = rng.random((50, 4, n)).astype(np.float32)
+        assert np.array_equal(_median(x), np.median(x, axis=-1))

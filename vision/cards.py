@@ -379,6 +379,13 @@ def _clockwise(quad: QuadMM) -> QuadMM:
     return np.asarray(quad[np.argsort(ang)], dtype=np.float64)
 
 
+def _clockwise_each(quads: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """:func:`_clockwise` of each of n quads (n x 4 x 2)."""
+    c = quads.mean(axis=1)
+    ang = np.arctan2(quads[:, :, 1] - c[:, None, 1], quads[:, :, 0] - c[:, None, 0])
+    return np.asarray(np.take_along_axis(quads, np.argsort(ang, axis=1)[:, :, None], axis=1), dtype=np.float64)
+
+
 def _split_even(quad: QuadMM, n: int) -> list[QuadMM]:
     """Cut a rectangle into ``n`` equal parts across its long side."""
     q = _clockwise(quad)
@@ -752,6 +759,9 @@ class RectangleLook:
     """A short seat is searched when this share of a card around its zone is busy with print, not found."""
     most_overlap: float = 0.1
     """Largest share of a card a new rectangle may share with a card already found."""
+    first_peaks: int = 8
+    """Peaks of each map judged in the first round (twice as many each next round): the work done, not what
+    is found."""
 
 
 RECTANGLES = RectangleLook()
@@ -813,9 +823,11 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
     lb = max(1, round(b_px * (1 - 2 * look.corners)))
     ha, hb = round(a_px / 2), round(b_px / 2)
     one = np.ones((3, 3), np.uint8)
-    candidates: list[tuple[float, QuadMM]] = []
+    contrast = _ContrastMap.of(rectified, felt, k)
+    maps: list[_PeakMap] = []
     for seat, bx0, by0, bx1, by1 in boxes:
         sgx, sgy = _log_gradient(np.ascontiguousarray(rectified[by0:by1, bx0:bx1]), look.blur_px)
+        zx0, zy0, zx1, zy1 = mat.card_zone(seat)
         h, w = sgx.shape
         centre = ((w - 1) / 2.0, (h - 1) / 2.0)
         for deg in np.arange(0.0, 90.0, look.step_deg):
@@ -841,25 +853,25 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
                 # the score of the rectangle centred at (x + sx, y + sy): its weakest side
                 score = cv2.min(cv2.min(vert[sy:th - sy, :tw - 2 * sx], vert[sy:th - sy, 2 * sx:]),
                                 cv2.min(horiz[:th - 2 * sy, sx:tw - sx], horiz[2 * sy:, sx:tw - sx]))
-                kept_here = 0
-                for _ in range(look.tries):
-                    _, best, _, (vx, vy) = cv2.minMaxLoc(score)
-                    if best < 255 * look.min_side or kept_here >= 4:
-                        break
-                    px, py = inv @ np.array([vx + sx, vy + sy, 1.0])
-                    cxy = np.array([(px + bx0 + 0.5) / k, (py + by0 + 0.5) / k])
-                    du, dv = u * sx / ks, v * sy / ks
-                    quad = _clockwise(np.array([cxy - du - dv, cxy + du - dv, cxy + du + dv, cxy - du + dv]))
-                    # a card's centre lies in its seat's zone, and the felt's colour lies just outside it (a
-                    # rectangle from a printed frame line to a shadow's edge has paper outside one side)
-                    if (CardObject(cxy[None], mat.zone_at(*cxy)).seat != seat
-                            or not _felt_outside(quad, rectified, felt, k)
-                            or not _paper_within(quad, rectified, felt, k, look)):
-                        score[vy, vx] = 0.0  # a peak refused: only itself taken off
-                        continue
-                    cv2.circle(score, (vx, vy), max(1, sx), 0.0, -1)
-                    candidates.append((float(best), quad))
-                    kept_here += 1
+                scores = np.asarray(score, np.uint8)
+                maps.append(_PeakMap(seat, (zx0, zy0, zx1, zy1), scores, k, _peak_order(scores, 255 * look.min_side),
+                                     np.asarray(inv, np.float64), sx, sy, bx0, by0, u * sx / ks, v * sy / ks))
+    # the peaks of every map judged together (one by one, thousands a hard frame, they cost seconds): what
+    # a peak is does not hang on the others, only whether it is looked at (a rectangle kept blanks its neighbours)
+    walks = [_PeakWalk(pm) for pm in maps]
+    while True:  # a round: the next peaks of every map still looked in, judged at once
+        batches = [(w, w.next_peaks(look)) for w in walks if not w.done]
+        batches = [(w, b) for w, b in batches if b.size]
+        if not batches:
+            break
+        placed = [w.peaks.placed(b) for w, b in batches]
+        ok = _judged(np.concatenate([c for c, _ in placed]), np.concatenate([q for _, q in placed]),
+                     np.repeat(np.array([w.peaks.zone for w, _ in batches], np.float64),
+                               [b.size for _, b in batches], axis=0), contrast, look)
+        ends = np.cumsum([b.size for _, b in batches])
+        for (w, b), (cxy, quads), judged in zip(batches, placed, np.split(ok, ends[:-1]), strict=True):
+            w.walk(b, cxy, quads, judged, mat, look)
+    candidates = [c for w in walks for c in w.kept]
     out: list[CardObject] = []
     kept = [o.quad for o in found if o.why is None]
     area = card[0] * card[1]
@@ -875,6 +887,101 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
         kept.append(quad)
         out.append(obj)
     return out
+
+
+@dataclass(frozen=True)
+class _PeakMap:
+    """One turn and way up of a seat's rectangle search: its scores (blanked around a rectangle kept), its
+    peaks in :func:`cv2.minMaxLoc`'s order (highest first, then the first along the rows), and how a peak is
+    placed on the mat."""
+
+    seat: int
+    zone: tuple[float, float, float, float]
+    score: Image
+    k: float
+    order: npt.NDArray[np.intp]
+    inv: npt.NDArray[np.float64]
+    sx: int
+    sy: int
+    bx0: int
+    by0: int
+    du: npt.NDArray[np.float64]
+    dv: npt.NDArray[np.float64]
+
+    def placed(self, peaks: npt.NDArray[np.intp]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """The centres (n x 2, mm) and rectangles (n x 4 x 2, clockwise) of peaks (indices into the scores)."""
+        vy, vx = np.divmod(peaks, self.score.shape[1])
+        pxy = self.inv @ np.stack([vx + self.sx, vy + self.sy, np.ones(len(peaks))])
+        cxy = np.stack([(pxy[0] + self.bx0 + 0.5) / self.k, (pxy[1] + self.by0 + 0.5) / self.k], axis=1)
+        du, dv = self.du, self.dv
+        return cxy, _clockwise_each(np.stack([cxy - du - dv, cxy + du - dv, cxy + du + dv, cxy - du + dv], axis=1))
+
+
+def _peak_order(score: Image, least: float) -> npt.NDArray[np.intp]:
+    """The pixels (flat indices) of at least ``least``, in the order repeated :func:`cv2.minMaxLoc` finds them,
+    each taken off once found: highest first, and of equal ones the first along the rows."""
+    flat = score.reshape(-1)
+    above = np.flatnonzero(flat >= least)
+    return above[np.argsort(-flat[above].astype(np.int16), kind="stable")]
+
+
+def _judged(cxy: npt.NDArray[np.float64], quads: npt.NDArray[np.float64], zones: npt.NDArray[np.float64],
+            contrast: _ContrastMap, look: RectangleLook) -> npt.NDArray[np.bool_]:
+    """Whether each rectangle's centre lies in its zone's rectangle (each zone x0, y0, x1, y1), the felt's colour
+    just outside it (a rectangle from a printed frame line to a shadow's edge has paper outside one side), and
+    paper within it; cheapest first (a centre outside the zone's rectangle is in no other seat's)."""
+    ok = ((zones[:, 0] <= cxy[:, 0]) & (cxy[:, 0] <= zones[:, 2])
+          & (zones[:, 1] <= cxy[:, 1]) & (cxy[:, 1] <= zones[:, 3]))
+    ok[ok] = _felt_outside(quads[ok], contrast)
+    ok[ok] = _paper_within(quads[ok], contrast, look)
+    return ok
+
+
+class _PeakWalk:
+    """One map's peaks looked at best first (as :func:`cv2.minMaxLoc` would find them), up to
+    :attr:`RectangleLook.tries` of them and four rectangles kept: a peak refused is only itself taken off,
+    one kept blanks the peaks around it. Every peak looked at is blanked, so the next to look at are
+    always the first left."""
+
+    def __init__(self, peaks: _PeakMap) -> None:
+        self.peaks = peaks
+        self.kept: list[tuple[float, QuadMM]] = []
+        """The rectangles kept, each with its score."""
+        self.visits = 0
+        self.done = False
+        self._pos = self._rounds = 0
+        self._flat = peaks.score.reshape(-1)  # a view: the circles drawn on the scores show here
+
+    def next_peaks(self, look: RectangleLook) -> npt.NDArray[np.intp]:
+        """The next peaks that may be looked at (none when the map is done): a few at first (the first are
+        often kept, and four kept end the map), twice as many each round."""
+        rest = self.peaks.order[self._pos:]
+        most = min(look.first_peaks << self._rounds, look.tries - self.visits)
+        self._rounds += 1
+        left = np.flatnonzero(self._flat[rest])[:most]
+        if not left.size:
+            self.done = True
+            return rest[:0]
+        self._pos += int(left[-1]) + 1
+        return rest[left]
+
+    def walk(self, batch: npt.NDArray[np.intp], cxy: npt.NDArray[np.float64], quads: npt.NDArray[np.float64],
+             ok: npt.NDArray[np.bool_], mat: Mat, look: RectangleLook) -> None:
+        """Look at peaks placed and judged (:func:`_judged`), best first; the seat is checked last."""
+        flat, width = self._flat, self.peaks.score.shape[1]
+        for j, peak in enumerate(batch):
+            if len(self.kept) >= 4 or self.visits >= look.tries:
+                break
+            if not flat[peak]:
+                continue  # under a rectangle kept
+            self.visits += 1
+            if not ok[j] or CardObject(cxy[j][None], mat.zone_at(*cxy[j])).seat != self.peaks.seat:
+                flat[peak] = 0  # a peak refused: only itself taken off
+                continue
+            self.kept.append((float(flat[peak]), quads[j]))
+            vy, vx = divmod(int(peak), width)
+            cv2.circle(self.peaks.score, (vx, vy), max(1, self.peaks.sx), 0.0, -1)
+        self.done = len(self.kept) >= 4 or self.visits >= look.tries
 
 
 @dataclass(frozen=True)
@@ -983,37 +1090,51 @@ def _colour_end(offsets: npt.NDArray[np.float64], profile: npt.NDArray[Any], rat
     return float(offsets[j - 1] + (offsets[j] - offsets[j - 1]) * (p0 - half) / (p0 - p1 or 1e-9))
 
 
-def _felt_outside(quad: QuadMM, rectified: Image, felt: Felt, k: float, fit: SideFit = SIDES) -> bool:
-    """Whether just outside every side of a rectangle lies what is of the felt's colour (the felt or a shadow
-    on it) while the paper inside is of another; True when the paper is of the felt's colour too."""
-    q = _clockwise(quad)
-    c = q.mean(axis=0)
+def _felt_outside(quads: npt.NDArray[np.float64], contrast: _ContrastMap,
+                  fit: SideFit = SIDES) -> npt.NDArray[np.bool_]:
+    """For each rectangle (n x 4 x 2), whether just outside every side lies what is of the
+    felt's colour (the felt or a shadow on it) while the paper inside is of another; True when the paper is of
+    the felt's colour too."""
+    if not len(quads):
+        return np.zeros(0, bool)
+    q = _clockwise_each(quads)
+    c = q.mean(axis=1)
     t = np.linspace(0.15, 0.85, fit.points)[:, None]
-    pts = []
-    for i in range(4):
-        a, b = q[i], q[(i + 1) % 4]
-        n = (a + b) / 2 - c
-        n = n / max(float(np.linalg.norm(n)), 1e-9)
-        pts += [a + (b - a) * t + n * off for off in (-2.5, 1.5)]
-    _, dp = _felt_contrast(rectified, felt, np.concatenate(pts), k)
-    side = np.median(dp.reshape(4, 2, fit.points), axis=2)
-    paper = float(np.median(side[:, 0]))
-    floor = max(fit.min_colour, fit.noise_times * felt.contrast_noise(rectified)[1])
-    return paper < floor or bool(np.all(side[:, 1] < max(floor, paper) / 2))
+    a, b = q, np.roll(q, -1, axis=1)  # side i joins corners i and i+1
+    n = (a + b) / 2 - c[:, None]
+    n = n / np.maximum(np.linalg.norm(n, axis=2), 1e-9)[..., None]
+    offsets = np.array([-2.5, 1.5])[None, None, :, None, None]
+    pts = a[:, :, None, None] + (b - a)[:, :, None, None] * t + n[:, :, None, None] * offsets
+    _, dp = contrast.at(pts.reshape(-1, 2))
+    side = _median(dp.reshape(len(q), 4, 2, fit.points))  # each quad x side x (inside, outside)
+    paper = _median(side[:, :, 0]).astype(np.float64)
+    floor = contrast.floor
+    half = (np.maximum(floor, paper) / 2).astype(np.float32)  # compared as the felt's float32 measures are
+    return np.asarray((paper < floor) | np.all(side[:, :, 1] < half[:, None], axis=1), bool)
 
 
-def _paper_within(quad: QuadMM, rectified: Image, felt: Felt, k: float, look: RectangleLook = RECTANGLES) -> bool:
-    """Whether most of a rectangle's middle is unlike the felt (paper, however pale), not felt around a
-    smaller thing (a lighter, a phone's edge) whose edges and shadows happen to frame a card's size."""
-    q = _clockwise(quad)
-    c = q.mean(axis=0)
+def _paper_within(quads: npt.NDArray[np.float64], contrast: _ContrastMap,
+                  look: RectangleLook = RECTANGLES) -> npt.NDArray[np.bool_]:
+    """For each rectangle (n x 4 x 2), whether most of its middle is unlike the felt (paper, however pale), not
+    felt around a smaller thing (a lighter, a phone's edge) whose edges and shadows happen to frame a card's size."""
+    if not len(quads):
+        return np.zeros(0, bool)
+    q = _clockwise_each(quads)
+    c = q.mean(axis=1)
     g = np.linspace(-0.4, 0.4, 9)
     gu, gv = np.meshgrid(g, g)
-    grid = c + gu.reshape(-1, 1) * (q[1] - q[0]) + gv.reshape(-1, 1) * (q[3] - q[0])
-    ratio, dp = _felt_contrast(rectified, felt, grid, k)
-    floor = max(SIDES.min_colour, SIDES.noise_times * felt.contrast_noise(rectified)[1])
-    unlike = (np.abs(ratio - 1.0) > look.unlike_ratio) | (dp > floor)
-    return float(np.mean(unlike)) >= look.least_paper
+    grid = (c[:, None] + gu.reshape(-1, 1) * (q[:, None, 1] - q[:, None, 0])
+            + gv.reshape(-1, 1) * (q[:, None, 3] - q[:, None, 0]))
+    ratio, dp = contrast.at(grid.reshape(-1, 2))
+    unlike = (np.abs(ratio - 1.0) > look.unlike_ratio) | (dp > contrast.floor)
+    return np.asarray(np.mean(unlike.reshape(len(q), -1), axis=1) >= look.least_paper, bool)
+
+
+def _median(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """``np.median(x, axis=-1)``, the same floats, without its overhead (thousands of small calls a frame)."""
+    s = np.sort(x, axis=-1)
+    m = s.shape[-1] // 2
+    return np.asarray(s[..., m] if s.shape[-1] % 2 else (s[..., m - 1] + s[..., m]) / s.dtype.type(2), x.dtype)
 
 
 def _colour_fitted(obj: CardObject, rectified: Image, felt: Felt, k: float) -> CardObject:
@@ -1026,16 +1147,53 @@ def _felt_contrast(rectified: Image, felt: Felt, points: npt.NDArray[np.float64]
                    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
     """:meth:`vision.felt.Felt.contrast` (brightness ratio, colour difference) at points (mat mm), the nearest
     pixel's: computed for those pixels only."""
-    h, w = rectified.shape[:2]
+    v, u = _nearest_pixels(points, k, rectified.shape[:2])
+    return _contrast(rectified[v, u], felt.colour_map[v, u])
+
+
+def _nearest_pixels(points: npt.NDArray[np.float64], k: float, shape: tuple[int, ...]
+                    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """Row and column of the pixel nearest each point (mat mm), kept inside the image."""
+    h, w = shape[:2]
     u = np.clip(np.round(points[:, 0] * k - 0.5).astype(int), 0, w - 1)
     v = np.clip(np.round(points[:, 1] * k - 0.5).astype(int), 0, h - 1)
-    i = rectified[v, u].astype(np.float32) + np.float32(CONTRAST_OFFSET)
-    f = np.asarray(felt.colour_map[v, u], np.float32) + np.float32(CONTRAST_OFFSET)
+    return v, u
+
+
+def _contrast(pixels: npt.NDArray[Any], felt_colour: npt.NDArray[Any]
+              ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """:meth:`vision.felt.Felt.contrast`'s two measures of BGR pixels (n x 3) against the felt's colour there."""
+    i = pixels.astype(np.float32) + np.float32(CONTRAST_OFFSET)
+    f = np.asarray(felt_colour, np.float32) + np.float32(CONTRAST_OFFSET)
     ff = np.einsum("ij,ij->i", f, f)
     a = np.einsum("ij,ij->i", i, f) / (ff + np.float32(1.0))
     perp = i - f * a[:, None]
     dp = np.sqrt(np.einsum("ij,ij->i", perp, perp)) / (np.sqrt(ff) + np.float32(DISTANCE_OFFSET))
     return np.asarray(a, np.float32), np.asarray(dp, np.float32)
+
+
+@dataclass(frozen=True)
+class _ContrastMap:
+    """:func:`_felt_contrast` of every pixel of a frame, taken once: the rectangle search samples it around
+    thousands of rectangles a hard frame (one by one, that cost seconds)."""
+
+    ratio: FloatImage
+    dp: FloatImage
+    k: float
+    floor: float
+    """Least colour difference from the felt of paper whose sides are judged by colour (:class:`SideFit`)."""
+
+    @staticmethod
+    def of(rectified: Image, felt: Felt, k: float, fit: SideFit = SIDES) -> _ContrastMap:
+        h, w = rectified.shape[:2]
+        ratio, dp = _contrast(rectified.reshape(-1, 3), np.asarray(felt.colour_map).reshape(-1, 3))
+        floor = max(fit.min_colour, fit.noise_times * felt.contrast_noise(rectified)[1])
+        return _ContrastMap(ratio.reshape(h, w), dp.reshape(h, w), k, floor)
+
+    def at(self, points: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """Both measures at points (mat mm), the nearest pixel's."""
+        v, u = _nearest_pixels(points, self.k, self.dp.shape)
+        return self.ratio[v, u], self.dp[v, u]
 
 
 def _log_gradient(rectified: Image, blur_px: float = 1.0) -> tuple[FloatImage, FloatImage]:
