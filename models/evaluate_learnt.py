@@ -57,6 +57,13 @@ def held_out_decks(deck_dirs: list[Path], seed: int) -> dict[str, DeckStyle | Ma
     if fournier is not None:
         decks["fournier1878 redrawn"] = redrawn_deck(fournier, seed)
         decks["fournier1878 (in training)"] = fournier
+    decks.update(scanned_decks(deck_dirs))
+    return decks
+
+
+def scanned_decks(deck_dirs: list[Path]) -> dict[str, Mapping[Card, np.ndarray]]:
+    """Each folder of ``{rank}_{oro,copa,espada,basto}.webp`` faces, by its name; an incomplete one stops the measure."""
+    decks: dict[str, Mapping[Card, np.ndarray]] = {}
     for d in deck_dirs:
         faces = load_deck(d)
         if faces is None:

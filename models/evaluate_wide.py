@@ -31,8 +31,8 @@ from pathlib import Path
 
 import numpy as np
 
-from models.deck import HELD_OUT_STYLES, DeckStyle, load_deck
-from models.evaluate_learnt import measure
+from models.deck import HELD_OUT_STYLES, DeckStyle
+from models.evaluate_learnt import measure, scanned_decks
 from table.cards import Card
 from vision.classifier import CardClassifier
 
@@ -153,11 +153,7 @@ def counts_of(way: Mapping[str, object]) -> Counts:
 def wide_decks(deck_dirs: list[Path]) -> dict[str, DeckStyle | Mapping[Card, np.ndarray]]:
     """Every deck never in training: the held-out drawn styles and each scanned ``deck_dirs`` deck."""
     decks: dict[str, DeckStyle | Mapping[Card, np.ndarray]] = dict(HELD_OUT_STYLES)
-    for d in deck_dirs:
-        faces = load_deck(d)
-        if faces is None:
-            raise SystemExit(f"{d}: no complete deck of 40 faces there")
-        decks[d.name] = faces
+    decks.update(scanned_decks(deck_dirs))
     return decks
 
 
