@@ -79,14 +79,20 @@ def test_a_learnt_deck_reads_scenes_of_other_felts_and_lights(learnt: LearntDeck
     assert right >= total - 2  # the finder may miss a card under glare; none is read wrong
 
 
-def test_a_learnt_deck_never_calls_blank_paper_felt_or_objects(learnt: LearntDeck,
-                                                                model: CardClassifier) -> None:
-    clf = learnt.classifier(model)
+def _not_cards() -> list[np.ndarray]:
+    """Crops of things that are no card: blank paper, dark felt, a phone, a napkin, a lighter."""
     crops = [np.full((112, 72, 3), 235, np.uint8), np.zeros((112, 72, 3), np.uint8) + np.uint8(40)]
     rng = np.random.default_rng(3)
     for kind in ("phone", "napkin", "lighter"):
         scene = render_scene(random_scene(rng, cards=((), (), (), ()), extras=(Extra(kind, 1),)), rng)
         crops += [warp_card(scene.image, e.quad_image) for e in scene.extras]
+    return crops
+
+
+def test_a_learnt_deck_never_calls_blank_paper_felt_or_objects(learnt: LearntDeck,
+                                                                model: CardClassifier) -> None:
+    clf = learnt.classifier(model)
+    crops = _not_cards()
     # unsure by a margin no CPU's kernels cross (one of these was sure on another CPU once)
     assert all(p.probability < DEFAULT_THRESHOLD - KERNEL_MARGIN for p in clf.classify(crops))
 
@@ -273,11 +279,7 @@ def test_a_group_in_doubt_is_told_apart_only_when_sure_of_the_group_and_the_ends
 def test_a_deck_learnt_from_stills_never_calls_blank_paper_felt_or_objects(learnt_from_stills: LearntDeck,
                                                                             model: CardClassifier) -> None:
     clf = learnt_from_stills.classifier(model)
-    crops = [np.full((112, 72, 3), 235, np.uint8), np.zeros((112, 72, 3), np.uint8) + np.uint8(40)]
-    rng = np.random.default_rng(3)
-    for kind in ("phone", "napkin", "lighter"):
-        scene = render_scene(random_scene(rng, cards=((), (), (), ()), extras=(Extra(kind, 1),)), rng)
-        crops += [warp_card(scene.image, e.quad_image) for e in scene.extras]
+    crops = _not_cards()
     calls = clf.classify([still_crop(c) for c in crops])  # as from a still: every reader asked
     assert all(p.probability < DEFAULT_THRESHOLD - KERNEL_MARGIN for p in calls)
 
