@@ -157,6 +157,42 @@ def test_a_frame_with_both_corners_or_a_break_beside_a_corner_is_not_touched(bre
     assert np.array_equal(close_notch(blank), blank)
 
 
+def _cincuenta_12e(seed: int) -> npt.NDArray[np.uint8]:
+    """The face of a 12 de espadas of ``cincuenta`` (its frame line steps in round the index) cut from a
+    still at 2.1 px/mm, the coarsest the ends read: enlarged to the face's 2.6 px/mm."""
+    scene = render_scene(SceneSpec(cards=((Card.parse("12e"),), (), (), ()), deck=HELD_OUT_STYLES["cincuenta"],
+                                   px_per_mm=2.1), np.random.default_rng(seed))
+    return warp_face(scene.image, scene.cards[0].quad_image)
+
+
+@pytest.mark.skipif(not ends_installed(), reason="the ends models are not installed")
+@pytest.mark.parametrize("seed", [1, 2, 4, 6])
+def test_a_notch_the_index_blurs_into_at_a_coarse_still_is_closed_and_not_read_as_a_pinta(seed: int) -> None:
+    """At 2.1 px/mm the index's ink runs into the notch's side: no corner there has paper outside it.
+    Left open, the step read as a third break (12e as a sure 12b, both views, in a scene at 2.1)."""
+    face = _cincuenta_12e(seed)
+    strips = end_strips(face)
+    assert all(not np.array_equal(close_notch(s), s) for s in strips)  # both ends' notches drawn in
+    model = EndsModel()
+    bastos = model._suits([face], (0, 0), close=True)[0][:, 3]
+    assert (bastos < ENDS_THRESHOLD - 0.15).all()  # three breaks: far under the bar in both views
+    reading = model.read([face])[0]
+    assert not (reading.suit is Suit.BASTOS and reading.sure())
+
+
+@pytest.mark.parametrize("breaks", [[(14, 26)], [(13, 30)], [(14, 26), (70, 78)]])
+@pytest.mark.parametrize("blur", [0.0, 1.0, 1.5])
+def test_a_break_beside_a_corner_over_the_index_is_not_closed_however_blurred(
+        breaks: list[tuple[int, int]], blur: float) -> None:
+    """A pinta from the frame's corner, the index under it: the line past it has no corner running down."""
+    cv2 = __import__("cv2")
+    s = _frame_end(breaks, notch=False)
+    cv2.putText(s, "7", (18, 27), cv2.FONT_HERSHEY_SIMPLEX, 0.5, 40, 2)
+    if blur:
+        s = np.asarray(cv2.GaussianBlur(s, (0, 0), blur), np.uint8)
+    assert np.array_equal(close_notch(s), s)
+
+
 class _Looks(EndsModel):
     """An ends model whose first look is unsure of a face of 1s and whose looks aside are sure of it.
 

@@ -199,6 +199,14 @@ class NotchRule:
     index_ink: float = 0.03
     """... and it holds the index: at least this share of the stretch under the line (``descend``
     rows) is strokes, ridges either way (outside a frame's corner there is only paper)."""
+    blurred_side: int = 2
+    """A notch's corner whose outer side the index's ink blurs into (a frame under 2.5 px/mm, the face
+    enlarged to its 2.6): the line's first column past the stretch, with one column this far to either
+    side of it dark from the line all the way down ``descend`` rows, the paper beside it not needed
+    (a digit under a break is not joined to the line, nor one column for so long)."""
+    least_line: int = 4
+    """... where the line starts past the stretch: its first run of at least this many columns of band
+    (a digit's top touching the line's rows makes a shorter one)."""
 
 
 NOTCH = NotchRule()
@@ -219,6 +227,13 @@ def close_notch(strip: npt.NDArray[np.uint8], rule: NotchRule = NOTCH) -> npt.ND
     frame with the index inside its corner, as it learnt. A strip whose
     line turns down at both frame corners, or where any line is left in the
     stretch, is returned as it is: a break next to a corner is never closed.
+
+    From a coarse frame (a still near 2 px/mm, its face enlarged to 2.6)
+    the index's ink blurs into the notch's side, so no corner there has
+    paper outside it; the line's first column past the stretch is then
+    taken for the corner where ink runs down below it all the same
+    (``rule.blurred_side``). Left open, the notch read as one more pinta
+    (a 12 de espadas as bastos, sure in both views, at 2.1 px/mm).
     """
     h, w = strip.shape
     r = rule.reach
@@ -266,15 +281,18 @@ def close_notch(strip: npt.NDArray[np.uint8], rule: NotchRule = NOTCH) -> npt.ND
     paper = float(np.percentile(f, 80))  # as normalise makes it: 220
     out = strip.copy()
 
-    def draw(a: int, b: int, corner: int) -> None:  # in the line's own ink: its darker fifth
-        on = band[left:right + 1]
-        ink = np.uint8(np.percentile(strip[line[left:right + 1], cols[left:right + 1]][on], 20) if on.any() else 0)
+    def draw(a: int, b: int, corner: int, span: tuple[int, int] = (left, right)) -> None:
+        """The line from a to b and the corner's side below it, in the line's own ink (its darker fifth
+        over ``span``, the frame's line between its two corners)."""
+        lo, hi = span
+        on = band[lo:hi + 1]
+        ink = np.uint8(np.percentile(strip[line[lo:hi + 1], cols[lo:hi + 1]][on], 20) if on.any() else 0)
         for c in range(a, b + 1):
             out[line[c]:line[c] + 2, c] = np.minimum(out[line[c]:line[c] + 2, c], ink)
         out[line[corner]:, corner:corner + 2] = np.minimum(out[line[corner]:, corner:corner + 2], ink)
 
-    def notch(a: int, b: int) -> bool:  # no line at all from a to b, and the index under it
-        if b - a <= rule.least_notch or band[a + 3:b - 2].any():
+    def notch(a: int, b: int, on_line_band: npt.NDArray[np.bool_] = band) -> bool:  # no line from a to b, the index under it
+        if b - a <= rule.least_notch or on_line_band[a + 3:b - 2].any():
             return False
         on_line = f[line[a + 4:b - 4] + np.arange(-2, 0)[:, None], cols[a + 4:b - 4]]  # the line's rows, clear of the corners
         if (on_line < paper - rule.contrast).any():  # a faint or broken line there: it may be a pinta's
@@ -282,11 +300,32 @@ def close_notch(strip: npt.NDArray[np.uint8], rule: NotchRule = NOTCH) -> npt.ND
         top = int(line[a:b + 1].max()) + 3
         return bool(strokes[top:top + rule.descend, a + 3:b - 2].mean() >= rule.index_ink)
 
+    dark = f < paper - rule.contrast
+
+    def blurred_corner(c: int) -> bool:  # a column of ink from the line at c straight down, whatever lies beside it
+        near = np.clip(np.arange(c - rule.blurred_side, c + rule.blurred_side + 1), 0, w - 1)
+        below = dark[line[c] + 1 + np.arange(rule.descend + 1)[:, None], near[None, :]]
+        return bool(below.all(axis=0).any())
+
+    # the line itself, for a blurred corner: the band without runs too short to be line (a digit's top)
+    edges = np.diff(np.concatenate([[0], band.view(np.int8), [0]]))
+    solid = np.zeros(w, bool)
+    for a, b in zip(np.nonzero(edges == 1)[0], np.nonzero(edges == -1)[0], strict=True):
+        solid[a:b] = b - a >= rule.least_line
     mirror_left, mirror_right = w - 1 - right, w - 1 - left
     if notch(mirror_left, left):
         draw(mirror_left, left, mirror_left)
+    elif right > w // 2 and len(on := np.nonzero(solid[mirror_left + 3:])[0]):
+        # no corner with paper outside it where the line starts: the index's ink may be blurred into it
+        start = mirror_left + 3 + int(on[0])
+        if start != left and notch(mirror_left, start, solid) and blurred_corner(start):
+            draw(mirror_left, start, mirror_left, (mirror_left, right))
     if notch(right, mirror_right):
         draw(right, mirror_right, mirror_right - 1)
+    elif left < w // 2 and len(on := np.nonzero(solid[:max(0, mirror_right - 2)])[0]):
+        end = int(on[-1])
+        if end != right and notch(end, mirror_right, solid) and blurred_corner(end):
+            draw(end, mirror_right, mirror_right - 1, (left, mirror_right))
     return out
 
 
