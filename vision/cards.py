@@ -507,8 +507,14 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     found = [_colour_fitted(o, rectified, felt, k) if o.why is None and not any(o.quad is q for q in singles)
              else o for o in found]
     # a blob that cards were freed from may hold another card, washed out by the same glare: what the
-    # cards found leave of it, when card-sized, is reported (never dropped silently)
-    found += [r for blob in lit for r in _rest(blob, [o for o in found if o.why is None], k)]
+    # cards found leave of it, when card-sized, is reported (never dropped silently), where a seat still
+    # lacks a card (beside a hand of four it is only the glare)
+    if lit:
+        cards = [o for o in found if o.why is None]
+        seats = [CardObject(o.quad, mat.zone_at(*o.centre)).seat for o in cards]
+        rests = [r for blob in lit for r in _rest(blob, cards, k)]
+        found += [r for r in rests if (seat := CardObject(r.quad, _zone_of(r, mat)).seat) is not None
+                  and seats.count(seat) < 4]
     # one card is one object, however many of the looks found it (two cards' centres are never
     # 10 mm apart, unless one lies on the other and hides it)
     unique: list[CardObject] = []
