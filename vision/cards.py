@@ -10,7 +10,9 @@ wrong shape is reported, never read.
 
 A blob that is a card and a glare together is cut at rising lightness, by
 openings, and by a top-hat (what a square wider than a card leaves of the
-light), until every card in it stands alone. When a seat then shows fewer
+light), until every card in it stands alone; what the cards leave of such a
+blob, card-sized, is reported where a seat still lacks a card (a second card
+the same glare washes out), never dropped. When a seat then shows fewer
 than the four cards of a hand, the finder looks again: first for cards of
 nearly the felt's colour (cream paper on beige felt, which the felt model
 takes for felt) by their sharp outlines, fitted to their edges at full
