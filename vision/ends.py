@@ -300,18 +300,15 @@ def close_notch(strip: npt.NDArray[np.uint8], rule: NotchRule = NOTCH) -> npt.ND
         top = int(line[a:b + 1].max()) + 3
         return bool(strokes[top:top + rule.descend, a + 3:b - 2].mean() >= rule.index_ink)
 
-    dark = f < paper - rule.contrast
-
     def blurred_corner(c: int) -> bool:  # a column of ink from the line at c straight down, whatever lies beside it
         near = np.clip(np.arange(c - rule.blurred_side, c + rule.blurred_side + 1), 0, w - 1)
-        below = dark[line[c] + 1 + np.arange(rule.descend + 1)[:, None], near[None, :]]
+        below = f[line[c] + 1 + np.arange(rule.descend + 1)[:, None], near[None, :]] < paper - rule.contrast
         return bool(below.all(axis=0).any())
 
     # the line itself, for a blurred corner: the band without runs too short to be line (a digit's top)
-    edges = np.diff(np.concatenate([[0], band.view(np.int8), [0]]))
-    solid = np.zeros(w, bool)
-    for a, b in zip(np.nonzero(edges == 1)[0], np.nonzero(edges == -1)[0], strict=True):
-        solid[a:b] = b - a >= rule.least_line
+    span = np.ones(rule.least_line, np.int32)
+    starts = np.convolve(band.astype(np.int32), span, "valid") == rule.least_line  # band[i:i + least_line] all on
+    solid = np.convolve(starts.astype(np.int32), span, "full") > 0
     mirror_left, mirror_right = w - 1 - right, w - 1 - left
     if notch(mirror_left, left):
         draw(mirror_left, left, mirror_left)
