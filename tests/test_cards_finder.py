@@ -329,13 +329,18 @@ def one_card(deck: str, card: int, felt: tuple[int, int, int], seed: int) -> tup
     return rect, estimate_felt(rect, READER_K), np.asarray(scene.cards[0].quad_mat, np.float64)
 
 
-def test_rectangles_on_felt_as_pale_as_the_paper_land_on_the_cards() -> None:
+@pytest.mark.parametrize("seed", [6, 9])
+def test_rectangles_on_felt_as_pale_as_the_paper_land_on_the_cards(seed: int) -> None:
     # on such felt most cards are found only as rectangles of the deck's size along edges, and the edges
     # there are as much the printed frame line, the worn band's inner edge and a shadow's outer edge:
-    # rectangles landed 5-12 mm off or turned; moved onto where the paper's colour falls to the felt's,
-    # every card is found within a few mm
-    scene = pale_felt_scene(6, (153, 180, 192))
-    assert_all_found(scene, find(scene, READER_K), tol_mm=4.0)
+    # rectangles landed 6-12 mm off or turned (6 and 7 of 16 cards more than 3 mm off, one not found);
+    # moved onto where the paper's colour falls to the felt's, every card is found within a few mm
+    scene = pale_felt_scene(seed, (153, 180, 192))
+    cards = cards_of(find(scene, READER_K))
+    assert len(cards) == len(scene.cards)
+    errors = [min(quad_error_mm(o.quad, t.quad_mat) for o in cards) for t in scene.cards]
+    assert max(errors) < 6.0
+    assert sum(e < 3.0 for e in errors) >= len(scene.cards) - 2
 
 
 def test_a_rectangle_off_a_worn_card_moves_and_turns_onto_where_its_colour_ends() -> None:
