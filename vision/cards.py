@@ -891,13 +891,14 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
 
     # A peak of edges all round may be a printed frame line and a shadow's edge as much as the card's own
     # edge. Where the paper's colour tells (its fall to the felt's across the sides of a card, :class:`StepFit`),
-    # the rectangles on it are taken first, then those a few mm off it moved onto it, and last the rest as found
+    # the rectangles on it are taken first (on it all round, as found: a fit would only trade a mm here for a
+    # turn there; else fitted near where they are), then those farther off moved onto it, last the rest as found
     sides = np.sort(_colour_steps(np.asarray(ranked + kept, np.float64).reshape(-1, 4, 2), contrast), axis=1)
     tells = bool(np.any(sides[:, 1] >= STEP_FIT.least_step))  # on some card found or candidate: worth fitting the rest
     clear = sides[:len(ranked), 1] >= STEP_FIT.least_step
-    # of those on the colour's fall, the clearest first (a rectangle a third off a figure card may have its
-    # fourth side on the figure's colour)
-    by_fall = sorted(np.flatnonzero(clear), key=lambda i: -float(sides[i].sum()))
+    # of those on the colour's fall, those on it all round first (a rectangle a third off a figure card may have
+    # three sides on it, its fourth on the figure's colour), each kind best edges first
+    by_fall = sorted(np.flatnonzero(clear), key=lambda i: not bool(sides[i, 0] >= STEP_FIT.least_step))
     out: list[QuadMM] = []
 
     def keep(quad: QuadMM) -> None:
@@ -906,9 +907,11 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
 
     deferred: list[QuadMM] = []
     failed: list[npt.NDArray[np.float64]] = []  # centres whose fit found no fall: a peak beside one is no better
-    for quad in [ranked[i] for i in by_fall]:
+    for i in by_fall:
+        quad = ranked[i]
         if unclaimed(quad):
-            quad, _ = _colour_step_fitted(quad, contrast, coarse=False)
+            if sides[i, 0] < STEP_FIT.least_step:  # one side off the fall: a mm or two off, or turned
+                quad, _ = _colour_step_fitted(quad, contrast, coarse=False)
             if unclaimed(quad):
                 keep(quad)
     for quad in [q for q, c in zip(ranked, clear, strict=True) if not c]:
