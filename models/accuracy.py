@@ -10,14 +10,15 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from models.deck import HELD_OUT_STYLES, DeckStyle
-from models.scene import random_scene, render_scene
+from models.scene import CardTruth, RenderedScene, random_scene, render_scene
 from table.cards import Card
-from vision.cards import quad_error_mm
+from vision.cards import CardObject, quad_error_mm
 from vision.mat import Zone
-from vision.reading import STONES_HIDDEN, TableReader
+from vision.reading import STONES_HIDDEN, Reading, TableReader
 
 _STONE_ZONES = ("pool", *(f"seat {s} stones" for s in range(4)))
 _ZONES = (Zone.POOL, *(Zone.stones(s) for s in range(4)))
@@ -25,6 +26,8 @@ _SEEN = 0.75
 """A stone this much in view (the rest under a hand) must be counted ..."""
 _HIDDEN = 0.25
 """... and one this little in view must not; between, either is right, if the reading says the zone is covered."""
+_SAID = 0.2
+"""A card not read is said (not dropped silently) when a card found or an ``unknown`` box covers this share of it."""
 
 
 @dataclass
@@ -52,6 +55,9 @@ class Tally:
     wrong_cases: list[str] = field(default_factory=list)
     unknown_cases: list[str] = field(default_factory=list)
     """Per scene with a card not read: which, and why the reader left things unknown."""
+    silent: int = 0
+    """True cards dropped silently: not read, and under no card found nor any ``unknown`` box (:func:`silent_cards`)."""
+    silent_cases: list[str] = field(default_factory=list)
     stone_misses: list[str] = field(default_factory=list)
 
     def summary(self, with_model: bool) -> dict[str, object]:
@@ -78,9 +84,29 @@ class Tally:
                 "scenes_all_right_pct": pct(self.scenes_all_right, self.scenes),
                 "wrong_cases": self.wrong_cases[:20],
                 "unknown_cases": self.unknown_cases[:20],
+                "cards_silent": self.silent,
+                "silent_cases": self.silent_cases[:20],
             })
         out["stone_misses"] = self.stone_misses[:20]
         return out
+
+
+def silent_cards(scene: RenderedScene, reading: Reading, objects: Sequence[CardObject],
+                 missed: set[str]) -> list[CardTruth]:
+    """The true cards of ``missed`` (not read) that the reading does not say: under no card found and no ``unknown``
+    box (a stone zone's hand left aside) by :data:`_SAID` of their area. Issue 24: none may be dropped silently."""
+    said = [o.quad for o in objects if o.why is None and o.seat is not None]
+    said += [np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
+             for x0, y0, x1, y1 in (u.box for u in reading.unknown if u.why != STONES_HIDDEN)]
+    out = []
+    for t in scene.cards:
+        if str(t.card) not in missed:
+            continue
+        quad = np.asarray(t.quad_mat, np.float32)
+        area = float(cv2.contourArea(quad))
+        if not any(cv2.intersectConvexConvex(quad, q.astype(np.float32))[0] >= _SAID * area for q in said):
+            out.append(t)
+    return out
 
 
 def evaluate(n: int, seed: int = 0, deck: str = "held-out", classifier: object | None = None,
@@ -141,6 +167,9 @@ def evaluate(n: int, seed: int = 0, deck: str = "held-out", classifier: object |
         if missed:
             whys = sorted(u.why for u in reading.unknown if u.why != STONES_HIDDEN)
             tally.unknown_cases.append(f"scene {i}: not read {missed}; unknown: {whys}")
+            dropped = silent_cards(scene, reading, reader.detail.objects, set(missed))
+            tally.silent += len(dropped)
+            tally.silent_cases += [f"scene {i}: {t.card} at seat {t.seat} dropped silently" for t in dropped]
         # stones
         got = [reading.stones.pool, *reading.stones.seats]
         said = {u.zone for u in reading.unknown if u.why == STONES_HIDDEN}

@@ -101,7 +101,7 @@ def measure(name: str, deck: DeckStyle | Mapping[Card, np.ndarray], scenes: int,
         s = tally.summary(True)
         read = {k: s[k] for k in ("cards_right_pct", "cards_wrong_pct", "cards_unknown_pct",
                                   "scenes_all_right_pct", "finder_recall_pct", "wrong_cases",
-                                  "unknown_cases")}
+                                  "unknown_cases", "cards_silent", "silent_cases")}
         read.update(cards=tally.truth_cards, right=tally.right, wrong=tally.wrong,  # the counts, for bounds
                     scenes=tally.scenes, scenes_all_right=tally.scenes_all_right)
         out[what] = read

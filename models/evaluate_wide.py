@@ -175,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     decks: dict[str, dict[str, object]] = {}
     totals: dict[str, Counts] = {}
+    dropped: dict[str, int] = {}  # cards dropped silently (issue 24's item 3: none may be)
     for i, (name, deck) in enumerate(wide_decks(a.deck_dir).items()):
         if a.only and name not in a.only:
             continue
@@ -190,7 +191,11 @@ def main(argv: list[str] | None = None) -> int:
             w: Mapping[str, object] = got[way]
             c = counts_of(w)
             totals[way] = totals[way] + c if way in totals else c
-            row[way] = {**_report(way, c), "wrong_cases": w["wrong_cases"], "unknown_cases": w["unknown_cases"]}
+            silent = w["cards_silent"]
+            assert isinstance(silent, int)
+            dropped[way] = dropped.get(way, 0) + silent
+            row[way] = {**_report(way, c), "silent": silent, "wrong_cases": w["wrong_cases"],
+                        "unknown_cases": w["unknown_cases"], "silent_cases": w["silent_cases"]}
         decks[name] = row
         print(json.dumps({"deck": name, **row}), flush=True)
     report = {
@@ -198,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
                     for k, v in vars(a).items() if k != "json"},
         "confidence": CONFIDENCE,
         "decks": decks,
-        "total": {way: _report(way, c) for way, c in totals.items()},
+        "total": {way: {**_report(way, c), "silent": dropped.get(way, 0)} for way, c in totals.items()},
         "wall_s": round(time.perf_counter() - started, 1),
     }
     print(json.dumps({"total": report["total"], "wall_s": report["wall_s"]}), flush=True)

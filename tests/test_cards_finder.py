@@ -35,6 +35,7 @@ from vision.cards import (
     _PeakWalk,
     _rect_quad,
     _rescue,
+    _rest,
     _sides_fitted,
     _trimmed,
     card_shaped,
@@ -316,6 +317,58 @@ def test_a_card_on_felt_as_pale_as_it_is_found_or_listed_never_dropped(
         centre = tuple(float(v) for v in np.asarray(t.quad_mat).mean(axis=0))
         assert any(cv2.pointPolygonTest(o.quad.astype(np.float32).reshape(-1, 1, 2), centre, False) >= 0
                    for o in objects if o.seat is not None), f"{t.card} neither found nor listed"
+
+
+def washed_out_scene(seed: int) -> RenderedScene:
+    """Sixteen cards on pale felt, a strong glare over seat 0's cards (drawn from ``seed``)."""
+    rng = np.random.default_rng(seed)
+    felt = [(206, 198, 217), (134, 163, 190), (158, 164, 178)][seed % 3]
+    spec = random_scene(rng, cards=random_cards(rng), deck=HELD_OUT_STYLES["casino"], felt=felt, glare=0.8,
+                        glare_at=(float(rng.uniform(200, 600)), 690.0), hand_over_pool=False, extras=(),
+                        hidden_markers=())
+    return render_scene(spec, rng)
+
+
+@pytest.mark.parametrize("seed", [8, 16, 23])
+def test_a_card_a_glare_washes_out_on_pale_felt_is_found_or_listed_never_dropped(seed: int) -> None:
+    # the glare joins a card and a second, washed-out one into one light blob: the first is freed, and what
+    # it leaves of the blob (the second card) is reported; or a seat short of a card with a patch of paper
+    # unlike the felt beside its cards is searched for rectangles though the glare left no print to see
+    scene = washed_out_scene(seed)
+    cal = calibrate(scene.image)
+    assert cal is not None
+    rect = cal.rectify(scene.image, READER_K)
+    felt_model = estimate_felt(rect, READER_K)
+    objects = find_cards(rect, felt_model, READER_K)
+    objects += unread_things(rect, felt_model, READER_K, Mat(), objects)
+    cards = cards_of(objects)
+    for t in scene.cards:
+        if min((quad_error_mm(o.quad, t.quad_mat) for o in cards), default=1e9) < 5.0:
+            continue
+        centre = tuple(float(v) for v in np.asarray(t.quad_mat).mean(axis=0))
+        assert any(cv2.pointPolygonTest(o.quad.astype(np.float32).reshape(-1, 1, 2), centre, False) >= 0
+                   for o in objects if o.seat is not None), f"{t.card} neither found nor listed"
+
+
+def test_what_a_freed_card_leaves_of_its_glare_is_reported() -> None:
+    # a blob of a card and a glare holding a second card: the card freed, the rest is a thing
+    # not card-shaped over the second card; a blob that is one card and a sliver leaves nothing
+    k = 1.2
+    first = card_corners(CardPlacement((100.0, 100.0), 0.0), (61.5, 95.0))
+    second = card_corners(CardPlacement((175.0, 105.0), 8.0), (61.5, 95.0))
+    blob = np.zeros((300, 360), np.uint8)
+    for quad in (first, second):
+        cv2.fillPoly(blob, [np.round(np.asarray(quad) * k).astype(np.int32)], 255)
+    cv2.ellipse(blob, (round(140 * k), round(100 * k)), (round(60 * k), round(40 * k)), 0, 0, 360, 255, -1)
+    (cnt,) = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]
+    freed = CardObject(np.asarray(first, np.float64), None)
+    (rest,) = _rest(cnt, [freed], k)
+    assert rest.why is not None
+    assert cv2.pointPolygonTest(rest.quad.astype(np.float32).reshape(-1, 1, 2), (175.0, 105.0), False) >= 0
+    alone = np.zeros_like(blob)
+    cv2.fillPoly(alone, [np.round(np.asarray(first) * k).astype(np.int32)], 255)
+    (one,) = cv2.findContours(alone, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]
+    assert _rest(one, [freed], k) == []
 
 
 def one_card(deck: str, card: int, felt: tuple[int, int, int], seed: int) -> tuple[np.ndarray, Felt, np.ndarray]:

@@ -10,7 +10,9 @@ wrong shape is reported, never read.
 
 A blob that is a card and a glare together is cut at rising lightness, by
 openings, and by a top-hat (what a square wider than a card leaves of the
-light), until every card in it stands alone. When a seat then shows fewer
+light), until every card in it stands alone; what the cards leave of such a
+blob, card-sized, is reported where a seat still lacks a card (a second card
+the same glare washes out), never dropped. When a seat then shows fewer
 than the four cards of a hand, the finder looks again: first for cards of
 nearly the felt's colour (cream paper on beige felt, which the felt model
 takes for felt) by their sharp outlines, fitted to their edges at full
@@ -469,12 +471,21 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     # a single larger than its deck may have taken a patch of felt at its edge with it
     singles = [_trimmed(q, c, k, card) if _larger(CardObject(q, None), card) else q
                for q, c in zip(singles, single_contours, strict=True)]
+    lit: list[Contour] = []  # light blobs that cards were freed from: what the cards leave of them is said
     for cnt in pending:
         parts = _split(cnt, k, card)
         if len(parts) == 1 and parts[0].why is not None:
-            parts = _rescue(cnt, light, k) or parts
+            rescued = _rescue(cnt, light, k)
+            lit += [cnt] if rescued else []
+            parts = rescued or parts
         else:  # a card split off a blob with a glare: the glare's part may still hold a card
-            parts = [q for p in parts for q in (_rescue_part(p, mask, light, k) if p.why else [p])]
+            freed = []
+            for p in parts:
+                piece = _part_blob(p, mask, k) if p.why else None
+                rescued = _rescue(piece, light, k) if piece is not None else []
+                lit += [piece] if rescued and piece is not None else []
+                freed += rescued or [p]
+            parts = freed
         found.extend(parts)
     found.extend(CardObject(q, None) for q in singles)
     if _seat_short(found, mat):  # a seat short of its four cards: look again, harder
@@ -484,8 +495,11 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
             more += _rectangle_cards(rectified, felt, k, mat, found + more, card)
         if _seat_short(cards + more, mat):  # the outlines find most; the faint cut costs as much
             more += _faint_cards(rectified, felt, light, k, mat, cards + more, card)
-        # what was not card-shaped and held a card found now (a card and its glare, its shadow) is that card
-        found = [o for o in found if o.why is None or not any(_covers(o, m) for m in more)] + more
+        # what was not card-shaped and held a card found now (a card and its glare, its shadow) is that card,
+        # and what the card leaves of it is said below
+        held = [o for o in found if o.why is not None and any(_covers(o, m) for m in more)]
+        lit += [c for c in (_part_blob(o, mask, k) for o in held) if c is not None]
+        found = [o for o in found if not any(o is h for h in held)] + more
     # a card of another size than the frame's deck lost part of its paper (to a glare) or took
     # some felt with it (a glare's edge, a printed mark on its border): the deck's rectangle,
     # fitted to its edges, is the card
@@ -494,6 +508,15 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     # worn edge; the single cards were fitted so before the deck's size was taken from them)
     found = [_colour_fitted(o, rectified, felt, k) if o.why is None and not any(o.quad is q for q in singles)
              else o for o in found]
+    # a blob that cards were freed from may hold another card, washed out by the same glare: what the
+    # cards found leave of it, when card-sized, is reported (never dropped silently), where a seat still
+    # lacks a card (beside a hand of four it is only the glare)
+    if lit:
+        cards = [o for o in found if o.why is None]
+        seats = [CardObject(o.quad, mat.zone_at(*o.centre)).seat for o in cards]
+        rests = [r for blob in lit for r in _rest(blob, cards, k)]
+        found += [r for r in rests if (seat := CardObject(r.quad, _zone_of(r, mat)).seat) is not None
+                  and seats.count(seat) < 4]
     # one card is one object, however many of the looks found it (two cards' centres are never
     # 10 mm apart, unless one lies on the other and hides it)
     unique: list[CardObject] = []
@@ -756,7 +779,9 @@ class RectangleLook:
     least_paper: float = 0.4
     """...and this share of a rectangle's middle must be, for it to be a card."""
     least_busy: float = 0.1
-    """A short seat is searched when this share of a card around its zone is busy with print, not found."""
+    """A short seat is searched when this share of a card around its zone is busy with print, not found..."""
+    least_unlike: float = 0.4
+    """...or when a patch unlike the felt of this share of a card lies there (stones beside it are less)."""
     most_overlap: float = 0.1
     """Largest share of a card a new rectangle may share with a card already found."""
     refit_apart_mm: float = 5.0
@@ -786,7 +811,7 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
     other), its middle is mostly unlike the felt (not felt round a lighter),
     it is not half on a thing that is no card (a napkin), and it overlaps no
     card found. Only the seats still short of their four cards, with
-    something busy with print left beside what was found, are searched.
+    something busy with print left beside the cards found, are searched.
     """
     per_seat = [0, 0, 0, 0]
     for o in found:
@@ -797,15 +822,20 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
     if not short:
         return []
     H, W = rectified.shape[:2]
-    # only seats with something busy with print left beside what was found (a card's print shows,
-    # whatever its paper): a seat short because its player has fewer cards costs nothing more
-    blob = _unread_blob(rectified, felt, k, mat, found)
+    # only seats with something busy with print left beside the cards found (a card's print shows,
+    # whatever its paper), or a patch unlike the felt (a glare on pale felt washes print out, not the
+    # paper's tint): a seat short because its player has fewer cards costs nothing more. What was
+    # found and is no card (a glare joined to a card) hides no print: a card may lie under it
+    blob = _unread_blob(rectified, felt, k, mat, [o for o in found if o.why is None])
     boxes = []
     for seat in short:
         x0, y0, x1, y1 = mat.card_zone(seat)
         r = UNREAD_REACH_MM
-        left = blob[max(0, round((y0 - r) * k)):round((y1 + r) * k), max(0, round((x0 - r) * k)):round((x1 + r) * k)]
-        if cv2.countNonZero(left) < look.least_busy * CARD_MM[0] * CARD_MM[1] * k * k:
+        region = (max(0, round((x0 - r) * k)), max(0, round((y0 - r) * k)), min(W, round((x1 + r) * k)),
+                  min(H, round((y1 + r) * k)))
+        left = blob[region[1]:region[3], region[0]:region[2]]
+        if (cv2.countNonZero(left) < look.least_busy * CARD_MM[0] * CARD_MM[1] * k * k
+                and not _unlike_left(rectified, felt, k, region, found, look)):
             continue
         p = look.pad_mm
         boxes.append((seat, max(0, int((x0 - p) * k)), max(0, int((y0 - p) * k)),
@@ -1011,6 +1041,25 @@ def _colour_step_fitted(quad: QuadMM, contrast: _ContrastMap, fit: StepFit = STE
     r = math.radians(cd)
     rot = np.array([[math.cos(r), -math.sin(r)], [math.sin(r), math.cos(r)]])
     return _clockwise(rel @ rot.T + c0 + (cx, cy)), True
+
+
+def _unlike_left(rectified: Image, felt: Felt, k: float, region: tuple[int, int, int, int],
+                 found: list[CardObject], look: RectangleLook) -> bool:
+    """Whether a patch unlike the felt, of :attr:`RectangleLook.least_unlike` of a card, lies in ``region`` (px)
+    beside the cards found: a card whose print a glare washes out still differs from the felt a little in
+    brightness or tint over its whole paper (averaged over a few mm, the sensor's grain does not)."""
+    x0, y0, x1, y1 = region
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return False
+    ratio, dp = felt.contrast(rectified, region)
+    size = 2 * round(FAINT_SMOOTH_MM * k / 2) + 1
+    ratio = np.asarray(cv2.blur(ratio, (size, size)), np.float32)
+    dp = np.asarray(cv2.blur(dp, (size, size)), np.float32)
+    floor = max(SIDES.min_colour, SIDES.noise_times * felt.contrast_noise(rectified)[1])
+    taken = _taken([o for o in found if o.why is None], k, rectified.shape[:2], 3.0)[y0:y1, x0:x1]
+    unlike = ((np.abs(ratio - 1.0) > look.unlike_ratio) | (dp > floor)) & (taken == 0)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(unlike.astype(np.uint8), connectivity=8)
+    return n > 1 and int(stats[1:, cv2.CC_STAT_AREA].max()) >= look.least_unlike * CARD_MM[0] * CARD_MM[1] * k * k
 
 
 @dataclass(frozen=True)
@@ -1546,14 +1595,41 @@ def _outline_quad(cnt: Contour, rectified: Image, k: float, grown_mm: float) -> 
     return obj
 
 
-def _rescue_part(part: CardObject, mask: Image, light: FloatImage, k: float) -> list[CardObject]:
-    """:func:`_rescue` for a part of a split blob: the blob's mask within the part's quad."""
-    region = np.zeros_like(mask)
-    cv2.fillPoly(region, [np.round(part.quad * k - 0.5).astype(np.int32)], 255)
-    cs, _ = cv2.findContours(mask & region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    if not cs:
-        return [part]
-    return _rescue(max(cs, key=cv2.contourArea), light, k) or [part]
+def _part_blob(part: CardObject, mask: Image, k: float) -> Contour | None:
+    """The outline of the largest piece of the mask within a part's quad (a part of a split blob), if any."""
+    x0, y0, x1, y1 = part.box
+    h, w = mask.shape[:2]
+    px0, py0 = max(0, math.floor(x0 * k) - 1), max(0, math.floor(y0 * k) - 1)
+    px1, py1 = min(w, math.ceil(x1 * k) + 1), min(h, math.ceil(y1 * k) + 1)
+    if px1 <= px0 or py1 <= py0:
+        return None
+    region = np.zeros((py1 - py0, px1 - px0), np.uint8)
+    cv2.fillPoly(region, [np.round(part.quad * k - 0.5 - np.array([px0, py0])).astype(np.int32)], 255)
+    cs, _ = cv2.findContours(mask[py0:py1, px0:px1] & region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    return max(cs, key=cv2.contourArea) + np.array([px0, py0]) if cs else None
+
+
+REST_AREA = 0.5
+"""What cards found leave of a light blob is reported when a piece of it covers this share of a card."""
+
+
+def _rest(blob: Contour, cards: list[CardObject], k: float) -> list[CardObject]:
+    """The pieces of a light blob (its outline, px) that no card found covers, each of :data:`REST_AREA` of a
+    card or more, as things not card-shaped: a glare that joined two cards, one freed and one washed out,
+    still holds the second."""
+    x, y, w, h = cv2.boundingRect(blob)
+    rest = np.zeros((h, w), np.uint8)
+    cv2.drawContours(rest, [blob - np.array([x, y])], -1, 255, -1)
+    off = np.array([x, y], np.float64)
+    for c in cards:
+        cv2.fillPoly(rest, [np.round(c.quad * k - 0.5 - off).astype(np.int32)], 0)
+    # slivers along the cards' edges (a quad a pixel off its paper) are no piece
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(3.0 * k) + 1,) * 2)
+    rest = np.asarray(cv2.morphologyEx(rest, cv2.MORPH_OPEN, disc), np.uint8)
+    least = REST_AREA * CARD_MM[0] * CARD_MM[1] * k * k
+    return [CardObject(_rect_quad(p + np.array([x, y]), k)[0], None, "not card-shaped")
+            for p in cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]
+            if cv2.contourArea(p) >= least]
 
 
 def _rescue(cnt: Contour, light: FloatImage, k: float, depth: int = 0) -> list[CardObject]:
