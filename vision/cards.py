@@ -784,6 +784,8 @@ class RectangleLook:
     """...or when a patch unlike the felt of this share of a card lies there (stones beside it are less)."""
     most_overlap: float = 0.1
     """Largest share of a card a new rectangle may share with a card already found."""
+    own_paper: float = 0.6
+    """A thing found that is no card, inside a rectangle and this share of a card or more, is the card's paper."""
     refit_apart_mm: float = 5.0
     """A rectangle whose centre lies this near one whose colour fit failed is not fitted again (it would fail too)."""
     first_peaks: int = 8
@@ -911,11 +913,13 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
     def unclaimed(quad: QuadMM) -> bool:
         """Whether a rectangle is off every card kept and not half on a thing that is no card."""
         q32 = quad.astype(np.float32)
-        # half on a thing that is no card (a napkin): a card lies inside such a thing or off it; a thing
-        # lying inside the rectangle is part of the card (its paper, cut too narrow)
-        if any(look.most_overlap * area < inter < (1 - look.most_overlap) * min(area, a)
-                         for inter, a in ((cv2.intersectConvexConvex(q32, q)[0], a) for q, a in others)):
-            return False
+        # half on a thing that is no card (a napkin, a lighter): a card lies inside such a thing or off it;
+        # unless the thing lies inside the rectangle and fills most of it: the card's own paper, cut too narrow
+        for q, a in others:
+            inter = cv2.intersectConvexConvex(q32, q)[0]
+            own = look.own_paper * area <= a < area and inter >= (1 - look.most_overlap) * a
+            if look.most_overlap * area < inter < (1 - look.most_overlap) * area and not own:
+                return False
         return not any(cv2.intersectConvexConvex(q32, q.astype(np.float32))[0] > look.most_overlap * area
                        for q in kept)
 
