@@ -29,9 +29,9 @@ def test_accuracy_of_full_resolution_stills_asks_the_ends(capsys: pytest.Capture
     asked: list[float] = []
     with_ends = CardClassifier._with_ends
 
-    def spy(self: CardClassifier, crops: list[Any], main: list[Any]) -> list[Any]:
+    def spy(self: CardClassifier, crops: list[Any], main: list[Any], p: Any) -> list[Any]:
         asked.extend(px_per_mm_of(c) for c in crops)
-        return with_ends(self, crops, main)
+        return with_ends(self, crops, main, p)
 
     monkeypatch.setattr(CardClassifier, "_with_ends", spy)
     assert main(["bench", "accuracy", "--n", "1", "--seed", "7", "--px-per-mm", "2.9", "--json"]) == 0

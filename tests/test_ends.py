@@ -13,7 +13,15 @@ from models.deck import HELD_OUT_STYLES, render_card
 from models.scene import SceneSpec, render_scene
 from table.cards import DECK, Card, Suit
 from vision.cardcrop import half_turn, order_quad, warp_card
-from vision.classifier import KERNEL_MARGIN, CardClassifier
+from vision.classifier import (
+    BACKING,
+    DEFAULT_THRESHOLD,
+    KERNEL_MARGIN,
+    CardClassifier,
+    Prediction,
+    backs,
+    fall_back,
+)
 from vision.ends import (
     CUT_GUARD,
     END_H,
@@ -225,6 +233,64 @@ def test_the_ends_are_asked_only_where_the_main_model_is_unsure() -> None:
     unsure = _FakeEnds([EndsReading(12, 0.99, Suit.BASTOS, 0.5, True)])
     got = CardClassifier(threads=1, ends=unsure).classify([good, blank])
     assert not got[1].sure()
+
+
+def _backing(rank: int, picks: tuple[Suit, Suit], lead: float = 0.1) -> npt.NDArray[np.float64]:
+    """Main-model probabilities ``[2, 40]`` of a card it is unsure of: in each view the card of ``rank``
+    and of that view's suit in ``picks`` is ``lead`` above the rest of the rank (far above a kernel's wobble)."""
+    p = np.full((2, 40), 0.02)
+    for view, suit in enumerate(picks):
+        p[view, Card(rank, suit).index] += lead
+    return np.asarray(p / p.sum(axis=1, keepdims=True), np.float64)
+
+
+def test_a_suit_under_the_ends_bar_is_taken_only_where_the_card_model_backs_it_in_both_views() -> None:
+    e, b = Suit.ESPADAS, Suit.BASTOS
+    near = BACKING.suit_least + 0.1
+    assert near + KERNEL_MARGIN < ENDS_THRESHOLD
+    unsure = Prediction(Card.parse("3c"), 0.2, True)
+    cases = [  # (ends reading, main model's probabilities, called card or None)
+        (EndsReading(12, 0.99, e, near, True), _backing(12, (e, e)), "12e"),
+        (EndsReading(12, 0.99, e, near, True), _backing(12, (e, b)), None),  # one view backs bastos
+        (EndsReading(12, 0.99, e, near, True), _backing(12, (b, b)), None),  # the card model backs another suit
+        (EndsReading(12, 0.99, e, near, True), _backing(11, (e, e)), None),  # ... the suit of another rank only
+        (EndsReading(12, 0.99, e, near, False), _backing(12, (e, e)), None),  # the ends' views disagree
+        (EndsReading(12, 0.99, e, BACKING.suit_least - 0.1, True), _backing(12, (e, e)), None),  # pintas too unsure
+        (EndsReading(12, ENDS_THRESHOLD - 0.1, e, 0.99, True), _backing(12, (e, e)), None),  # the rank keeps its bar
+        (EndsReading(12, 0.99, None, near, True), _backing(12, (e, e)), None),  # no card's end
+        (EndsReading(12, 0.99, b, 0.99, True), _backing(12, (e, e)), "12b"),  # sure ends need no backing
+    ]
+    got = fall_back([unsure] * len(cases), [c[0] for c in cases], probabilities=np.stack([c[1] for c in cases]))
+    assert [str(p.card) if p.sure() else None for p in got] == [c[2] for c in cases]
+    assert all(p.probability >= DEFAULT_THRESHOLD for p in got if p.sure())
+    assert backs(_backing(12, (e, e)), 12, e) and not backs(_backing(12, (e, e)), 12, b)
+    # without the main model's probabilities, only sure ends are taken; a sure main model is never overruled
+    assert [p.sure() for p in fall_back([unsure] * 2, [cases[0][0], cases[-1][0]])] == [False, True]
+    sure = Prediction(Card.parse("3c"), 0.99, True)
+    assert fall_back([sure], [cases[0][0]], probabilities=cases[0][1][None]) == [sure]
+
+
+class _Told(CardClassifier):
+    """The installed reader, with the main model's probabilities of the last crop replaced by ``last``."""
+
+    def __init__(self, ends: EndsModel, last: npt.NDArray[np.float64]) -> None:
+        super().__init__(threads=1, ends=ends)
+        self.last = last
+
+    def probabilities(self, crops: list[npt.NDArray[np.uint8]]) -> npt.NDArray[np.float64]:
+        p = super().probabilities(crops)
+        p[-1] = self.last
+        return p
+
+
+def test_the_reader_backs_each_unsure_card_by_its_own_probabilities() -> None:
+    good, blank = _good_and_blank(2.6)
+    near = EndsReading(12, 0.99, Suit.ESPADAS, BACKING.suit_least + 0.1, True)
+    e, b = Suit.ESPADAS, Suit.BASTOS
+    backed = _Told(_FakeEnds([near]), _backing(12, (e, e))).classify([good, blank])
+    assert backed[0].sure() and str(backed[0].card) == str(DECK[5])  # the sure card, as it was
+    assert str(backed[1].card) == "12e" and backed[1].sure()  # the blank's own row was the one looked at
+    assert not _Told(_FakeEnds([near]), _backing(12, (e, b))).classify([good, blank])[1].sure()
 
 
 def test_the_ends_are_not_asked_about_a_card_from_a_coarse_frame() -> None:

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from table.cards import DECK, Card
+from table.cards import DECK, Card, Suit
 from table.errors import MusTableError
 from vision.cardcrop import BAND_H, BAND_W, CROP_H, CROP_W, card_bands, to_model_input
 from vision.ends import (
@@ -201,8 +201,41 @@ def combine(main: list[Prediction], corner: list[Prediction], threshold: float =
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class Backing:
+    """An ends call whose suit is under the ends' bar is taken where the card model backs that suit.
+
+    The pinta model is the ends' weak half on a deck it never saw: it may
+    hold espadas and bastos (two breaks or three) at 0.6-0.8 where the index
+    model names the rank at 0.99. The card model, unsure of such a card as a
+    whole, still sees its suit's art: asked only among the four cards of the
+    rank the index names, it picks a suit in each view. Where that pick is
+    the pintas' suit in both views, two readers of the suit that look at
+    different things agree, and the pintas need only ``suit_least``. The
+    rank keeps the ends' own bar (and the cut guard's look beyond the quad).
+    """
+
+    suit_least: float = 0.6
+    """Least pinta probability, in both views, of a suit the card model backs (the ends' bar is 0.8)."""
+
+
+BACKING = Backing()
+
+
+def backs(p: npt.NDArray[np.float64], rank: int, suit: Suit) -> bool:
+    """Whether the card model's probabilities ``[2, 40]``, among the four cards of ``rank``, pick ``suit`` in each view.
+
+    >>> p = np.full((2, 40), 0.02); p[:, Card(12, Suit.ESPADAS).index] = [0.05, 0.04]
+    >>> backs(p, 12, Suit.ESPADAS), backs(p, 12, Suit.BASTOS), backs(p, 11, Suit.ESPADAS)
+    (True, False, False)
+    """
+    four = [Card(rank, s).index for s in Suit]
+    return all(four[int(np.argmax(view[four]))] == Card(rank, suit).index for view in p)
+
+
 def fall_back(main: list[Prediction], ends: list[EndsReading], threshold: float = DEFAULT_THRESHOLD,
-              ends_threshold: float = ENDS_THRESHOLD) -> list[Prediction]:
+              ends_threshold: float = ENDS_THRESHOLD, probabilities: npt.NDArray[np.float64] | None = None,
+              backing: Backing = BACKING) -> list[Prediction]:
     """The main model's call where it is sure, else the ends reader's where that is sure, else unknown.
 
     The ends never overrule a sure main model: on the decks the main model
@@ -210,17 +243,28 @@ def fall_back(main: list[Prediction], ends: list[EndsReading], threshold: float 
     ends call is given at least the main model's ``threshold`` as its
     probability, so that the reader, which knows one threshold, takes it:
     the ends have their own (four probabilities, two models in two views,
-    must each reach it).
+    must each reach it). With the main model's ``probabilities`` ``[N, 2, 40]``,
+    an ends call whose suit is under that bar but at ``backing.suit_least``
+    is taken too where the main model :func:`backs` its suit (:class:`Backing`).
 
     >>> from table.cards import Card, Suit
     >>> m = [Prediction(Card.parse("6o"), 0.95, True), Prediction(Card.parse("6o"), 0.4, True)]
     >>> e = [EndsReading(7, 0.99, Suit.OROS, 0.99, True)] * 2
     >>> [(str(p.card), p.sure()) for p in fall_back(m, e)]
     [('6o', True), ('7o', True)]
+    >>> near = [EndsReading(7, 0.99, Suit.OROS, 0.7, True)] * 2
+    >>> p = np.full((2, 2, 40), 0.02); p[:, :, Card.parse("7o").index] = 0.05
+    >>> [(str(c.card), c.sure()) for c in fall_back(m, near, probabilities=p)]
+    [('6o', True), ('7o', True)]
+    >>> [(str(c.card), c.sure()) for c in fall_back(m, near)]
+    [('6o', True), ('6o', False)]
     """
     out = []
-    for m, e in zip(main, ends, strict=True):
-        if not m.sure(threshold) and e.sure(ends_threshold):
+    for i, (m, e) in enumerate(zip(main, ends, strict=True)):
+        backed = (probabilities is not None and e.suit is not None and e.agreed
+                  and e.rank_probability >= ends_threshold and e.suit_probability >= backing.suit_least
+                  and backs(probabilities[i], e.rank, e.suit))
+        if not m.sure(threshold) and (e.sure(ends_threshold) or backed):
             out.append(Prediction(e.card, max(e.probability, threshold), True))
         else:
             out.append(m)
@@ -305,17 +349,20 @@ class CardClassifier:
         """One prediction per crop, all crops in one model call (one more for the corner model)."""
         if not crops:
             return []
-        main = call_cards(self.probabilities(crops))
+        p = self.probabilities(crops)
+        main = call_cards(p)
         if not self.both_ways:
             return main
         if self.corners is not None:
             main = combine(main, call_cards(self.corners.probabilities(crops)))
         if self.ends is not None:
-            main = self._with_ends(crops, main)
+            main = self._with_ends(crops, main, p)
         return main
 
-    def _with_ends(self, crops: list[npt.NDArray[np.uint8]], main: list[Prediction]) -> list[Prediction]:
-        """The ends reader's call for each card the main model is not sure of, where it is sure.
+    def _with_ends(self, crops: list[npt.NDArray[np.uint8]], main: list[Prediction],
+                   p: npt.NDArray[np.float64]) -> list[Prediction]:
+        """The ends reader's call for each card the main model is not sure of, where it is sure
+        (or its suit is backed by the main model's probabilities ``p``, :func:`fall_back`).
 
         Only cards cut from a frame fine enough for the ends are asked
         (:data:`vision.ends.MIN_PX_PER_MM`: a full-resolution still).
@@ -327,7 +374,8 @@ class CardClassifier:
         out = list(main)
         ends = self.ends.read([face_of(crops[i]) for i in unsure], self.ends_threshold,
                               [getattr(crops[i], "source", None) for i in unsure])
-        for i, p in zip(unsure, fall_back([main[i] for i in unsure], ends, ends_threshold=self.ends_threshold),
-                        strict=True):
-            out[i] = p
+        told = fall_back([main[i] for i in unsure], ends, ends_threshold=self.ends_threshold,
+                         probabilities=p[unsure])
+        for i, call in zip(unsure, told, strict=True):
+            out[i] = call
         return out
