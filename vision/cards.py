@@ -784,6 +784,10 @@ class RectangleLook:
     """...or when a patch unlike the felt of this share of a card lies there (stones beside it are less)."""
     most_overlap: float = 0.1
     """Largest share of a card a new rectangle may share with a card already found."""
+    own_paper: float = 0.6
+    """A thing found that is no card, inside a rectangle and this share of a card or more, is the card's paper."""
+    refit_apart_mm: float = 5.0
+    """A rectangle whose centre lies this near one whose colour fit failed is not fitted again (it would fail too)."""
     first_peaks: int = 8
     """Peaks of each map judged in the first round (twice as many each next round): the work done, not what
     is found."""
@@ -901,22 +905,146 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
         ends = np.cumsum([b.size for _, b in batches])
         for (w, b), (cxy, quads), judged in zip(batches, placed, np.split(ok, ends[:-1]), strict=True):
             w.walk(b, cxy, quads, judged, mat, look)
-    candidates = [c for w in walks for c in w.kept]
-    out: list[CardObject] = []
+    ranked = [q for _, q in sorted((c for w in walks for c in w.kept), key=lambda sq: -sq[0])]
     kept = [o.quad for o in found if o.why is None]
     area = card[0] * card[1]
-    others = [o.quad.astype(np.float32) for o in found if o.why is not None]
-    for _, quad in sorted(candidates, key=lambda sq: -sq[0]):
-        obj = CardObject(quad, None)
-        shares = [cv2.intersectConvexConvex(quad.astype(np.float32), q)[0] / area for q in others]
-        if any(look.most_overlap < share < 1 - look.most_overlap for share in shares):
-            continue  # half on a thing that is no card (a napkin): a card lies inside such a thing or off it
-        if any(cv2.intersectConvexConvex(quad.astype(np.float32), q.astype(np.float32))[0]
-               > look.most_overlap * area for q in kept):
-            continue
+    others = [(o.quad.astype(np.float32), o.size[0] * o.size[1]) for o in found if o.why is not None]
+
+    def unclaimed(quad: QuadMM) -> bool:
+        """Whether a rectangle is off every card kept and not half on a thing that is no card."""
+        q32 = quad.astype(np.float32)
+        # half on a thing that is no card (a napkin, a lighter): a card lies inside such a thing or off it;
+        # unless the thing lies inside the rectangle and fills most of it: the card's own paper, cut too narrow
+        for q, a in others:
+            inter = cv2.intersectConvexConvex(q32, q)[0]
+            own = look.own_paper * area <= a < area and inter >= (1 - look.most_overlap) * a
+            if look.most_overlap * area < inter < (1 - look.most_overlap) * area and not own:
+                return False
+        return not any(cv2.intersectConvexConvex(q32, q.astype(np.float32))[0] > look.most_overlap * area
+                       for q in kept)
+
+    # A peak of edges all round may be a printed frame line and a shadow's edge as much as the card's own
+    # edge. Where the paper's colour tells (its fall to the felt's across the sides of a card, :class:`StepFit`),
+    # the rectangles on it are taken first (on it all round, as found: a fit would only trade a mm here for a
+    # turn there; else fitted near where they are), then those farther off moved onto it, last the rest as found
+    sides = np.sort(_colour_steps(np.asarray(ranked + kept, np.float64).reshape(-1, 4, 2), contrast), axis=1)
+    tells = bool(np.any(sides[:, 1] >= STEP_FIT.least_step))  # on some card found or candidate: worth fitting the rest
+    clear = sides[:len(ranked), 1] >= STEP_FIT.least_step
+    # of those on the colour's fall, those on it all round first (a rectangle a third off a figure card may have
+    # three sides on it, its fourth on the figure's colour), each kind best edges first
+    by_fall = sorted(np.flatnonzero(clear), key=lambda i: not bool(sides[i, 0] >= STEP_FIT.least_step))
+    out: list[QuadMM] = []
+
+    def keep(quad: QuadMM) -> None:
         kept.append(quad)
-        out.append(obj)
-    return out
+        out.append(quad)
+
+    deferred: list[QuadMM] = []
+    failed: list[npt.NDArray[np.float64]] = []  # centres whose fit found no fall: a peak beside one is no better
+    for i in by_fall:
+        quad = ranked[i]
+        if unclaimed(quad):
+            if sides[i, 0] < STEP_FIT.least_step:  # one side off the fall: a mm or two off, or turned
+                quad, _ = _colour_step_fitted(quad, contrast, coarse=False)
+            if unclaimed(quad):
+                keep(quad)
+    for quad in [q for q, c in zip(ranked, clear, strict=True) if not c]:
+        if not unclaimed(quad):
+            continue
+        centre = quad.mean(axis=0)
+        if not tells or any(float(np.linalg.norm(centre - f)) < look.refit_apart_mm for f in failed):
+            deferred.append(quad)
+            continue
+        fitted, moved = _colour_step_fitted(quad, contrast)
+        if not moved:
+            failed.append(centre)
+            deferred.append(quad)
+        elif unclaimed(fitted):
+            keep(fitted)
+    for quad in deferred:
+        if unclaimed(quad):
+            keep(quad)
+    return [CardObject(q, None) for q in out]
+
+
+@dataclass(frozen=True)
+class StepFit:
+    """A rectangle of the deck's size moved and turned, whole, onto where its colour ends (:func:`_colour_step_fitted`)."""
+
+    steps: tuple[tuple[float, float, float, float], ...] = ((2.0, 10.0, 3.0, 14.0), (0.5, 2.0, 0.5, 2.0))
+    """Coarse then fine: (shift step mm, shift span mm either way along each axis, turn step deg, turn span deg
+    either way); the rectangle search's peaks may be 10 mm and 13 degrees off."""
+    depths_mm: tuple[float, ...] = (1.5, 3.0)
+    """The colour difference from the felt is taken this far inside and outside each side..."""
+    points: int = 8
+    """...at this many points along it (its ends left out)."""
+    least_step: float = 0.025
+    """Least fall of the colour difference from the felt outwards across three of the four sides for a fit to
+    be taken (a neighbour may touch the fourth)."""
+
+
+STEP_FIT = StepFit()
+
+
+def _colour_steps(quads: npt.NDArray[np.float64], contrast: _ContrastMap, fit: StepFit = STEP_FIT
+                  ) -> npt.NDArray[np.float32]:
+    """For each rectangle (n x 4 x 2), each side's fall of the colour difference from the felt outwards (n x 4):
+    the median of the points just inside less the median of those just outside."""
+    q = _clockwise_each(quads)
+    c = q.mean(axis=1)
+    t = np.linspace(0.15, 0.85, fit.points)[:, None]
+    a, b = q, np.roll(q, -1, axis=1)  # side i joins corners i and i+1
+    n = (a + b) / 2 - c[:, None]
+    n = n / np.maximum(np.linalg.norm(n, axis=2), 1e-9)[..., None]
+    d = np.array([-x for x in fit.depths_mm] + list(fit.depths_mm))
+    pts = a[:, :, None, None] + (b - a)[:, :, None, None] * t + n[:, :, None, None] * d[None, None, :, None, None]
+    _, dp = contrast.at(pts.reshape(-1, 2))
+    dp = dp.reshape(len(q), 4, 2, len(fit.depths_mm) * fit.points)
+    inside_outside = _median(dp)
+    return np.asarray(inside_outside[:, :, 0] - inside_outside[:, :, 1], np.float32)
+
+
+def _colour_step_fitted(quad: QuadMM, contrast: _ContrastMap, fit: StepFit = STEP_FIT,
+                        coarse: bool = True) -> tuple[QuadMM, bool]:
+    """The rectangle moved and turned (not resized) to where its colour falls to the felt's, and whether it does.
+
+    On felt as pale as the paper the rectangle search's edges are as much a
+    printed frame line, a worn band's inner edge or a shadow's outer edge as
+    the card's own: a rectangle of the deck's size lands a few mm off, or turned.
+    Worn, yellowed or tinted paper still differs from the felt in colour
+    (a shadow keeps the felt's): the card is where the colour difference falls
+    outwards across its sides. Searched coarse (unless ``coarse`` is False: the
+    rectangle is near already) by the weakest of the three strongest sides (a
+    neighbour may touch the fourth), then fine by their sum (the sharper
+    optimum); the quad found is taken only when that fall is clear
+    (:attr:`StepFit.least_step`), else the rectangle stays as it was.
+    """
+    q = _clockwise(quad)
+    c0 = q.mean(axis=0)
+    rel = q - c0
+    cx, cy, cd = 0.0, 0.0, 0.0
+    weakest = -np.inf
+    for n, (step, span, dstep, dspan) in enumerate(fit.steps):
+        if n == 0 and not coarse:
+            continue
+        offsets = np.arange(-span, span + 1e-9, step)
+        turns = cd + np.arange(-dspan, dspan + 1e-9, dstep)
+        shifts = np.stack(np.meshgrid(cx + offsets, cy + offsets, indexing="ij"), axis=-1).reshape(-1, 2)
+        rads = np.deg2rad(turns)
+        rots = np.stack([np.stack([np.cos(rads), -np.sin(rads)], axis=1),
+                         np.stack([np.sin(rads), np.cos(rads)], axis=1)], axis=1)  # turns x 2 x 2
+        turned = np.einsum("pj,tij->tpi", rel, rots)  # turns x 4 x 2
+        quads = (turned[:, None] + (c0 + shifts)[None, :, None]).reshape(-1, 4, 2)
+        steps = np.sort(_colour_steps(quads, contrast, fit), axis=1)
+        last = n == len(fit.steps) - 1
+        i = int(np.argmax(steps.sum(axis=1) if last else steps[:, 1]))
+        ti, si = divmod(i, len(shifts))
+        cx, cy, cd, weakest = float(shifts[si, 0]), float(shifts[si, 1]), float(turns[ti]), float(steps[i, 1])
+    if weakest < fit.least_step:
+        return quad, False
+    r = math.radians(cd)
+    rot = np.array([[math.cos(r), -math.sin(r)], [math.sin(r), math.cos(r)]])
+    return _clockwise(rel @ rot.T + c0 + (cx, cy)), True
 
 
 def _unlike_left(rectified: Image, felt: Felt, k: float, region: tuple[int, int, int, int],
