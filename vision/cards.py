@@ -983,6 +983,19 @@ class StepFit:
     be taken (a neighbour may touch the fourth)."""
 
 
+def _across_sides(q: npt.NDArray[np.float64], points: int, offsets_mm: list[float]) -> npt.NDArray[np.float64]:
+    """Points along each side of each clockwise rectangle (n x 4 x 2), from 15 % to 85 % of its length, at each
+    offset along the side's outward normal (negative: inside): n x 4 x offsets x points x 2."""
+    c = q.mean(axis=1)
+    t = np.linspace(0.15, 0.85, points)[:, None]
+    a, b = q, np.roll(q, -1, axis=1)  # side i joins corners i and i+1
+    n = (a + b) / 2 - c[:, None]
+    n = n / np.maximum(np.linalg.norm(n, axis=2), 1e-9)[..., None]
+    d = np.asarray(offsets_mm, np.float64)
+    return np.asarray(a[:, :, None, None] + (b - a)[:, :, None, None] * t
+                      + n[:, :, None, None] * d[None, None, :, None, None], np.float64)
+
+
 STEP_FIT = StepFit()
 
 
@@ -991,13 +1004,7 @@ def _colour_steps(quads: npt.NDArray[np.float64], contrast: _ContrastMap, fit: S
     """For each rectangle (n x 4 x 2), each side's fall of the colour difference from the felt outwards (n x 4):
     the median of the points just inside less the median of those just outside."""
     q = _clockwise_each(quads)
-    c = q.mean(axis=1)
-    t = np.linspace(0.15, 0.85, fit.points)[:, None]
-    a, b = q, np.roll(q, -1, axis=1)  # side i joins corners i and i+1
-    n = (a + b) / 2 - c[:, None]
-    n = n / np.maximum(np.linalg.norm(n, axis=2), 1e-9)[..., None]
-    d = np.array([-x for x in fit.depths_mm] + list(fit.depths_mm))
-    pts = a[:, :, None, None] + (b - a)[:, :, None, None] * t + n[:, :, None, None] * d[None, None, :, None, None]
+    pts = _across_sides(q, fit.points, [-x for x in fit.depths_mm] + list(fit.depths_mm))
     _, dp = contrast.at(pts.reshape(-1, 2))
     dp = dp.reshape(len(q), 4, 2, len(fit.depths_mm) * fit.points)
     inside_outside = _median(dp)
@@ -1275,13 +1282,7 @@ def _felt_outside(quads: npt.NDArray[np.float64], contrast: _ContrastMap,
     if not len(quads):
         return np.zeros(0, bool)
     q = _clockwise_each(quads)
-    c = q.mean(axis=1)
-    t = np.linspace(0.15, 0.85, fit.points)[:, None]
-    a, b = q, np.roll(q, -1, axis=1)  # side i joins corners i and i+1
-    n = (a + b) / 2 - c[:, None]
-    n = n / np.maximum(np.linalg.norm(n, axis=2), 1e-9)[..., None]
-    offsets = np.array([-2.5, 1.5])[None, None, :, None, None]
-    pts = a[:, :, None, None] + (b - a)[:, :, None, None] * t + n[:, :, None, None] * offsets
+    pts = _across_sides(q, fit.points, [-2.5, 1.5])
     _, dp = contrast.at(pts.reshape(-1, 2))
     side = _median(dp.reshape(len(q), 4, 2, fit.points))  # each quad x side x (inside, outside)
     paper = _median(side[:, :, 0]).astype(np.float64)
