@@ -475,14 +475,14 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     for cnt in pending:
         parts = _split(cnt, k, card)
         if len(parts) == 1 and parts[0].why is not None:
-            rescued = _rescue(cnt, light, k)
+            rescued = _rescue(cnt, light, k, edges=(rectified, card))
             lit += [cnt] if rescued else []
             parts = rescued or parts
         else:  # a card split off a blob with a glare: the glare's part may still hold a card
             freed = []
             for p in parts:
                 piece = _part_blob(p, mask, k) if p.why else None
-                rescued = _rescue(piece, light, k) if piece is not None else []
+                rescued = _rescue(piece, light, k, edges=(rectified, card)) if piece is not None else []
                 lit += [piece] if rescued and piece is not None else []
                 freed += rescued or [p]
             parts = freed
@@ -1623,6 +1623,9 @@ def _part_blob(part: CardObject, mask: Image, k: float) -> Contour | None:
     return max(cs, key=cv2.contourArea) + np.array([px0, py0]) if cs else None
 
 
+LOOSE_RESCUE_FILL = 0.85
+"""A piece cut from a light blob that fills less of its rectangle than a card's hull (a glare's bump on one side)
+but this much is a card only where the deck's rectangle fitted on it runs along clear edges all round."""
 REST_AREA = 0.5
 """What cards found leave of a light blob is reported when a piece of it covers this share of a card."""
 
@@ -1646,7 +1649,8 @@ def _rest(blob: Contour, cards: list[CardObject], k: float) -> list[CardObject]:
             if cv2.contourArea(p) >= least]
 
 
-def _rescue(cnt: Contour, light: FloatImage, k: float, depth: int = 0) -> list[CardObject]:
+def _rescue(cnt: Contour, light: FloatImage, k: float, depth: int = 0,
+            edges: tuple[Image, tuple[float, float]] | None = None) -> list[CardObject]:
     """A card inside a light blob that is not card-shaped (a glare around it): cut higher.
 
     The card's paper is the lightest part of such a blob; cut at rising levels
@@ -1680,6 +1684,7 @@ def _rescue(cnt: Contour, light: FloatImage, k: float, depth: int = 0) -> list[C
     if top.size:
         cut = ((hat > 0.5 * float(percentile(top, 90))) & (blob > 0)).astype(np.uint8) * 255
         cuts.append(np.asarray(cv2.morphologyEx(cut, cv2.MORPH_OPEN, kernel), np.uint8))
+    loose: list[CardObject] = []
     for cut in cuts:
         cards = []
         pieces = [c for c in cv2.findContours(cut, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]
@@ -1695,8 +1700,16 @@ def _rescue(cnt: Contour, light: FloatImage, k: float, depth: int = 0) -> list[C
                 cards.append(obj)
                 if group is pieces:
                     break
+            elif fill > LOOSE_RESCUE_FILL and card_shaped(*obj.size) and len(group) == 1:
+                loose.append(obj)
         if cards:
             return cards + _rescue_rest(blob, cards, (x, y), light, k, depth)
+    if edges is not None:  # a glare's bump on one side of the card: the deck's rectangle on clear edges all round
+        rectified, card = edges
+        for obj in loose:
+            quad, weakest = _fitted_on_edges(_resized(obj.quad, card), rectified, k)
+            if weakest >= REFIT_EDGE:
+                return [CardObject(quad, None)]
     return []
 
 
