@@ -489,3 +489,16 @@ def test_a_card_freed_from_a_glare_is_not_grown_into_the_glare_past_its_decks_si
     scene = render_scene(random_scene(rng, px_per_mm=2.9, deck=HELD_OUT_STYLES["cincuenta"]), rng)
     assert scene.spec.glare > 0.8
     assert_all_found(scene, find(scene, READER_K), tol_mm=3.0)
+
+
+def test_a_card_with_a_glares_bump_on_one_side_is_cut_free_at_its_decks_size() -> None:
+    # `evaluate_wide --seed 70701`, clasica's scene 19 (dark blue felt, a glare of 0.80 beside seat 3's 5c):
+    # every cut of the light blob leaves the card with a bump of the glare on one side (0.86-0.89 of its
+    # rectangle, under a card hull's 0.9), and the outlines then gave a rectangle turned 18 degrees off
+    rng = _drawn_at({"bit_generator": "PCG64",
+                     "state": {"state": 240561653789072692991012381183034456309,
+                               "inc": 281185834348964497320949878659032172807},
+                     "has_uint32": 1, "uinteger": 1184182979})
+    scene = render_scene(random_scene(rng, px_per_mm=2.9, deck=HELD_OUT_STYLES["clasica"]), rng)
+    assert scene.spec.glare > 0.75
+    assert_all_found(scene, find(scene, READER_K), tol_mm=3.0)
