@@ -1655,7 +1655,11 @@ def _rescue(cnt: Contour, light: FloatImage, k: float, depth: int = 0,
 
     The card's paper is the lightest part of such a blob; cut at rising levels
     of the blob's own lightness until a card-shaped piece stands alone. A card
-    is convex, so each piece is taken as its hull (its figures and all).
+    is convex, so each piece is taken as its hull (its figures and all). Where
+    no cut frees one whole, a piece that is a card with a glare's bump on one
+    side (:data:`LOOSE_RESCUE_FILL`) is the card when ``edges`` (the rectified
+    view and the deck's size) show the deck's rectangle on it with a clear edge
+    all round (:data:`REFIT_EDGE`).
     """
     area = float(cv2.contourArea(cnt)) / (k * k)
     one = CARD_MM[0] * CARD_MM[1]
