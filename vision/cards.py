@@ -472,11 +472,13 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     singles = [_trimmed(q, c, k, card) if _larger(CardObject(q, None), card) else q
                for q, c in zip(singles, single_contours, strict=True)]
     lit: list[Contour] = []  # light blobs that cards were freed from: what the cards leave of them is said
+    beside_light: list[CardObject] = []  # the cards freed from them, which touch a glare's light
     for cnt in pending:
         parts = _split(cnt, k, card)
         if len(parts) == 1 and parts[0].why is not None:
             rescued = _rescue(cnt, light, k, edges=(rectified, card))
             lit += [cnt] if rescued else []
+            beside_light += rescued
             parts = rescued or parts
         else:  # a card split off a blob with a glare: the glare's part may still hold a card
             freed = []
@@ -484,6 +486,7 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
                 piece = _part_blob(p, mask, k) if p.why else None
                 rescued = _rescue(piece, light, k, edges=(rectified, card)) if piece is not None else []
                 lit += [piece] if rescued and piece is not None else []
+                beside_light += rescued
                 freed += rescued or [p]
             parts = freed
         found.extend(parts)
@@ -503,12 +506,14 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     # a card of another size than the frame's deck lost part of its paper (to a glare) or took
     # some felt with it (a glare's edge, a printed mark on its border): the deck's rectangle,
     # fitted to its edges, is the card
+    glared = [any(o is f for f in beside_light) for o in found]
     found = [_refitted(o, card, rectified, k) if o.why is None and _off_size(o, card) else o for o in found]
     # every side where the card's colour meets the felt's (what the other looks and the refits leave of a
-    # worn edge; the single cards were fitted so before the deck's size was taken from them), never past the
-    # deck's size (a card freed from a glare touches the glare's light, as unlike the felt as its paper)
-    found = [_colour_fitted(o, rectified, felt, k, card if singles else None)
-             if o.why is None and not any(o.quad is q for q in singles) else o for o in found]
+    # worn edge; the single cards were fitted so before the deck's size was taken from them); a card freed
+    # from a glare never past its deck's size (it touches the glare's light, as unlike the felt as its paper)
+    found = [_colour_fitted(o, rectified, felt, k, card if singles and f else None)
+             if o.why is None and not any(o.quad is q for q in singles) else o
+             for o, f in zip(found, glared, strict=True)]
     # a blob that cards were freed from may hold another card, washed out by the same glare: what the
     # cards found leave of it, when card-sized, is reported (never dropped silently), where a seat still
     # lacks a card (beside a hand of four it is only the glare)
@@ -1193,9 +1198,10 @@ class SideFit:
     points: int = 16
     """Points along each side whose median is its profile."""
     most_over_deck: float = OFF_SIZE
-    """A fit that leaves a card larger than its frame's deck by more than this share (either side) is not taken,
-    where the deck's size is known: a worn band brings a card up to its deck's size, not past it; past it lies
-    something else unlike the felt that the card touches (a glare's light beside a card on dark felt)."""
+    """A fit that leaves a card cut free from a glare larger than its frame's deck by more than this share (either
+    side) is not taken: a worn band brings a card up to its deck's size, not past it; past it lies the glare's light
+    the card touches, as unlike the felt as its paper. (On felt of the paper's own hue, a rectangle found off its
+    card may need the growth to take the card in: there it is left.)"""
 
 
 SIDES = SideFit()
