@@ -501,8 +501,10 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
                     measured += [f.size] if f.quad is not o.quad else []
                 if measured:
                     deck = (float(np.median([m[0] for m in measured])), float(np.median([m[1] for m in measured])))
-            more += _rectangle_cards(rectified, felt, k, mat, found + more, deck,
-                                     sized=len(measured) >= RECTANGLES.sized_by)
+            sized = len(measured) >= RECTANGLES.sized_by
+            more += _rectangle_cards(rectified, felt, k, mat, found + more, deck, sized)
+            if _seat_short(cards + more, mat):  # paper as bright as a felt of another hue: edges in colour too
+                more += _rectangle_cards(rectified, felt, k, mat, found + more, deck, sized, in_colour=True)
         if _seat_short(cards + more, mat):  # the outlines find most; the faint cut costs as much
             more += _faint_cards(rectified, felt, light, k, mat, cards + more, card)
         # what was not card-shaped and held a card found now (a card and its glare, its shadow) is that card,
@@ -775,7 +777,10 @@ class RectangleLook:
     """A pixel is on an edge across a side when its gradient along the side's normal is this many
     times the free felt's median gradient..."""
     min_edge: float = 0.008
-    """...and at least this (log-brightness a pixel)."""
+    """...and at least this (log-brightness a pixel); or its colour difference from the felt
+    (:meth:`vision.felt.Felt.contrast`) changes as many times the felt's own..."""
+    min_colour_edge: float = 0.004
+    """...and at least this a pixel (paper as bright as a felt of another hue shows its edge in colour only)."""
     min_side: float = 0.5
     """Least share of every side of a rectangle that runs along an edge."""
     corners: float = 0.12
@@ -811,7 +816,7 @@ RECTANGLES = RectangleLook()
 
 def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
                      found: list[CardObject], card: tuple[float, float], sized: bool = True,
-                     look: RectangleLook = RECTANGLES) -> list[CardObject]:
+                     in_colour: bool = False, look: RectangleLook = RECTANGLES) -> list[CardObject]:
     """Cards found as rectangles of their deck's size whose four sides all run along an edge.
 
     Paper as pale as the felt, or darker (yellowed paper on pale felt), or a
@@ -871,9 +876,17 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
     ha, hb = round(a_px / 2), round(b_px / 2)
     one = np.ones((3, 3), np.uint8)
     contrast = _ContrastMap.of(rectified, felt, k)
+    # ``in_colour``: a card's edge may show in colour only (yellowed paper as bright as a felt of another hue)
+    climit: Any = np.inf
+    if in_colour:
+        cgx, cgy = _blurred_gradient(every(contrast.dp, 2), look.blur_px / 2)
+        cnoise = float(median(np.asarray(cv2.magnitude(cgx, cgy), np.float32)[free])) / 2
+        climit = max(look.min_colour_edge, look.edge_sigmas * cnoise)
     maps: list[_PeakMap] = []
     for seat, bx0, by0, bx1, by1 in boxes:
         sgx, sgy = _log_gradient(np.ascontiguousarray(rectified[by0:by1, bx0:bx1]), look.blur_px)
+        dgx, dgy = (_blurred_gradient(np.ascontiguousarray(contrast.dp[by0:by1, bx0:bx1]), look.blur_px)
+                    if in_colour else (sgx, sgy))
         zx0, zy0, zx1, zy1 = mat.card_zone(seat)
         h, w = sgx.shape
         centre = ((w - 1) / 2.0, (h - 1) / 2.0)
@@ -882,9 +895,13 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
             cos, sin = math.cos(r), math.sin(r)
             # edges across the sides whose normal is u = (cos, sin), and across those whose normal is
             # v = (-sin, cos), either way (paper lighter than the felt or its shadow, or darker than the felt)
-            planes = cv2.dilate(cv2.merge([cv2.compare(np.abs(sgx * cos + sgy * sin), limit, cv2.CMP_GT),
-                                           cv2.compare(np.abs(sgy * cos - sgx * sin), limit, cv2.CMP_GT)]),
-                                one)  # kept whole when scaled down
+            # (in brightness, or when ``in_colour`` in colour too)
+            across = [cv2.compare(np.abs(sgx * cos + sgy * sin), limit, cv2.CMP_GT),
+                      cv2.compare(np.abs(sgy * cos - sgx * sin), limit, cv2.CMP_GT)]
+            if in_colour:
+                across = [cv2.bitwise_or(across[0], cv2.compare(np.abs(dgx * cos + dgy * sin), climit, cv2.CMP_GT)),
+                          cv2.bitwise_or(across[1], cv2.compare(np.abs(dgy * cos - dgx * sin), climit, cv2.CMP_GT))]
+            planes = cv2.dilate(cv2.merge(across), one)  # kept whole when scaled down
             # the crop turned so that u runs along x, at the search's resolution
             tw, th = int(math.ceil((w * cos + h * sin) * f)) + 2, int(math.ceil((w * sin + h * cos) * f)) + 2
             m = cv2.getRotationMatrix2D(centre, float(deg), f)
@@ -1456,9 +1473,14 @@ class _ContrastMap:
 
 def _log_gradient(rectified: Image, blur_px: float = 1.0) -> tuple[FloatImage, FloatImage]:
     """The log brightness's gradient (log units a pixel), smoothed by ``blur_px``."""
-    log = cv2.GaussianBlur(_log_grey(rectified), (0, 0), blur_px)
-    return (np.asarray(cv2.Sobel(log, cv2.CV_32F, 1, 0), np.float32) / np.float32(8.0),
-            np.asarray(cv2.Sobel(log, cv2.CV_32F, 0, 1), np.float32) / np.float32(8.0))
+    return _blurred_gradient(_log_grey(rectified), blur_px)
+
+
+def _blurred_gradient(image: FloatImage, blur_px: float) -> tuple[FloatImage, FloatImage]:
+    """A float image's gradient (its units a pixel), smoothed by ``blur_px``."""
+    smooth = cv2.GaussianBlur(image, (0, 0), blur_px)
+    return (np.asarray(cv2.Sobel(smooth, cv2.CV_32F, 1, 0), np.float32) / np.float32(8.0),
+            np.asarray(cv2.Sobel(smooth, cv2.CV_32F, 0, 1), np.float32) / np.float32(8.0))
 
 
 def _gradient(image: npt.NDArray[Any]) -> FloatImage:
