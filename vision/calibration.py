@@ -262,8 +262,9 @@ class BlurGauge:
     quarter to three quarters of the step over 1.349 s.
     """
 
-    reach_mm: float = 3.0
-    """Each profile runs this far into the square (its border cell is 8 mm) and out into the quiet zone (10 mm or more)."""
+    reach_mm: float = 4.0
+    """Each profile runs this far into the square (its border cell is 8 mm) and out into the quiet zone (10 mm
+    or more): its ends, a fifth of it each, lie clear of an edge blurred by up to 1.4 mm (2 px at 1.45 px/mm)."""
     step_mm: float = 0.1
     """Spacing of a profile's samples (0.15-0.3 px at 1.45-2.9 px/mm)."""
     along: int = 16
