@@ -117,6 +117,8 @@ class TellApart:
     11506), the 12 of copas of a frame blurred by 1.1 px was nearer the sharper frame's 12 of oros in one
     view in 27 crops of 27 (by 0.03 in cosine), and left unknown in 6; each card met blurred as its own frame
     was, 12c was nearest in both views by 0.045 or more in all 27."""
+    least_blur_px: float = 0.4
+    """Less than this is given no blur: a still's own blur, cut again at 1.45 px/mm, is as much (0-0.6 px)."""
     blur_step_px: float = 0.25
     """Cards whose frames' blurs round to the same multiple of this share one look at the crop (one model call)."""
     most_blur_px: float = 2.0
@@ -420,7 +422,7 @@ class LearntDeck:
                 or len(feats) != len(labels) or set(labels.tolist()) != set(range(len(DECK))):
             raise DeckNotFound(f"the learnt deck in {folder} is damaged or of another version")
         return cls(np.asarray(crops, np.uint8), feats, np.asarray(labels, np.int64), str(meta["model"]),
-                   float(meta.get("px_per_mm", 0.0)), tuple(float(b) for b in meta.get("blur_mm", ())))
+                   float(meta.get("px_per_mm", 0.0)), _blurs(meta.get("blur_mm")))
 
 
 class LearntClassifier:
@@ -454,13 +456,17 @@ class LearntClassifier:
         feats, _ = features_of(self.model, both)
         return np.stack([feats[:n], feats[n:]], axis=1)
 
-    def _scores_of(self, feats: FloatArray) -> FloatArray:
-        """Best similarity to each card ``[N, 2, 40]`` of features ``[N, 2, F]``."""
+    def _scores_of(self, feats: FloatArray, cards: npt.NDArray[np.bool_] | None = None) -> FloatArray:
+        """Best similarity to each card ``[N, 2, 40]`` of features ``[N, 2, F]`` (only to ``cards`` ``[40]``
+        where given: -1 to the rest)."""
         n = len(feats)
-        sim = feats.reshape(2 * n, -1) @ self.deck.features.T                 # [2N, M]
+        rows = self._onehot.any(axis=1) if cards is None else self._onehot[:, cards].any(axis=1)
+        sim = feats.reshape(2 * n, -1) @ self.deck.features[rows].T           # [2N, M']
+        onehot = self._onehot[rows]
         best = np.full((2 * n, len(DECK)), -1.0, np.float32)
         for c in range(len(DECK)):
-            best[:, c] = sim[:, self._onehot[:, c]].max(axis=1)
+            if cards is None or cards[c]:
+                best[:, c] = sim[:, onehot[:, c]].max(axis=1)
         return best.reshape(n, 2, len(DECK))
 
     def scores(self, crops: Sequence[Image]) -> FloatArray:
@@ -472,14 +478,15 @@ class LearntClassifier:
         would have shown it (:meth:`as_learnt` with the card's :meth:`blur_px`), and the features
         ``[N, 2, F]`` of each look, by its blur (one model call a look)."""
         blur = self.blur_px()
-        cut_again = any(self._cut_again(c) for c in crops)
-        looks = sorted(set(blur.tolist())) if cut_again else [0.0]
+        coarse = [self._coarse(c) for c in crops]  # cut once, blurred for each look
+        looks = sorted(set(blur.tolist())) if any(c is not None for c in coarse) else [0.0]
         feats: dict[float, FloatArray] = {}
         scores = np.zeros((len(crops), 2, len(DECK)), np.float32)
         for b in looks:
-            feats[b] = self._features([self.as_learnt(c, b) for c in crops])
+            feats[b] = self._features([c if k is None else self._blurred(k, b, c)
+                                       for c, k in zip(crops, coarse, strict=True)])
             cards = blur == b if len(looks) > 1 else np.ones(len(DECK), bool)
-            scores[:, :, cards] = self._scores_of(feats[b])[:, :, cards]
+            scores[:, :, cards] = self._scores_of(feats[b], cards)[:, :, cards]
         return scores, feats
 
     def blur_px(self) -> npt.NDArray[np.float64]:
@@ -491,13 +498,8 @@ class LearntClassifier:
             return np.zeros(len(DECK))
         measured = np.asarray(self.deck.blur_mm, np.float64) * self.deck.px_per_mm
         beyond = np.minimum(t.most_blur_px, np.sqrt(np.maximum(0.0, measured ** 2 - t.own_blur_px ** 2)))
+        beyond[beyond < t.least_blur_px] = 0.0
         return np.asarray(np.round(beyond / t.blur_step_px) * t.blur_step_px, np.float64)
-
-    def _cut_again(self, crop: Image) -> bool:
-        """Whether :meth:`as_learnt` cuts the crop again (its frame finer than the learning frames')."""
-        learnt = self.deck.px_per_mm
-        return getattr(crop, "source", None) is not None and learnt > 0 \
-            and px_per_mm_of(crop) > learnt * self.tell.resample_above
 
     def as_learnt(self, crop: Image, blur_px: float = 0.0) -> Image:
         """The crop as the learning frames would have shown it: cut again through their px per mm when
@@ -508,11 +510,17 @@ class LearntClassifier:
         its crop (72 px across either way) is sharper and aliased otherwise:
         what the deck learnt from the coarser frames then looks less like it.
         """
+        coarse = self._coarse(crop)
+        return crop if coarse is None else self._blurred(coarse, blur_px, crop)
+
+    def _coarse(self, crop: Image) -> Image | None:
+        """The card of a crop cut again through the learning frames' px per mm; ``None`` where its frame is
+        not finer than theirs by :attr:`TellApart.resample_above` (or the crop forgot its frame)."""
         source = getattr(crop, "source", None)
-        if source is None or not self._cut_again(crop):
-            return crop
         fine = px_per_mm_of(crop)
         learnt = self.deck.px_per_mm
+        if source is None or learnt <= 0 or fine <= learnt * self.tell.resample_above:
+            return None
         image, quad = source
         w = max(CROP_W, round(fine * CARD_WIDTH_MM))
         h = round(w * CROP_H / CROP_W)
@@ -520,11 +528,16 @@ class LearntClassifier:
         m = cv2.getPerspectiveTransform(order_quad(quad), dst)
         card = cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         lw = max(CROP_W // 2, round(learnt * CARD_WIDTH_MM))
-        coarse = cv2.resize(card, (lw, round(lw * CROP_H / CROP_W)), interpolation=cv2.INTER_AREA)
+        return np.asarray(cv2.resize(card, (lw, round(lw * CROP_H / CROP_W)), interpolation=cv2.INTER_AREA),
+                          np.uint8)
+
+    @staticmethod
+    def _blurred(coarse: Image, blur_px: float, crop: Image) -> Image:
+        """A crop of the coarse card blurred by ``blur_px`` (its px), remembering ``crop``'s frame."""
         if blur_px > 0:
-            coarse = cv2.GaussianBlur(coarse, (0, 0), blur_px)
+            coarse = np.asarray(cv2.GaussianBlur(coarse, (0, 0), blur_px), np.uint8)
         out = np.asarray(cv2.resize(coarse, (CROP_W, CROP_H), interpolation=cv2.INTER_LINEAR), np.uint8).view(CardCrop)
-        out.source = source
+        out.source = getattr(crop, "source", None)
         return out
 
     def _probabilities_of(self, scores: FloatArray) -> npt.NDArray[np.float64]:
@@ -652,6 +665,14 @@ class LearntClassifier:
             elif by_ends is not None:
                 calls[i] = Prediction(by_ends.card, max(by_ends.probability, DEFAULT_THRESHOLD), True)
         return calls
+
+
+def _blurs(kept: object) -> tuple[float, ...]:
+    """A kept deck's ``blur_mm``: one number a card, else not known (``()``: a deck kept before it was)."""
+    if not isinstance(kept, list) or len(kept) != len(DECK) \
+            or not all(isinstance(b, (int, float)) and b >= 0 for b in kept):
+        return ()
+    return tuple(float(b) for b in kept)
 
 
 @dataclass(frozen=True)
