@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -333,9 +334,13 @@ def test_a_deck_keeps_how_blurred_each_cards_learning_frame_was(learnt_half_blur
     blur = deck.classifier(model).blur_px()
     twelve_c, twelve_o = Card.parse("12c").index, Card.parse("12o").index
     assert blur[twelve_c] >= 0.75 and blur[twelve_o] <= 0.25  # 1.1 px and 0.1 px, beyond their own pixels
-    again = load_deck("cincuenta", tmp_path) if save_deck("cincuenta", deck, tmp_path) else None
-    assert again is not None and np.allclose(again.blur_mm, deck.blur_mm, atol=1e-3)
-    assert not replace(deck, blur_mm=()).classifier(model).blur_px().any()  # a deck kept before: none
+    folder = save_deck("cincuenta", deck, tmp_path)
+    assert np.allclose(load_deck("cincuenta", tmp_path).blur_mm, deck.blur_mm, atol=1e-3)
+    meta = json.loads((folder / "deck.json").read_text())
+    for kept in (None, 0.5, [0.5] * 39):  # a deck kept before it was measured, or a number that is not one a card
+        (folder / "deck.json").write_text(json.dumps({**meta, "blur_mm": kept}))
+        again = load_deck("cincuenta", tmp_path)
+        assert again.blur_mm == () and not again.classifier(model).blur_px().any()
 
 
 def test_a_still_meets_each_card_as_blurred_as_its_learning_frame_was(learnt_half_blurred: LearntDeck,
