@@ -481,3 +481,23 @@ def test_median_is_numpys() -> None:
     for n in (4, 5, 16):
         x = rng.random((50, 4, n)).astype(np.float32)
         assert np.array_equal(_median(x), np.median(x, axis=-1))
+
+
+def _drawn_at(state: dict[str, object]) -> np.random.Generator:
+    """A generator where a measure's run of scenes stood (one scene of it drawn again, not all before it)."""
+    rng = np.random.default_rng()
+    rng.bit_generator.state = state
+    return rng
+
+
+def test_a_card_freed_from_a_glare_is_not_grown_into_the_glare_past_its_decks_size() -> None:
+    # `evaluate_wide --seed 60601`, cincuenta's scene 12 (dark red felt, a glare of 0.88 on a card of seat 1):
+    # the card is cut free from the glare at its deck's size, 0.3 mm off; the colour fit then walked its
+    # side out across the glare's light (of another colour than the felt) to 70.8 mm wide, 9.6 mm off
+    rng = _drawn_at({"bit_generator": "PCG64",
+                     "state": {"state": 59499348125230584816724957747140119014,
+                               "inc": 229919219145622803229767030386982128611},
+                     "has_uint32": 1, "uinteger": 1634906422})
+    scene = render_scene(random_scene(rng, px_per_mm=2.9, deck=HELD_OUT_STYLES["cincuenta"]), rng)
+    assert scene.spec.glare > 0.8
+    assert_all_found(scene, find(scene, READER_K), tol_mm=3.0)

@@ -517,9 +517,10 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     # fitted to its edges, is the card
     found = [_refitted(o, card, rectified, k) if o.why is None and _off_size(o, card) else o for o in found]
     # every side where the card's colour meets the felt's (what the other looks and the refits leave of a
-    # worn edge; the single cards were fitted so before the deck's size was taken from them)
-    found = [_colour_fitted(o, rectified, felt, k) if o.why is None and not any(o.quad is q for q in singles)
-             else o for o in found]
+    # worn edge; the single cards were fitted so before the deck's size was taken from them), never past the
+    # deck's size (a card freed from a glare touches the glare's light, as unlike the felt as its paper)
+    found = [_colour_fitted(o, rectified, felt, k, card if singles else None)
+             if o.why is None and not any(o.quad is q for q in singles) else o for o in found]
     # a blob that cards were freed from may hold another card, washed out by the same glare: what the
     # cards found leave of it, when card-sized, is reported (never dropped silently), where a seat still
     # lacks a card (beside a hand of four it is only the glare)
@@ -1284,6 +1285,10 @@ class SideFit:
     """...and at least this many times the free felt's own spread in it."""
     points: int = 16
     """Points along each side whose median is its profile."""
+    most_over_deck: float = OFF_SIZE
+    """A fit that leaves a card larger than its frame's deck by more than this share (either side) is not taken,
+    where the deck's size is known: a worn band brings a card up to its deck's size, not past it; past it lies
+    something else unlike the felt that the card touches (a glare's light beside a card on dark felt)."""
 
 
 SIDES = SideFit()
@@ -1408,9 +1413,13 @@ def _median(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     return np.asarray(s[..., m] if s.shape[-1] % 2 else (s[..., m - 1] + s[..., m]) / s.dtype.type(2), x.dtype)
 
 
-def _colour_fitted(obj: CardObject, rectified: Image, felt: Felt, k: float) -> CardObject:
-    """A card with its sides where its colour meets the felt's (:func:`_sides_fitted`), if still card-shaped."""
-    fitted = CardObject(_sides_fitted(obj.quad, rectified, felt, k), obj.zone)
+def _colour_fitted(obj: CardObject, rectified: Image, felt: Felt, k: float,
+                   card: tuple[float, float] | None = None, fit: SideFit = SIDES) -> CardObject:
+    """A card with its sides where its colour meets the felt's (:func:`_sides_fitted`), if still card-shaped
+    and, where its deck's size ``card`` is known, no larger than the deck by :attr:`SideFit.most_over_deck`."""
+    fitted = CardObject(_sides_fitted(obj.quad, rectified, felt, k, fit), obj.zone)
+    if card is not None and max(fitted.size[0] / card[0], fitted.size[1] / card[1]) > 1 + fit.most_over_deck:
+        return obj
     return fitted if card_shaped(*fitted.size) else obj
 
 
