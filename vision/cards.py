@@ -488,11 +488,12 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
             parts = freed
         found.extend(parts)
     found.extend(CardObject(q, None) for q in singles)
+    deck = card  # the deck's size, measured on more cards where one or two singles gave it (below)
     if _seat_short(found, mat):  # a seat short of its four cards: look again, harder
         cards = [o for o in found if o.why is None]
         more = _outlined_cards(rectified, felt, k, mat, cards, card)
         if _seat_short(cards + more, mat):  # paper as pale as the felt, or darker: its straight outline
-            deck, measured = card, [CardObject(q, None).size for q in singles]
+            measured = [CardObject(q, None).size for q in singles]
             if len(measured) < RECTANGLES.sized_by:
                 # a size from one or two cards may be one cut small (a worn edge as pale as the felt): the
                 # outlined cards whose sides the colour moves onto their edges measure it too
@@ -519,7 +520,7 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     # every side where the card's colour meets the felt's (what the other looks and the refits leave of a
     # worn edge; the single cards were fitted so before the deck's size was taken from them), never past the
     # deck's size (a card freed from a glare touches the glare's light, as unlike the felt as its paper)
-    found = [_colour_fitted(o, rectified, felt, k, card if singles else None)
+    found = [_colour_fitted(o, rectified, felt, k, deck if singles else None)
              if o.why is None and not any(o.quad is q for q in singles) else o for o in found]
     # a blob that cards were freed from may hold another card, washed out by the same glare: what the
     # cards found leave of it, when card-sized, is reported (never dropped silently), where a seat still
