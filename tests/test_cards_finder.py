@@ -336,6 +336,13 @@ def test_worn_cards_on_felt_of_their_papers_own_hue_are_found_at_their_decks_siz
     assert_every_card_found_or_listed(scene)
 
 
+def test_yellowed_cards_as_bright_as_a_felt_of_another_hue_are_found_by_their_edges_in_colour() -> None:
+    # pink felt as bright as the yellowed paper: no cut, no outline and no edge of brightness shows four of the
+    # cards (before: 12 of 16 found); their outline shows in colour, and the rectangle look searches it there
+    scene = pale_felt_scene(4, (157, 143, 209))
+    assert_all_found(scene, find(scene, READER_K), tol_mm=5.0)
+
+
 def washed_out_scene(seed: int) -> RenderedScene:
     """Sixteen cards on pale felt, a strong glare over seat 0's cards (drawn from ``seed``)."""
     rng = np.random.default_rng(seed)
