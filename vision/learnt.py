@@ -405,10 +405,11 @@ class LearntDeck:
         folder.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
         try:
-            blurred = {} if self.features_blurred is None or self.labels_blurred is None else {
-                "features_blurred": self.features_blurred.astype(np.float16), "labels_blurred": self.labels_blurred}
-            np.savez_compressed(tmp / "deck.npz", crops=self.crops, features=self.features.astype(np.float16),
-                                labels=self.labels, **blurred)
+            arrays = {"crops": self.crops, "features": self.features.astype(np.float16), "labels": self.labels}
+            if self.features_blurred is not None and self.labels_blurred is not None:
+                arrays.update(features_blurred=self.features_blurred.astype(np.float16),
+                              labels_blurred=self.labels_blurred)
+            np.savez_compressed(tmp / "deck.npz", **arrays)  # type: ignore[arg-type]
             (tmp / "deck.json").write_text(json.dumps(
                 {"format": FORMAT, "cards": len(DECK), "model": self.model,
                  "variants": int(len(self.labels) // len(DECK)), "px_per_mm": round(self.px_per_mm, 3),
@@ -463,20 +464,20 @@ class LearntClassifier:
         self.sharpness = sharpness
         self.floor = floor
         self.tell = tell
-        self._onehot = np.eye(len(DECK), dtype=bool)[deck.labels]
+        self._stack = _Stack.of(deck.features, deck.labels)
         self._spread: _Spread | None = None
         self._one_look = self._blurred_variations()
 
-    def _blurred_variations(self) -> tuple[FloatArray, npt.NDArray[np.bool_]] | None:
-        """The sharper frames' cards learnt blurred to the blurriest frame's blur (features, one-hot cards),
-        where every card not of the blurriest frame has them; else ``None`` (one look per blur)."""
+    def _blurred_variations(self) -> _Stack | None:
+        """The sharper frames' cards learnt blurred to the blurriest frame's blur, where every card not
+        of the blurriest frame has them; else ``None`` (one look per blur)."""
         fb, lb = self.deck.features_blurred, self.deck.labels_blurred
         if not self.tell.one_look or fb is None or lb is None or not len(lb):
             return None
         blur = self.blur_px()
         if not set(np.flatnonzero(blur != blur.max()).tolist()) <= set(lb.tolist()):
             return None  # learnt with other blur steps than these: as if none were kept
-        return fb, np.eye(len(DECK), dtype=bool)[lb]
+        return _Stack.of(fb, lb)
 
     def _features(self, crops: Sequence[Image]) -> FloatArray:
         """Normalised features ``[N, 2, F]`` of the crops and their half-turned views."""
@@ -485,19 +486,18 @@ class LearntClassifier:
         feats, _ = features_of(self.model, both)
         return np.stack([feats[:n], feats[n:]], axis=1)
 
-    def _scores_of(self, feats: FloatArray, cards: npt.NDArray[np.bool_] | None = None,
-                   learnt: tuple[FloatArray, npt.NDArray[np.bool_]] | None = None) -> FloatArray:
-        """Best similarity to each card ``[N, 2, 40]`` of features ``[N, 2, F]`` (only to ``cards`` ``[40]``
-        where given: -1 to the rest), against the deck's variations or ``learnt`` (features, one-hot cards)."""
+    def _scores_of(self, feats: FloatArray, learnt: _Stack | None = None) -> FloatArray:
+        """Best similarity to each card ``[N, 2, 40]`` of features ``[N, 2, F]``, against the deck's variations
+        or ``learnt`` (-1 to a card it has none of): one product with every variation, each card's best."""
         n = len(feats)
-        features, onehot_all = (self.deck.features, self._onehot) if learnt is None else learnt
-        rows = onehot_all.any(axis=1) if cards is None else onehot_all[:, cards].any(axis=1)
-        sim = feats.reshape(2 * n, -1) @ features[rows].T           # [2N, M']
-        onehot = onehot_all[rows]
+        stack = learnt or self._stack
+        sim = feats.reshape(2 * n, -1) @ stack.features.T                  # [2N, M]
         best = np.full((2 * n, len(DECK)), -1.0, np.float32)
-        for c in range(len(DECK)):
-            if cards is None or cards[c]:
-                best[:, c] = sim[:, onehot[:, c]].max(axis=1)
+        if stack.each:
+            best[:, stack.cards] = sim.reshape(2 * n, len(stack.cards), stack.each).max(axis=2)
+        else:  # cards learnt from unlike numbers of variations (a deck kept otherwise)
+            for k, c in enumerate(stack.cards):
+                best[:, c] = sim[:, stack.labels == k].max(axis=1)
         return best.reshape(n, 2, len(DECK))
 
     def scores(self, crops: Sequence[Image]) -> FloatArray:
@@ -517,8 +517,8 @@ class LearntClassifier:
             f = self._features([c if k is None else self._blurred(k, most, c)
                                 for c, k in zip(crops, coarse, strict=True)])
             own = blur == most
-            scores = self._scores_of(f, own)
-            scores[:, :, ~own] = self._scores_of(f, ~own, self._one_look)[:, :, ~own]
+            scores = self._scores_of(f)
+            scores[:, :, ~own] = self._scores_of(f, self._one_look)[:, :, ~own]
             return scores, {most: f}
         feats: dict[float, FloatArray] = {}
         scores = np.zeros((len(crops), 2, len(DECK)), np.float32)
@@ -526,7 +526,7 @@ class LearntClassifier:
             feats[b] = self._features([c if k is None else self._blurred(k, b, c)
                                        for c, k in zip(crops, coarse, strict=True)])
             cards = blur == b if len(looks) > 1 else np.ones(len(DECK), bool)
-            scores[:, :, cards] = self._scores_of(feats[b], cards)[:, :, cards]
+            scores[:, :, cards] = self._scores_of(feats[b])[:, :, cards]
         return scores, feats
 
     def looks(self, px_per_mm: float) -> int:
@@ -720,6 +720,26 @@ def _blurs(kept: object) -> tuple[float, ...]:
             or not all(isinstance(b, (int, float)) and b >= 0 for b in kept):
         return ()
     return tuple(float(b) for b in kept)
+
+
+@dataclass(frozen=True, eq=False)
+class _Stack:
+    """Learnt variations grouped by card, to score a crop against all of them in one product:
+    ``features`` ``[M, F]`` in card order, ``cards`` the cards (indices in DECK) in that order,
+    ``labels`` ``[M]`` each row's place in ``cards``, ``each`` the rows every card has (0: unlike numbers)."""
+
+    features: FloatArray
+    cards: npt.NDArray[np.int64]
+    labels: npt.NDArray[np.int64]
+    each: int
+
+    @classmethod
+    def of(cls, features: FloatArray, labels: npt.NDArray[np.int64]) -> _Stack:
+        order = np.argsort(labels, kind="stable")
+        cards, place, counts = np.unique(labels[order], return_inverse=True, return_counts=True)
+        each = int(counts[0]) if len(counts) and int(counts.min()) == int(counts.max()) else 0
+        return cls(np.ascontiguousarray(features[order], np.float32), np.asarray(cards, np.int64),
+                   np.asarray(place, np.int64), each)
 
 
 @dataclass(frozen=True)

@@ -23,12 +23,19 @@ its three learning frames rendered at K px/mm (``models.scene.learning_scene``,
 as ``models.evaluate_learnt`` does; 1.45: the camera's 2304 x 1296 frames,
 2.9: stills) and reads with the learnt deck, as the table does once a deck
 is learnt: the ``model`` stage is then the learnt classifier's.
+
+numpy's own products (the learnt deck's similarities) run on as many threads
+as OpenBLAS starts unless ``OPENBLAS_NUM_THREADS=1`` is set before the
+command starts (reported as ``blas_threads``); in CPU time, threads that wait
+for work cost too (a learnt deck's 32 x 1280 product took 55 ms of CPU on two
+loaded cores, 4 ms on one): for one core, run it so.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -202,6 +209,7 @@ def run(args: argparse.Namespace) -> int:
         "frame_size": list(frames[0].shape[1::-1]),
         "cards_per_frame": round(float(np.mean(crops_per_frame)), 1),
         "threads": 1,
+        "blas_threads": os.environ.get("OPENBLAS_NUM_THREADS", "as many as OpenBLAS starts"),
         "clock": "cpu" if args.cpu else "wall",
         "repeat": max(1, args.repeat),
         "ms": {k: _stats(v) for k, v in stages.items()},
@@ -216,7 +224,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(result))
         return 0
     print(f"mus-table bench read: {n} rendered frames (~{result['frame_size'][0]}x{result['frame_size'][1]}),"
-          f" {result['cards_per_frame']} cards each, 1 thread, {'CPU' if args.cpu else 'wall'} time"
+          f" {result['cards_per_frame']} cards each, 1 thread (numpy's products: {result['blas_threads']}),"
+          f" {'CPU' if args.cpu else 'wall'} time"
           + (f", the fastest of {result['repeat']} reads of each" if result["repeat"] > 1 else ""))
     if learnt is not None:
         print(f"read with the deck learnt from three frames at {learnt['px_per_mm']} px/mm "
