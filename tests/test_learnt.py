@@ -370,7 +370,12 @@ def test_a_still_of_a_half_blurred_deck_takes_one_model_call(learnt_half_blurred
     assert blurred not in deck.labels_blurred
     calls: list[int] = []
     real = model.logits_and_features
-    monkeypatch.setattr(model, "logits_and_features", lambda x: calls.append(len(x)) or real(x))
+
+    def counted(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        calls.append(len(x))
+        return real(x)
+
+    monkeypatch.setattr(model, "logits_and_features", counted)
     rng = np.random.default_rng(101)
     scene = render_scene(random_scene(rng, cards=random_cards(rng), deck=HELD_OUT_STYLES["cincuenta"], extras=(),
                                       px_per_mm=2.9), rng)
