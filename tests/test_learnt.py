@@ -20,8 +20,10 @@ from vision.classifier import DEFAULT_THRESHOLD, KERNEL_MARGIN, CardClassifier
 from vision.ends import EndsReading, warp_face
 from vision.learnt import (
     FACE_DOWN,
+    TELL_APART,
     DeckNotFound,
     LayoutRefused,
+    LearntClassifier,
     LearntDeck,
     check_name,
     frame_faults,
@@ -356,3 +358,41 @@ def test_a_still_meets_each_card_as_blurred_as_its_learning_frame_was(learnt_hal
         # met as sharp as the still shows it, 12c (of the blurred frame) was nearer 12o in one view by 0.04
         others = np.delete(s, t.card.index, axis=1).max(axis=1)
         assert float((s[:, t.card.index] - others).min()) >= SCORE_MARGIN, t.card
+
+
+def test_a_still_of_a_half_blurred_deck_takes_one_model_call(learnt_half_blurred: LearntDeck,
+                                                              model: CardClassifier, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    deck = learnt_half_blurred
+    blurred = Card.parse("12c").index  # the second frame's: learnt only as blurred as it was
+    assert deck.features_blurred is not None and deck.labels_blurred is not None
+    assert sorted(set(deck.labels_blurred.tolist())) == [c.index for c in DECK[:16] + DECK[32:]]
+    assert blurred not in deck.labels_blurred
+    calls: list[int] = []
+    real = model.logits_and_features
+
+    def counted(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        calls.append(len(x))
+        return real(x)
+
+    monkeypatch.setattr(model, "logits_and_features", counted)
+    rng = np.random.default_rng(101)
+    scene = render_scene(random_scene(rng, cards=random_cards(rng), deck=HELD_OUT_STYLES["cincuenta"], extras=(),
+                                      px_per_mm=2.9), rng)
+    crops = [warp_card(scene.image, t.quad_image) for t in scene.cards]
+    one = deck.classifier(model)
+    assert one.looks(2.9) == 1
+    one.scores(crops)
+    assert calls == [2 * len(crops)]  # every crop and its half-turned view, once
+    save_deck("half", deck, tmp_path)
+    kept = load_deck("half", tmp_path)
+    assert kept.features_blurred is not None and kept.labels_blurred is not None
+    assert np.array_equal(kept.labels_blurred, deck.labels_blurred) and kept.classifier(model).looks(2.9) == 1
+    blurs = len(set(one.blur_px().tolist()))
+    assert blurs >= 2
+    for several in (LearntClassifier(deck, model, tell=replace(TELL_APART, one_look=False)),
+                    replace(deck, features_blurred=None, labels_blurred=None).classifier(model)):  # kept before
+        calls.clear()
+        assert several.looks(2.9) == blurs
+        several.scores(crops)
+        assert len(calls) == blurs  # one look per blur

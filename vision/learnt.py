@@ -123,6 +123,10 @@ class TellApart:
     """Cards whose frames' blurs round to the same multiple of this share one look at the crop (one model call)."""
     most_blur_px: float = 2.0
     """Never more blur than this (sigma, learning frames' px): a frame so blurred teaches little anyway."""
+    one_look: bool = True
+    """Learn each card of a sharper learning frame a second time, blurred to the blurriest frame's
+    blur (:attr:`LearntDeck.features_blurred`), so that a still's crop is blurred once, to that level,
+    and met by every card in one model call; without them (or this), one call per distinct blur."""
 
 
 TELL_APART = TellApart()
@@ -385,6 +389,12 @@ class LearntDeck:
     Every learnt variation of a card is as blurred as its frame or more (:func:`vary_crop` only
     blurs): a crop from a finer frame is compared with each card blurred as that card's frame was
     (:meth:`LearntClassifier.blur_px`)."""
+    features_blurred: FloatArray | None = None
+    """Features ``[M', F]`` of variations of the cards of the sharper learning frames, cut from their frame
+    blurred to the blurriest frame's blur (:attr:`TellApart.one_look`); ``None``: the frames were as
+    blurred (or a deck kept before them)."""
+    labels_blurred: npt.NDArray[np.int64] | None = None
+    """Their cards (indices in DECK), ``[M']``."""
 
     def classifier(self, model: CardClassifier | None = None) -> LearntClassifier:
         """The classifier that reads this deck (``TableReader(classifier=...)``)."""
@@ -395,8 +405,11 @@ class LearntDeck:
         folder.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
         try:
-            np.savez_compressed(tmp / "deck.npz", crops=self.crops, features=self.features.astype(np.float16),
-                                labels=self.labels)
+            arrays = {"crops": self.crops, "features": self.features.astype(np.float16), "labels": self.labels}
+            if self.features_blurred is not None and self.labels_blurred is not None:
+                arrays.update(features_blurred=self.features_blurred.astype(np.float16),
+                              labels_blurred=self.labels_blurred)
+            np.savez_compressed(tmp / "deck.npz", **arrays)  # type: ignore[arg-type]
             (tmp / "deck.json").write_text(json.dumps(
                 {"format": FORMAT, "cards": len(DECK), "model": self.model,
                  "variants": int(len(self.labels) // len(DECK)), "px_per_mm": round(self.px_per_mm, 3),
@@ -416,13 +429,18 @@ class LearntDeck:
             meta = json.loads((folder / "deck.json").read_text())
             with np.load(folder / "deck.npz") as z:
                 crops, feats, labels = z["crops"], z["features"].astype(np.float32), z["labels"]
+                fb = z["features_blurred"].astype(np.float32) if "features_blurred" in z.files else None
+                lb = np.asarray(z["labels_blurred"], np.int64) if "labels_blurred" in z.files else None
         except (OSError, ValueError, KeyError) as exc:
             raise DeckNotFound(f"no learnt deck in {folder} ({type(exc).__name__})") from exc
         if meta.get("format") != FORMAT or crops.shape != (len(DECK), *crops.shape[1:]) \
                 or len(feats) != len(labels) or set(labels.tolist()) != set(range(len(DECK))):
             raise DeckNotFound(f"the learnt deck in {folder} is damaged or of another version")
+        if fb is None or lb is None or len(fb) != len(lb) or fb.shape[1:] != feats.shape[1:] \
+                or not set(lb.tolist()) <= set(range(len(DECK))):
+            fb, lb = None, None  # none kept (or damaged): a still's crops take one look per blur
         return cls(np.asarray(crops, np.uint8), feats, np.asarray(labels, np.int64), str(meta["model"]),
-                   float(meta.get("px_per_mm", 0.0)), _blurs(meta.get("blur_mm")))
+                   float(meta.get("px_per_mm", 0.0)), _blurs(meta.get("blur_mm")), fb, lb)
 
 
 class LearntClassifier:
@@ -446,8 +464,20 @@ class LearntClassifier:
         self.sharpness = sharpness
         self.floor = floor
         self.tell = tell
-        self._onehot = np.eye(len(DECK), dtype=bool)[deck.labels]
+        self._stack = _Stack.of(deck.features, deck.labels)
         self._spread: _Spread | None = None
+        self._one_look = self._blurred_variations()
+
+    def _blurred_variations(self) -> _Stack | None:
+        """The sharper frames' cards learnt blurred to the blurriest frame's blur, where every card not
+        of the blurriest frame has them; else ``None`` (one look per blur)."""
+        fb, lb = self.deck.features_blurred, self.deck.labels_blurred
+        if not self.tell.one_look or fb is None or lb is None or not len(lb):
+            return None
+        blur = self.blur_px()
+        if not set(np.flatnonzero(blur != blur.max()).tolist()) <= set(lb.tolist()):
+            return None  # learnt with other blur steps than these: as if none were kept
+        return _Stack.of(fb, lb)
 
     def _features(self, crops: Sequence[Image]) -> FloatArray:
         """Normalised features ``[N, 2, F]`` of the crops and their half-turned views."""
@@ -456,17 +486,18 @@ class LearntClassifier:
         feats, _ = features_of(self.model, both)
         return np.stack([feats[:n], feats[n:]], axis=1)
 
-    def _scores_of(self, feats: FloatArray, cards: npt.NDArray[np.bool_] | None = None) -> FloatArray:
-        """Best similarity to each card ``[N, 2, 40]`` of features ``[N, 2, F]`` (only to ``cards`` ``[40]``
-        where given: -1 to the rest)."""
+    def _scores_of(self, feats: FloatArray, learnt: _Stack | None = None) -> FloatArray:
+        """Best similarity to each card ``[N, 2, 40]`` of features ``[N, 2, F]``, against the deck's variations
+        or ``learnt`` (-1 to a card it has none of): one product with every variation, each card's best."""
         n = len(feats)
-        rows = self._onehot.any(axis=1) if cards is None else self._onehot[:, cards].any(axis=1)
-        sim = feats.reshape(2 * n, -1) @ self.deck.features[rows].T           # [2N, M']
-        onehot = self._onehot[rows]
+        stack = learnt or self._stack
+        sim = feats.reshape(2 * n, -1) @ stack.features.T                  # [2N, M]
         best = np.full((2 * n, len(DECK)), -1.0, np.float32)
-        for c in range(len(DECK)):
-            if cards is None or cards[c]:
-                best[:, c] = sim[:, onehot[:, c]].max(axis=1)
+        if stack.each:
+            best[:, stack.cards] = sim.reshape(2 * n, len(stack.cards), stack.each).max(axis=2)
+        else:  # cards learnt from unlike numbers of variations (a deck kept otherwise)
+            for k, c in enumerate(stack.cards):
+                best[:, c] = sim[:, stack.labels == k].max(axis=1)
         return best.reshape(n, 2, len(DECK))
 
     def scores(self, crops: Sequence[Image]) -> FloatArray:
@@ -480,26 +511,42 @@ class LearntClassifier:
         blur = self.blur_px()
         coarse = [self._coarse(c) for c in crops]  # cut once, blurred for each look
         looks = sorted(set(blur.tolist())) if any(c is not None for c in coarse) else [0.0]
+        if len(looks) > 1 and self._one_look is not None:
+            # one look, as blurred as the blurriest frame: the other cards met by their variations so blurred
+            most = looks[-1]
+            f = self._features([c if k is None else self._blurred(k, most, c)
+                                for c, k in zip(crops, coarse, strict=True)])
+            own = blur == most
+            scores = self._scores_of(f)
+            scores[:, :, ~own] = self._scores_of(f, self._one_look)[:, :, ~own]
+            return scores, {most: f}
         feats: dict[float, FloatArray] = {}
         scores = np.zeros((len(crops), 2, len(DECK)), np.float32)
         for b in looks:
             feats[b] = self._features([c if k is None else self._blurred(k, b, c)
                                        for c, k in zip(crops, coarse, strict=True)])
             cards = blur == b if len(looks) > 1 else np.ones(len(DECK), bool)
-            scores[:, :, cards] = self._scores_of(feats[b], cards)[:, :, cards]
+            scores[:, :, cards] = self._scores_of(feats[b])[:, :, cards]
         return scores, feats
+
+    def looks(self, px_per_mm: float) -> int:
+        """How many model calls a batch of crops cut from a frame of ``px_per_mm`` takes (:meth:`_looks`)."""
+        if self.deck.px_per_mm <= 0 or px_per_mm <= self.deck.px_per_mm * self.tell.resample_above \
+                or self._one_look is not None:
+            return 1
+        return len(set(self.blur_px().tolist()))
+
+    def warm_up(self) -> None:
+        """Make now what the first crops left in doubt would (the variations' spread, about a second)."""
+        self._learnt_spread()
 
     def blur_px(self) -> npt.NDArray[np.float64]:
         """The blur (sigma, learning frames' px) each card's crop is given when cut again through their px per mm
         (``[40]``): what its learning frame measured beyond its own pixels' (:attr:`TellApart.own_blur_px`),
         in steps of :attr:`TellApart.blur_step_px`; none where the deck does not know it."""
-        t = self.tell
         if len(self.deck.blur_mm) != len(DECK):
             return np.zeros(len(DECK))
-        measured = np.asarray(self.deck.blur_mm, np.float64) * self.deck.px_per_mm
-        beyond = np.minimum(t.most_blur_px, np.sqrt(np.maximum(0.0, measured ** 2 - t.own_blur_px ** 2)))
-        beyond[beyond < t.least_blur_px] = 0.0
-        return np.asarray(np.round(beyond / t.blur_step_px) * t.blur_step_px, np.float64)
+        return rounded_blur_px(beyond_own_blur_px(self.deck.blur_mm, self.deck.px_per_mm, self.tell), self.tell)
 
     def as_learnt(self, crop: Image, blur_px: float = 0.0) -> Image:
         """The crop as the learning frames would have shown it: cut again through their px per mm when
@@ -675,6 +722,26 @@ def _blurs(kept: object) -> tuple[float, ...]:
     return tuple(float(b) for b in kept)
 
 
+@dataclass(frozen=True, eq=False)
+class _Stack:
+    """Learnt variations grouped by card, to score a crop against all of them in one product:
+    ``features`` ``[M, F]`` in card order, ``cards`` the cards (indices in DECK) in that order,
+    ``labels`` ``[M]`` each row's place in ``cards``, ``each`` the rows every card has (0: unlike numbers)."""
+
+    features: FloatArray
+    cards: npt.NDArray[np.int64]
+    labels: npt.NDArray[np.int64]
+    each: int
+
+    @classmethod
+    def of(cls, features: FloatArray, labels: npt.NDArray[np.int64]) -> _Stack:
+        order = np.argsort(labels, kind="stable")
+        cards, place, counts = np.unique(labels[order], return_inverse=True, return_counts=True)
+        each = int(counts[0]) if len(counts) and int(counts.min()) == int(counts.max()) else 0
+        return cls(np.ascontiguousarray(features[order], np.float32), np.asarray(cards, np.int64),
+                   np.asarray(place, np.int64), each)
+
+
 @dataclass(frozen=True)
 class _Spread:
     """A learnt deck's variations about their cards: each card's mean as laid and half turned
@@ -687,9 +754,28 @@ class _Spread:
     ridge: float
 
 
+def beyond_own_blur_px(blur_mm: Sequence[float], px_per_mm: float,
+                       tell: TellApart = TELL_APART) -> npt.NDArray[np.float64]:
+    """Each card's learning frame's blur beyond its own pixels' (sigma, learning frames' px; ``[40]``),
+    unrounded: 0 under :attr:`TellApart.least_blur_px`, at most :attr:`TellApart.most_blur_px`."""
+    measured = np.asarray(blur_mm, np.float64) * px_per_mm
+    beyond = np.minimum(tell.most_blur_px, np.sqrt(np.maximum(0.0, measured ** 2 - tell.own_blur_px ** 2)))
+    beyond[beyond < tell.least_blur_px] = 0.0
+    return np.asarray(beyond, np.float64)
+
+
+def rounded_blur_px(beyond: npt.NDArray[np.float64], tell: TellApart = TELL_APART) -> npt.NDArray[np.float64]:
+    """:func:`beyond_own_blur_px` in steps of :attr:`TellApart.blur_step_px` (the blurs a crop is given)."""
+    return np.asarray(np.round(beyond / tell.blur_step_px) * tell.blur_step_px, np.float64)
+
+
 def learn_deck(frames: Sequence[Image], mat: Mat | None = None, model: CardClassifier | None = None,
-               variants: int = VARIANTS, seed: int = 0) -> LearntDeck:
-    """Learn a deck from its three learning frames (BGR images); :class:`LayoutRefused` if one is wrong."""
+               variants: int = VARIANTS, seed: int = 0, tell: TellApart = TELL_APART) -> LearntDeck:
+    """Learn a deck from its three learning frames (BGR images); :class:`LayoutRefused` if one is wrong.
+
+    Where the frames are not all as blurred (:attr:`TellApart.one_look`), the cards of the sharper ones
+    are learnt again from their frame blurred to the blurriest frame's blur (:attr:`LearntDeck.features_blurred`).
+    """
     model = model or CardClassifier()
     layout = find_layout(frames, mat, model)
     rng = np.random.default_rng(seed)
@@ -697,19 +783,41 @@ def learn_deck(frames: Sequence[Image], mat: Mat | None = None, model: CardClass
     variations: list[Image] = []
     labels: list[int] = []
     for lc in layout:
-        frame = frames[lc.frame]
-        crops[lc.card.index] = warp_card(frame, lc.quad_image)
-        for v in range(variants):
-            crop = warp_card(frame, jitter_quad(lc.quad_image, rng) if v else lc.quad_image)
-            if v:
-                crop = vary_crop(crop, rng)
-            variations += [crop, np.ascontiguousarray(crop[::-1, ::-1])]
-            labels += [lc.card.index] * 2
-    feats, _ = features_of(model, variations)
+        crops[lc.card.index] = warp_card(frames[lc.frame], lc.quad_image)
+        _vary(frames[lc.frame], lc, variants, rng, variations, labels)
     fine = float(np.median([px_per_mm_of(crops[lc.card.index]) for lc in layout]))
     blur = {lc.card.index: lc.frame_blur_mm for lc in layout}
-    return LearntDeck(np.stack(crops), feats, np.asarray(labels, np.int64), model_digest(model.path), fine,
-                      tuple(blur[i] for i in range(len(DECK))))
+    blur_mm = tuple(blur[i] for i in range(len(DECK)))
+    extra: list[Image] = []
+    extra_labels: list[int] = []
+    if tell.one_look:
+        beyond = beyond_own_blur_px(blur_mm, fine, tell)
+        level = rounded_blur_px(beyond, tell)
+        most = float(level.max())
+        blurred: dict[int, Image] = {}
+        for lc in layout:
+            if level[lc.card.index] == most:
+                continue  # learnt at that blur already
+            add = float(np.sqrt(max(0.0, most ** 2 - float(beyond[lc.card.index]) ** 2)))
+            if lc.frame not in blurred:  # the frame as the blurriest one showed the mat (its own px)
+                blurred[lc.frame] = np.asarray(cv2.GaussianBlur(frames[lc.frame], (0, 0), add), np.uint8)
+            _vary(blurred[lc.frame], lc, variants, rng, extra, extra_labels)
+    feats, _ = features_of(model, variations + extra)
+    return LearntDeck(np.stack(crops), feats[:len(variations)], np.asarray(labels, np.int64),
+                      model_digest(model.path), fine, blur_mm,
+                      feats[len(variations):] if extra else None,
+                      np.asarray(extra_labels, np.int64) if extra else None)
+
+
+def _vary(frame: Image, lc: LayoutCard, variants: int, rng: np.random.Generator,
+          variations: list[Image], labels: list[int]) -> None:
+    """Append ``variants`` variations of card ``lc`` cut from ``frame`` (each also half turned) and their labels."""
+    for v in range(variants):
+        crop = warp_card(frame, jitter_quad(lc.quad_image, rng) if v else lc.quad_image)
+        if v:
+            crop = vary_crop(crop, rng)
+        variations += [crop, np.ascontiguousarray(crop[::-1, ::-1])]
+        labels += [lc.card.index] * 2
 
 
 def save_deck(name: str, deck: LearntDeck, root: Path | None = None) -> Path:
