@@ -58,3 +58,15 @@ def test_bench_read_saves_its_frames_reads_them_again_in_cpu_time_and_writes_eac
     assert lines == first.read_text(encoding="utf-8").splitlines()  # a png keeps the frame: the same calls
     assert main(["bench", "read", "--frames", str(tmp_path / "none")]) == 2
     assert "not a folder" in capsys.readouterr().err
+
+
+def test_bench_read_learns_the_frames_deck_first_and_reads_with_it(capsys: Any) -> None:
+    assert main(["bench", "read", "--n", "1", "--px-per-mm", "2.9", "--learn-px-per-mm", "1.45", "--style",
+                 "cincuenta", "--cpu", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["frames"] == 1 and got["clock"] == "cpu" and got["cards_per_frame"] > 10
+    learnt = got["learnt"]
+    assert learnt["px_per_mm"] == 1.45 and learnt["looks"] >= 1 and learnt["learn_cpu_s"] > 0
+    assert 0 < got["ms"]["model"]["median"] <= got["ms"]["total"]["median"]
+    assert main(["bench", "read", "--n", "1", "--style", "nonesuch"]) == 2
+    assert "no held-out style" in capsys.readouterr().err

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.calibration import Calibrator, calibrate, detect_markers, fit
+from vision.calibration import Calibrator, calibrate, detect_markers, fit, marker_blur_mm
 from vision.mat import Mat
 
 K = 2.0  # px per mm of the flat mat drawing
@@ -147,3 +147,29 @@ def test_rectify_puts_the_centre_in_the_middle() -> None:
     assert top.shape[:2] == (800, 800)
     assert top[25, 25].tolist() == [0, 0, 0] or top[25, 25].sum() < 150  # marker 3 top-left
     assert top[400, 400].tolist() == pytest.approx([40, 110, 30], abs=3)
+
+
+@pytest.mark.parametrize("blur_px", [0.0, 1.2])
+def test_the_markers_edges_measure_how_blurred_a_frame_is(blur_px: float) -> None:
+    h = camera(0, tilt_deg=8, scale=1.45)  # a 2304 x 1296 frame's resolution
+    frame = shoot(flat_mat(), h)
+    if blur_px:
+        frame = cv2.GaussianBlur(frame, (0, 0), blur_px)
+    cal = calibrate(frame)
+    assert cal is not None
+    got = marker_blur_mm(frame, cal)
+    assert got is not None
+    # the blur in mm, with the frame's own pixels' (about half a px, 0.34 mm here; it adds in squares)
+    want = float(np.hypot(blur_px, 0.5)) / 1.45
+    assert abs(got - want) < 0.1, (got, want)
+
+
+def test_a_frame_blurred_more_measures_more() -> None:
+    h = camera(180, tilt_deg=-12, scale=2.9, size=(2600, 2600))  # a full-resolution still's
+    frame = shoot(flat_mat(), h, size=(2600, 2600))
+    cal = calibrate(frame)
+    assert cal is not None
+    blurs = [marker_blur_mm(cv2.GaussianBlur(frame, (0, 0), s) if s else frame, cal) for s in (0.0, 1.0, 2.0)]
+    assert all(b is not None for b in blurs)
+    a, b, c = (float(x or 0.0) for x in blurs)
+    assert a + 0.1 < b and b + 0.15 < c  # 1 px more is 0.34 mm more at 2.9 px/mm (less the own px, in squares)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,8 +20,10 @@ from vision.classifier import DEFAULT_THRESHOLD, KERNEL_MARGIN, CardClassifier
 from vision.ends import EndsReading, warp_face
 from vision.learnt import (
     FACE_DOWN,
+    TELL_APART,
     DeckNotFound,
     LayoutRefused,
+    LearntClassifier,
     LearntDeck,
     check_name,
     frame_faults,
@@ -309,3 +312,87 @@ def test_a_crop_from_a_finer_frame_is_seen_as_the_learning_frames_show_it(learnt
     assert getattr(seen, "source", None) is crop.source  # the ends still cut the face from the frame
     same = np.asarray(learnt.crops[0])
     assert clf.as_learnt(same) is same  # no frame to cut from: as it is
+
+
+FIGURES = ("10c", "11c", "12c", "12o", "10o", "11o", "12b", "12e", "10e", "11e", "10b", "11b", "7c", "6c", "5c", "4c")
+"""The figures of a suit beside each other (one sign in a hand apart), and a few cards more."""
+SCORE_MARGIN = 0.01
+"""How far (in cosine) a card's own score must lead every other's: a CPU's kernels move it by about 1e-6."""
+
+
+@pytest.fixture(scope="module")
+def learnt_half_blurred(model: CardClassifier) -> LearntDeck:
+    """``cincuenta`` learnt from 2304 x 1296 frames (1.45 px/mm), the second (7c to 7e) blurred by 1.1 px."""
+    rng = np.random.default_rng(11506)
+    blurs = (0.1, 1.1, 0.1)
+    frames = [render_scene(learning_scene(rng, k, deck=HELD_OUT_STYLES["cincuenta"], px_per_mm=1.45,
+                                          blur=blurs[k]), rng).image for k in range(3)]
+    return learn_deck(frames, model=model)
+
+
+def test_a_deck_keeps_how_blurred_each_cards_learning_frame_was(learnt_half_blurred: LearntDeck,
+                                                                model: CardClassifier, tmp_path: Path) -> None:
+    deck = learnt_half_blurred
+    blur = deck.classifier(model).blur_px()
+    twelve_c, twelve_o = Card.parse("12c").index, Card.parse("12o").index
+    assert blur[twelve_c] >= 0.75 and blur[twelve_o] <= 0.25  # 1.1 px and 0.1 px, beyond their own pixels
+    folder = save_deck("cincuenta", deck, tmp_path)
+    assert np.allclose(load_deck("cincuenta", tmp_path).blur_mm, deck.blur_mm, atol=1e-3)
+    meta = json.loads((folder / "deck.json").read_text())
+    for kept in (None, 0.5, [0.5] * 39):  # a deck kept before it was measured, or a number that is not one a card
+        (folder / "deck.json").write_text(json.dumps({**meta, "blur_mm": kept}))
+        again = load_deck("cincuenta", tmp_path)
+        assert again.blur_mm == () and not again.classifier(model).blur_px().any()
+
+
+def test_a_still_meets_each_card_as_blurred_as_its_learning_frame_was(learnt_half_blurred: LearntDeck,
+                                                                      model: CardClassifier) -> None:
+    clf = learnt_half_blurred.classifier(model)
+    cards = [Card.parse(c) for c in FIGURES]
+    seats = tuple(tuple(cards[4 * s:4 * s + 4]) for s in range(4))
+    rng = np.random.default_rng(100)
+    scene = render_scene(random_scene(rng, cards=seats, deck=HELD_OUT_STYLES["cincuenta"], extras=(),
+                                      px_per_mm=2.9, blur=0.3), rng)
+    crops = [warp_card(scene.image, t.quad_image) for t in scene.cards]
+    for t, s in zip(scene.cards, clf.scores(crops), strict=True):
+        # met as sharp as the still shows it, 12c (of the blurred frame) was nearer 12o in one view by 0.04
+        others = np.delete(s, t.card.index, axis=1).max(axis=1)
+        assert float((s[:, t.card.index] - others).min()) >= SCORE_MARGIN, t.card
+
+
+def test_a_still_of_a_half_blurred_deck_takes_one_model_call(learnt_half_blurred: LearntDeck,
+                                                              model: CardClassifier, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    deck = learnt_half_blurred
+    blurred = Card.parse("12c").index  # the second frame's: learnt only as blurred as it was
+    assert deck.features_blurred is not None and deck.labels_blurred is not None
+    assert sorted(set(deck.labels_blurred.tolist())) == [c.index for c in DECK[:16] + DECK[32:]]
+    assert blurred not in deck.labels_blurred
+    calls: list[int] = []
+    real = model.logits_and_features
+
+    def counted(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        calls.append(len(x))
+        return real(x)
+
+    monkeypatch.setattr(model, "logits_and_features", counted)
+    rng = np.random.default_rng(101)
+    scene = render_scene(random_scene(rng, cards=random_cards(rng), deck=HELD_OUT_STYLES["cincuenta"], extras=(),
+                                      px_per_mm=2.9), rng)
+    crops = [warp_card(scene.image, t.quad_image) for t in scene.cards]
+    one = deck.classifier(model)
+    assert one.looks(2.9) == 1
+    one.scores(crops)
+    assert calls == [2 * len(crops)]  # every crop and its half-turned view, once
+    save_deck("half", deck, tmp_path)
+    kept = load_deck("half", tmp_path)
+    assert kept.features_blurred is not None and kept.labels_blurred is not None
+    assert np.array_equal(kept.labels_blurred, deck.labels_blurred) and kept.classifier(model).looks(2.9) == 1
+    blurs = len(set(one.blur_px().tolist()))
+    assert blurs >= 2
+    for several in (LearntClassifier(deck, model, tell=replace(TELL_APART, one_look=False)),
+                    replace(deck, features_blurred=None, labels_blurred=None).classifier(model)):  # kept before
+        calls.clear()
+        assert several.looks(2.9) == blurs
+        several.scores(crops)
+        assert len(calls) == blurs  # one look per blur

@@ -250,3 +250,85 @@ class Calibrator:
     def reset(self) -> None:
         """Forget the last good calibration (the camera was moved)."""
         self.last = None
+
+
+@dataclass(frozen=True, slots=True)
+class BlurGauge:
+    """How :func:`marker_blur_mm` measures a frame's blur: across the markers' outer edges.
+
+    Each marker's black square lies on its white quiet zone: a printed step
+    from black to white, on the table's own plane, wherever the mat is. Its
+    profile across the edge, blurred by a Gaussian of sigma s, rises from a
+    quarter to three quarters of the step over 1.349 s.
+    """
+
+    reach_mm: float = 4.0
+    """Each profile runs this far into the square (its border cell is 8 mm) and out into the quiet zone (10 mm
+    or more): its ends, a fifth of it each, lie clear of an edge blurred by up to 1.4 mm (2 px at 1.45 px/mm)."""
+    step_mm: float = 0.1
+    """Spacing of a profile's samples (0.15-0.3 px at 1.45-2.9 px/mm)."""
+    along: int = 16
+    """Profiles per side of a marker ..."""
+    span: tuple[float, float] = (0.2, 0.8)
+    """... spread over this middle share of it (clear of the corners)."""
+    least_contrast: float = 40.0
+    """Least grey levels between a profile's black end and its white end (a glare or a shadow over it: not counted)."""
+
+
+BLUR_GAUGE = BlurGauge()
+_QUARTILE_RISE = 1.349
+"""A Gaussian-blurred step rises from 25 % to 75 % over this many sigmas."""
+
+
+def marker_blur_mm(image: Image, cal: Calibration, gauge: BlurGauge = BLUR_GAUGE) -> float | None:
+    """How blurred a frame is at the mat, in mm: the median sigma of the markers' edges (``None``: none measured).
+
+    It includes the frame's own pixels (about half a pixel's sigma in a frame
+    rendered without blur). Learning a deck keeps it, so that a finer frame
+    read later can be blurred as the learning frames were
+    (:meth:`vision.learnt.LearntClassifier.as_learnt`).
+    """
+    grey = to_gray(image).astype(np.float32)
+    s = np.arange(-gauge.reach_mm, gauge.reach_mm + gauge.step_mm / 2, gauge.step_mm)
+    ends = max(1, len(s) // 5)
+    sigmas: list[float] = []
+    for mid in cal.markers:
+        c = np.asarray(cal.mat.marker_corners(mid), np.float64)
+        centre = c.mean(axis=0)
+        for j in range(4):
+            a, b = c[j], c[(j + 1) % 4]
+            t = (b - a) / np.linalg.norm(b - a)
+            n = np.array([-t[1], t[0]])
+            if n @ ((a + b) / 2 - centre) < 0:
+                n = -n  # outwards: from the black square into the quiet zone
+            f = np.linspace(*gauge.span, gauge.along)
+            pts = (a + f[:, None] * (b - a))[:, None, :] + s[None, :, None] * n
+            xy = cal.to_image(pts.reshape(-1, 2)).astype(np.float32).reshape(gauge.along, len(s), 2)
+            profiles = cv2.remap(grey, xy[..., 0], xy[..., 1], cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_CONSTANT, borderValue=-1.0)
+            for p in profiles:
+                sigma = _edge_sigma(p, s, ends, gauge.least_contrast)
+                if sigma is not None:
+                    sigmas.append(sigma)
+    return float(np.median(sigmas)) if sigmas else None
+
+
+def _edge_sigma(p: npt.NDArray[np.float32], s: FloatArray, ends: int, least: float) -> float | None:
+    """The sigma of one dark-to-light edge profile ``p`` sampled at ``s`` (mm); ``None`` where it is no clear step."""
+    if float(p.min()) < 0:
+        return None  # beyond the frame
+    lo, hi = float(np.median(p[:ends])), float(np.median(p[-ends:]))
+    if hi - lo < least:
+        return None
+    e = (p - lo) / (hi - lo)
+
+    def rise(v: float) -> float | None:
+        i = int(np.argmax(e >= v))
+        if i == 0 or e[i] <= e[i - 1]:
+            return None
+        return float(s[i - 1] + (v - e[i - 1]) / (e[i] - e[i - 1]) * (s[i] - s[i - 1]))
+
+    q1, q3 = rise(0.25), rise(0.75)
+    if q1 is None or q3 is None or q3 < q1:
+        return None
+    return (q3 - q1) / _QUARTILE_RISE

@@ -472,13 +472,11 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     singles = [_trimmed(q, c, k, card) if _larger(CardObject(q, None), card) else q
                for q, c in zip(singles, single_contours, strict=True)]
     lit: list[Contour] = []  # light blobs that cards were freed from: what the cards leave of them is said
-    beside_light: list[CardObject] = []  # the cards freed from them, which touch a glare's light
     for cnt in pending:
         parts = _split(cnt, k, card)
         if len(parts) == 1 and parts[0].why is not None:
             rescued = _rescue(cnt, light, k, edges=(rectified, card))
             lit += [cnt] if rescued else []
-            beside_light += rescued
             parts = rescued or parts
         else:  # a card split off a blob with a glare: the glare's part may still hold a card
             freed = []
@@ -486,16 +484,28 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
                 piece = _part_blob(p, mask, k) if p.why else None
                 rescued = _rescue(piece, light, k, edges=(rectified, card)) if piece is not None else []
                 lit += [piece] if rescued and piece is not None else []
-                beside_light += rescued
                 freed += rescued or [p]
             parts = freed
         found.extend(parts)
     found.extend(CardObject(q, None) for q in singles)
+    deck = card  # the deck's size, measured on more cards where one or two singles gave it (below)
     if _seat_short(found, mat):  # a seat short of its four cards: look again, harder
         cards = [o for o in found if o.why is None]
         more = _outlined_cards(rectified, felt, k, mat, cards, card)
         if _seat_short(cards + more, mat):  # paper as pale as the felt, or darker: its straight outline
-            more += _rectangle_cards(rectified, felt, k, mat, found + more, card)
+            measured = [CardObject(q, None).size for q in singles]
+            if len(measured) < RECTANGLES.sized_by:
+                # a size from one or two cards may be one cut small (a worn edge as pale as the felt): the
+                # outlined cards whose sides the colour moves onto their edges measure it too
+                for o in more:
+                    f = _colour_fitted(o, rectified, felt, k)
+                    measured += [f.size] if f.quad is not o.quad else []
+                if measured:
+                    deck = (float(np.median([m[0] for m in measured])), float(np.median([m[1] for m in measured])))
+            sized = len(measured) >= RECTANGLES.sized_by
+            more += _rectangle_cards(rectified, felt, k, mat, found + more, deck, sized)
+            if _seat_short(cards + more, mat):  # paper as bright as a felt of another hue: edges in colour too
+                more += _rectangle_cards(rectified, felt, k, mat, found + more, deck, sized, in_colour=True)
         if _seat_short(cards + more, mat):  # the outlines find most; the faint cut costs as much
             more += _faint_cards(rectified, felt, light, k, mat, cards + more, card)
         # what was not card-shaped and held a card found now (a card and its glare, its shadow) is that card,
@@ -506,14 +516,12 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     # a card of another size than the frame's deck lost part of its paper (to a glare) or took
     # some felt with it (a glare's edge, a printed mark on its border): the deck's rectangle,
     # fitted to its edges, is the card
-    glared = [any(o is f for f in beside_light) for o in found]
     found = [_refitted(o, card, rectified, k) if o.why is None and _off_size(o, card) else o for o in found]
     # every side where the card's colour meets the felt's (what the other looks and the refits leave of a
-    # worn edge; the single cards were fitted so before the deck's size was taken from them); a card freed
-    # from a glare never past its deck's size (it touches the glare's light, as unlike the felt as its paper)
-    found = [_colour_fitted(o, rectified, felt, k, card if singles and f else None)
-             if o.why is None and not any(o.quad is q for q in singles) else o
-             for o, f in zip(found, glared, strict=True)]
+    # worn edge; the single cards were fitted so before the deck's size was taken from them), never past the
+    # deck's size (a card freed from a glare touches the glare's light, as unlike the felt as its paper)
+    found = [_colour_fitted(o, rectified, felt, k, deck if singles else None)
+             if o.why is None and not any(o.quad is q for q in singles) else o for o in found]
     # a blob that cards were freed from may hold another card, washed out by the same glare: what the
     # cards found leave of it, when card-sized, is reported (never dropped silently), where a seat still
     # lacks a card (beside a hand of four it is only the glare)
@@ -771,7 +779,10 @@ class RectangleLook:
     """A pixel is on an edge across a side when its gradient along the side's normal is this many
     times the free felt's median gradient..."""
     min_edge: float = 0.008
-    """...and at least this (log-brightness a pixel)."""
+    """...and at least this (log-brightness a pixel); or its colour difference from the felt
+    (:meth:`vision.felt.Felt.contrast`) changes as many times the felt's own..."""
+    min_colour_edge: float = 0.004
+    """...and at least this a pixel (paper as bright as a felt of another hue shows its edge in colour only)."""
     min_side: float = 0.5
     """Least share of every side of a rectangle that runs along an edge."""
     corners: float = 0.12
@@ -794,6 +805,9 @@ class RectangleLook:
     """A thing found that is no card, inside a rectangle and this share of a card or more, is the card's paper."""
     refit_apart_mm: float = 5.0
     """A rectangle whose centre lies this near one whose colour fit failed is not fitted again (it would fail too)."""
+    sized_by: int = 3
+    """The deck's size is sure when this many single cards gave it; else (one or two, maybe cut small) each
+    rectangle's size is fitted too (:attr:`StepFit.grows_mm`)."""
     first_peaks: int = 8
     """Peaks of each map judged in the first round (twice as many each next round): the work done, not what
     is found."""
@@ -803,8 +817,8 @@ RECTANGLES = RectangleLook()
 
 
 def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
-                     found: list[CardObject], card: tuple[float, float],
-                     look: RectangleLook = RECTANGLES) -> list[CardObject]:
+                     found: list[CardObject], card: tuple[float, float], sized: bool = True,
+                     in_colour: bool = False, look: RectangleLook = RECTANGLES) -> list[CardObject]:
     """Cards found as rectangles of their deck's size whose four sides all run along an edge.
 
     Paper as pale as the felt, or darker (yellowed paper on pale felt), or a
@@ -864,9 +878,17 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
     ha, hb = round(a_px / 2), round(b_px / 2)
     one = np.ones((3, 3), np.uint8)
     contrast = _ContrastMap.of(rectified, felt, k)
+    # ``in_colour``: a card's edge may show in colour only (yellowed paper as bright as a felt of another hue)
+    climit: Any = np.inf
+    if in_colour:
+        cgx, cgy = _blurred_gradient(every(contrast.dp, 2), look.blur_px / 2)
+        cnoise = float(median(np.asarray(cv2.magnitude(cgx, cgy), np.float32)[free])) / 2
+        climit = max(look.min_colour_edge, look.edge_sigmas * cnoise)
     maps: list[_PeakMap] = []
     for seat, bx0, by0, bx1, by1 in boxes:
         sgx, sgy = _log_gradient(np.ascontiguousarray(rectified[by0:by1, bx0:bx1]), look.blur_px)
+        dgx, dgy = (_blurred_gradient(np.ascontiguousarray(contrast.dp[by0:by1, bx0:bx1]), look.blur_px)
+                    if in_colour else (sgx, sgy))
         zx0, zy0, zx1, zy1 = mat.card_zone(seat)
         h, w = sgx.shape
         centre = ((w - 1) / 2.0, (h - 1) / 2.0)
@@ -875,9 +897,13 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
             cos, sin = math.cos(r), math.sin(r)
             # edges across the sides whose normal is u = (cos, sin), and across those whose normal is
             # v = (-sin, cos), either way (paper lighter than the felt or its shadow, or darker than the felt)
-            planes = cv2.dilate(cv2.merge([cv2.compare(np.abs(sgx * cos + sgy * sin), limit, cv2.CMP_GT),
-                                           cv2.compare(np.abs(sgy * cos - sgx * sin), limit, cv2.CMP_GT)]),
-                                one)  # kept whole when scaled down
+            # (in brightness, or when ``in_colour`` in colour too)
+            across = [cv2.compare(np.abs(sgx * cos + sgy * sin), limit, cv2.CMP_GT),
+                      cv2.compare(np.abs(sgy * cos - sgx * sin), limit, cv2.CMP_GT)]
+            if in_colour:
+                across = [cv2.bitwise_or(across[0], cv2.compare(np.abs(dgx * cos + dgy * sin), climit, cv2.CMP_GT)),
+                          cv2.bitwise_or(across[1], cv2.compare(np.abs(dgy * cos - dgx * sin), climit, cv2.CMP_GT))]
+            planes = cv2.dilate(cv2.merge(across), one)  # kept whole when scaled down
             # the crop turned so that u runs along x, at the search's resolution
             tw, th = int(math.ceil((w * cos + h * sin) * f)) + 2, int(math.ceil((w * sin + h * cos) * f)) + 2
             m = cv2.getRotationMatrix2D(centre, float(deg), f)
@@ -885,17 +911,19 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
             across_u, across_v = cv2.split(cv2.warpAffine(planes, m, (tw, th), flags=cv2.INTER_LINEAR))
             inv = cv2.invertAffineTransform(m)
             u, v = np.array([cos, sin]), np.array([-sin, cos])
-            for (sx, lx), (sy, ly) in (((ha, lb), (hb, la)), ((hb, la), (ha, lb))):
+            for (sx, lx, hx), (sy, ly, hy) in (((ha, lb, card[0] / 2), (hb, la, card[1] / 2)),
+                                               ((hb, la, card[1] / 2), (ha, lb, card[0] / 2))):
                 if 2 * sx >= tw or 2 * sy >= th:
                     continue
                 # the sides across x at +-sx run along y, lx long (the rest of the side along x: corners)...
                 vert, horiz = cv2.blur(across_u, (1, lx)), cv2.blur(across_v, (ly, 1))
-                # the score of the rectangle centred at (x + sx, y + sy): its weakest side
+                # the score of the rectangle centred at (x + sx, y + sy): its weakest side (placed at the deck's
+                # own size, not the whole pixels of the search's)
                 score = cv2.min(cv2.min(vert[sy:th - sy, :tw - 2 * sx], vert[sy:th - sy, 2 * sx:]),
                                 cv2.min(horiz[:th - 2 * sy, sx:tw - sx], horiz[2 * sy:, sx:tw - sx]))
                 scores = np.asarray(score, np.uint8)
                 maps.append(_PeakMap(seat, (zx0, zy0, zx1, zy1), scores, k, _peak_order(scores, 255 * look.min_side),
-                                     np.asarray(inv, np.float64), sx, sy, bx0, by0, u * sx / ks, v * sy / ks))
+                                     np.asarray(inv, np.float64), sx, sy, bx0, by0, u * hx, v * hy))
     # the peaks of every map judged together (one by one, thousands a hard frame, they cost seconds): what
     # a peak is does not hang on the others, only whether it is looked at (a rectangle kept blanks its neighbours)
     walks = [_PeakWalk(pm) for pm in maps]
@@ -933,8 +961,15 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
     # edge. Where the paper's colour tells (its fall to the felt's across the sides of a card, :class:`StepFit`),
     # the rectangles on it are taken first (on it all round, as found: a fit would only trade a mm here for a
     # turn there; else fitted near where they are), then those farther off moved onto it, last the rest as found
-    sides = np.sort(_colour_steps(np.asarray(ranked + kept, np.float64).reshape(-1, 4, 2), contrast), axis=1)
-    tells = bool(np.any(sides[:, 1] >= STEP_FIT.least_step))  # on some card found or candidate: worth fitting the rest
+    levels = _colour_levels(np.asarray(ranked + kept, np.float64).reshape(-1, 4, 2), contrast)
+    sides = np.sort(levels[:, :, 0] - levels[:, :, 1], axis=1)
+    # a fit is taken on a fall the paper of this frame's cards can show (yellowed paper on felt of nearly its
+    # hue falls less than most decks' paper), above the felt's own spread
+    least = STEP_FIT.least_step
+    if kept:
+        paper = float(np.median(levels[len(ranked):, :, 0]))
+        least = max(contrast.least_step, min(least, STEP_FIT.paper_share * paper))
+    tells = bool(np.any(sides[:, 1] >= least))  # on some card found or candidate: worth fitting the rest
     clear = sides[:len(ranked), 1] >= STEP_FIT.least_step
     # of those on the colour's fall, those on it all round first (a rectangle a third off a figure card may have
     # three sides on it, its fourth on the figure's colour), each kind best edges first
@@ -945,13 +980,17 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
         kept.append(quad)
         out.append(quad)
 
+    def fitted(quad: QuadMM, coarse: bool = True) -> tuple[QuadMM, bool]:
+        """The colour's fit, at the frame's least fall; resized too where the deck's size is not sure."""
+        return _colour_step_fitted(quad, contrast, least, coarse=coarse, resize=not sized)
+
     deferred: list[QuadMM] = []
     failed: list[npt.NDArray[np.float64]] = []  # centres whose fit found no fall: a peak beside one is no better
     for i in by_fall:
         quad = ranked[i]
         if unclaimed(quad):
             if sides[i, 0] < STEP_FIT.least_step:  # one side off the fall: a mm or two off, or turned
-                quad, _ = _colour_step_fitted(quad, contrast, coarse=False)
+                quad, _ = fitted(quad, coarse=False)
             if unclaimed(quad):
                 keep(quad)
     for quad in [q for q, c in zip(ranked, clear, strict=True) if not c]:
@@ -961,12 +1000,12 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
         if not tells or any(float(np.linalg.norm(centre - f)) < look.refit_apart_mm for f in failed):
             deferred.append(quad)
             continue
-        fitted, moved = _colour_step_fitted(quad, contrast)
+        moved_to, moved = fitted(quad)
         if not moved:
             failed.append(centre)
             deferred.append(quad)
-        elif unclaimed(fitted):
-            keep(fitted)
+        elif unclaimed(moved_to):
+            keep(moved_to)
     for quad in deferred:
         if unclaimed(quad):
             keep(quad)
@@ -986,7 +1025,22 @@ class StepFit:
     """...at this many points along it (its ends left out)."""
     least_step: float = 0.025
     """Least fall of the colour difference from the felt outwards across three of the four sides for a fit to
-    be taken (a neighbour may touch the fourth)."""
+    be taken (a neighbour may touch the fourth)..."""
+    least_quiet_step: float = 0.012
+    """...or on a felt whose colour is quiet, down to this (yellowed paper on a felt of nearly its hue differs
+    from it by less than the paper of most decks, but far more than the felt from itself)..."""
+    noise_times: float = 10.0
+    """...when it is at least this many times the free felt's own spread in colour difference..."""
+    paper_share: float = 0.6
+    """...and this share of the colour difference of the paper just inside the sides of the cards found."""
+    paper_inside: float = 0.5
+    """Just inside every side the colour difference is at least this share of the rectangle's paper's (the
+    median of its sides'): a rectangle moved half off its card onto the print's colour edges has bare felt
+    inside one side."""
+    grows_mm: tuple[tuple[float, ...], ...] = ((-2.0, 0.0, 2.0), (-1.0, -0.5, 0.0, 0.5, 1.0))
+    """Coarse then fine: the sides' lengths tried, each grown by these (mm) from the last stage's: a deck's size
+    taken from one or two cards cut small (a worn edge as pale as the felt) is a few mm off, and a rectangle
+    of the wrong size has no place with every side on the card's edge."""
 
 
 def _across_sides(q: npt.NDArray[np.float64], points: int, offsets_mm: list[float]) -> npt.NDArray[np.float64]:
@@ -1009,17 +1063,33 @@ def _colour_steps(quads: npt.NDArray[np.float64], contrast: _ContrastMap, fit: S
                   ) -> npt.NDArray[np.float32]:
     """For each rectangle (n x 4 x 2), each side's fall of the colour difference from the felt outwards (n x 4):
     the median of the points just inside less the median of those just outside."""
-    q = _clockwise_each(quads)
-    pts = _across_sides(q, fit.points, [-x for x in fit.depths_mm] + list(fit.depths_mm))
-    _, dp = contrast.at(pts.reshape(-1, 2))
-    dp = dp.reshape(len(q), 4, 2, len(fit.depths_mm) * fit.points)
-    inside_outside = _median(dp)
+    inside_outside = _colour_levels(quads, contrast, fit)
     return np.asarray(inside_outside[:, :, 0] - inside_outside[:, :, 1], np.float32)
 
 
-def _colour_step_fitted(quad: QuadMM, contrast: _ContrastMap, fit: StepFit = STEP_FIT,
-                        coarse: bool = True) -> tuple[QuadMM, bool]:
-    """The rectangle moved and turned (not resized) to where its colour falls to the felt's, and whether it does.
+def _colour_levels(quads: npt.NDArray[np.float64], contrast: _ContrastMap, fit: StepFit = STEP_FIT
+                   ) -> npt.NDArray[np.float32]:
+    """For each rectangle (n x 4 x 2), each side's colour difference from the felt just inside and just outside
+    it (n x 4 x 2): the medians of the points at :attr:`StepFit.depths_mm` either way."""
+    q = _clockwise_each(quads)
+    pts = _across_sides(q, fit.points, [-x for x in fit.depths_mm] + list(fit.depths_mm))
+    _, dp = contrast.at(pts.reshape(-1, 2))
+    return _median(dp.reshape(len(q), 4, 2, len(fit.depths_mm) * fit.points))
+
+
+def _on_paper_all_round(levels: npt.NDArray[np.float32], fit: StepFit = STEP_FIT) -> npt.NDArray[np.bool_]:
+    """For each rectangle's side levels (n x 4 x 2, :func:`_colour_levels`), whether paper lies just inside every
+    side: none has the felt's colour on both sides (the rectangle half off its card, on bare felt), though a
+    neighbour's paper may lie outside one."""
+    inside = levels[:, :, 0]
+    paper = _median(inside)
+    return np.asarray(inside.min(axis=1) >= fit.paper_inside * paper, bool)
+
+
+def _colour_step_fitted(quad: QuadMM, contrast: _ContrastMap, least: float | None = None, fit: StepFit = STEP_FIT,
+                        coarse: bool = True, resize: bool = False) -> tuple[QuadMM, bool]:
+    """The rectangle moved and turned (and, if ``resize``, resized) to where its colour falls to the felt's, and
+    whether it does.
 
     On felt as pale as the paper the rectangle search's edges are as much a
     printed frame line, a worn band's inner edge or a shadow's outer edge as
@@ -1029,35 +1099,54 @@ def _colour_step_fitted(quad: QuadMM, contrast: _ContrastMap, fit: StepFit = STE
     outwards across its sides. Searched coarse (unless ``coarse`` is False: the
     rectangle is near already) by the weakest of the three strongest sides (a
     neighbour may touch the fourth), then fine by their sum (the sharper
-    optimum); the quad found is taken only when that fall is clear
-    (:attr:`StepFit.least_step`), else the rectangle stays as it was.
+    optimum), among the rectangles with paper just inside every side (one
+    moved half off its card onto a row of signs has bare felt inside one:
+    :attr:`StepFit.paper_inside`); the quad found is taken only when that
+    fall is clear (``least``, by default :attr:`StepFit.least_step`), else the
+    rectangle stays as it was. Where the deck's size came from one or two
+    cards (a worn edge cut off makes them small) the size is searched too
+    (:attr:`StepFit.grows_mm`): at the wrong size no place has every side on
+    the card's edge, and the best three land on the print.
     """
     q = _clockwise(quad)
     c0 = q.mean(axis=0)
     rel = q - c0
-    cx, cy, cd = 0.0, 0.0, 0.0
+    u, v = q[1] - q[0], q[2] - q[1]
+    u, v = u / max(float(np.linalg.norm(u)), 1e-9), v / max(float(np.linalg.norm(v)), 1e-9)
+    # each corner's way along u and along v: a growth g of a side's length moves it by g / 2 that way
+    su, sv = np.sign(rel @ u)[:, None] * u / 2, np.sign(rel @ v)[:, None] * v / 2
+    cx, cy, cd, ga, gb = 0.0, 0.0, 0.0, 0.0, 0.0
     weakest = -np.inf
-    for n, (step, span, dstep, dspan) in enumerate(fit.steps):
+    for n, ((step, span, dstep, dspan), grows) in enumerate(zip(fit.steps, fit.grows_mm, strict=True)):
         if n == 0 and not coarse:
             continue
+        grows = grows if resize else (0.0,)
         offsets = np.arange(-span, span + 1e-9, step)
         turns = cd + np.arange(-dspan, dspan + 1e-9, dstep)
         shifts = np.stack(np.meshgrid(cx + offsets, cy + offsets, indexing="ij"), axis=-1).reshape(-1, 2)
+        sizes = np.stack(np.meshgrid(ga + np.asarray(grows), gb + np.asarray(grows), indexing="ij"),
+                         axis=-1).reshape(-1, 2)
+        shapes = rel[None] + sizes[:, 0, None, None] * su[None] + sizes[:, 1, None, None] * sv[None]  # sizes x 4 x 2
         rads = np.deg2rad(turns)
         rots = np.stack([np.stack([np.cos(rads), -np.sin(rads)], axis=1),
                          np.stack([np.sin(rads), np.cos(rads)], axis=1)], axis=1)  # turns x 2 x 2
-        turned = np.einsum("pj,tij->tpi", rel, rots)  # turns x 4 x 2
-        quads = (turned[:, None] + (c0 + shifts)[None, :, None]).reshape(-1, 4, 2)
-        steps = np.sort(_colour_steps(quads, contrast, fit), axis=1)
+        turned = np.einsum("spj,tij->stpi", shapes, rots)  # sizes x turns x 4 x 2
+        quads = (turned[:, :, None] + (c0 + shifts)[None, None, :, None]).reshape(-1, 4, 2)
+        levels = _colour_levels(quads, contrast, fit)
+        steps = np.sort(levels[:, :, 0] - levels[:, :, 1], axis=1)
         last = n == len(fit.steps) - 1
-        i = int(np.argmax(steps.sum(axis=1) if last else steps[:, 1]))
-        ti, si = divmod(i, len(shifts))
+        score = steps.sum(axis=1) if last else steps[:, 1]
+        i = int(np.argmax(np.where(_on_paper_all_round(levels, fit), score, -np.inf)))
+        zi, rest = divmod(i, len(turns) * len(shifts))
+        ti, si = divmod(rest, len(shifts))
         cx, cy, cd, weakest = float(shifts[si, 0]), float(shifts[si, 1]), float(turns[ti]), float(steps[i, 1])
-    if weakest < fit.least_step:
+        ga, gb = float(sizes[zi, 0]), float(sizes[zi, 1])
+    if weakest < (fit.least_step if least is None else least):
         return quad, False
     r = math.radians(cd)
     rot = np.array([[math.cos(r), -math.sin(r)], [math.sin(r), math.cos(r)]])
-    return _clockwise(rel @ rot.T + c0 + (cx, cy)), True
+    fitted = _clockwise((rel + ga * su + gb * sv) @ rot.T + c0 + (cx, cy))
+    return (fitted, True) if card_shaped(*CardObject(fitted, None).size) else (quad, False)
 
 
 def _unlike_left(rectified: Image, felt: Felt, k: float, region: tuple[int, int, int, int],
@@ -1198,10 +1287,9 @@ class SideFit:
     points: int = 16
     """Points along each side whose median is its profile."""
     most_over_deck: float = OFF_SIZE
-    """A fit that leaves a card cut free from a glare larger than its frame's deck by more than this share (either
-    side) is not taken: a worn band brings a card up to its deck's size, not past it; past it lies the glare's light
-    the card touches, as unlike the felt as its paper. (On felt of the paper's own hue, a rectangle found off its
-    card may need the growth to take the card in: there it is left.)"""
+    """A fit that leaves a card larger than its frame's deck by more than this share (either side) is not taken,
+    where the deck's size is known: a worn band brings a card up to its deck's size, not past it; past it lies
+    something else unlike the felt that the card touches (a glare's light beside a card on dark felt)."""
 
 
 SIDES = SideFit()
@@ -1375,13 +1463,17 @@ class _ContrastMap:
     k: float
     floor: float
     """Least colour difference from the felt of paper whose sides are judged by colour (:class:`SideFit`)."""
+    least_step: float
+    """Least fall of the colour difference across a side that tells where a card ends (:class:`StepFit`)."""
 
     @staticmethod
-    def of(rectified: Image, felt: Felt, k: float, fit: SideFit = SIDES) -> _ContrastMap:
+    def of(rectified: Image, felt: Felt, k: float, fit: SideFit = SIDES, step: StepFit = STEP_FIT) -> _ContrastMap:
         h, w = rectified.shape[:2]
         ratio, dp = _contrast(rectified.reshape(-1, 3), np.asarray(felt.colour_map).reshape(-1, 3))
-        floor = max(fit.min_colour, fit.noise_times * felt.contrast_noise(rectified)[1])
-        return _ContrastMap(ratio.reshape(h, w), dp.reshape(h, w), k, floor)
+        noise = felt.contrast_noise(rectified)[1]
+        floor = max(fit.min_colour, fit.noise_times * noise)
+        least = min(step.least_step, max(step.least_quiet_step, step.noise_times * noise))
+        return _ContrastMap(ratio.reshape(h, w), dp.reshape(h, w), k, floor, least)
 
     def at(self, points: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """Both measures at points (mat mm), the nearest pixel's."""
@@ -1391,9 +1483,14 @@ class _ContrastMap:
 
 def _log_gradient(rectified: Image, blur_px: float = 1.0) -> tuple[FloatImage, FloatImage]:
     """The log brightness's gradient (log units a pixel), smoothed by ``blur_px``."""
-    log = cv2.GaussianBlur(_log_grey(rectified), (0, 0), blur_px)
-    return (np.asarray(cv2.Sobel(log, cv2.CV_32F, 1, 0), np.float32) / np.float32(8.0),
-            np.asarray(cv2.Sobel(log, cv2.CV_32F, 0, 1), np.float32) / np.float32(8.0))
+    return _blurred_gradient(_log_grey(rectified), blur_px)
+
+
+def _blurred_gradient(image: FloatImage, blur_px: float) -> tuple[FloatImage, FloatImage]:
+    """A float image's gradient (its units a pixel), smoothed by ``blur_px``."""
+    smooth = cv2.GaussianBlur(image, (0, 0), blur_px)
+    return (np.asarray(cv2.Sobel(smooth, cv2.CV_32F, 1, 0), np.float32) / np.float32(8.0),
+            np.asarray(cv2.Sobel(smooth, cv2.CV_32F, 0, 1), np.float32) / np.float32(8.0))
 
 
 def _gradient(image: npt.NDArray[Any]) -> FloatImage:

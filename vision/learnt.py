@@ -39,6 +39,7 @@ import numpy.typing as npt
 from table.cards import DECK, Card
 from table.errors import InvalidInput, MusTableError
 from vision import facedown
+from vision.calibration import marker_blur_mm
 from vision.cardcrop import CROP_H, CROP_W, CardCrop, order_quad, to_model_input, warp_card
 from vision.classifier import DEFAULT_THRESHOLD, CardClassifier, Prediction, call_cards
 from vision.ends import (
@@ -108,6 +109,24 @@ class TellApart:
     """A crop cut from a frame finer than the learning frames by more than this is cut again as they
     would show it (through their px per mm): the learnt faces then meet what they learnt. Learnt at
     1.45 and read from stills, one card in 355 was sure of its neighbour without it (seed 77), none with."""
+    own_blur_px: float = 0.5
+    """The blur (sigma, px) a frame's own pixels give the markers' edges (:func:`vision.calibration.marker_blur_mm`
+    of frames rendered without blur: 0.33 mm at 1.45 px/mm, 0.17 at 2.9). What a card's learning frame
+    measured beyond it is the blur a crop cut again through their px per mm is given before it is compared
+    with that card (:meth:`LearntClassifier.blur_px`). Learnt at 1.45 and read from stills (cincuenta, seed
+    11506), the 12 of copas of a frame blurred by 1.1 px was nearer the sharper frame's 12 of oros in one
+    view in 27 crops of 27 (by 0.03 in cosine), and left unknown in 6; each card met blurred as its own frame
+    was, 12c was nearest in both views in all 27 (by 0.014 or more, at least 0.75 likely: the ends' 12c taken)."""
+    least_blur_px: float = 0.4
+    """Less than this is given no blur: a still's own blur, cut again at 1.45 px/mm, is as much (0-0.6 px)."""
+    blur_step_px: float = 0.25
+    """Cards whose frames' blurs round to the same multiple of this share one look at the crop (one model call)."""
+    most_blur_px: float = 2.0
+    """Never more blur than this (sigma, learning frames' px): a frame so blurred teaches little anyway."""
+    one_look: bool = True
+    """Learn each card of a sharper learning frame a second time, blurred to the blurriest frame's
+    blur (:attr:`LearntDeck.features_blurred`), so that a still's crop is blurred once, to that level,
+    and met by every card in one model call; without them (or this), one call per distinct blur."""
 
 
 TELL_APART = TellApart()
@@ -246,6 +265,8 @@ class LayoutCard:
     seat: int
     position: int
     quad_image: npt.NDArray[np.float32]
+    frame_blur_mm: float = 0.0
+    """How blurred its frame is at the mat (:func:`vision.calibration.marker_blur_mm`; 0: not measured)."""
 
 
 def find_layout(frames: Sequence[Image], mat: Mat | None = None,
@@ -289,6 +310,7 @@ def _frame_layout(k: int, frame: Image, mat: Mat,
         return [], [LayoutRefused(f"frame {k}: the mat is not found (fewer than three markers seen)",
                                   code="learn_no_mat", params={"photo": k + 1})]
     ends = _ends_of(model)
+    blur = marker_blur_mm(frame, cal) or 0.0
     objects = reader.detail.objects
     preds = dict(zip((id(o) for o in objects), reader.detail.predictions, strict=True))
     found: list[LayoutCard] = []
@@ -324,7 +346,7 @@ def _frame_layout(k: int, frame: Image, mat: Mat,
                                             params={"photo": k + 1, "seat": s, "place": i + 1,
                                                     "seen": str(p.card), "want": str(card)}))
                 break
-            found.append(LayoutCard(card, k, s, i, quads[i]))
+            found.append(LayoutCard(card, k, s, i, quads[i], blur))
     return found, faults
 
 
@@ -360,6 +382,19 @@ class LearntDeck:
     model: str
     px_per_mm: float = 0.0
     """How fine the learning frames were at the cards (median; 0: not known, a deck kept before it was)."""
+    blur_mm: tuple[float, ...] = ()
+    """How blurred each card's learning frame was at the mat (sigma, mm; :func:`vision.calibration.marker_blur_mm`),
+    in DECK order; empty: not known (a deck kept before it was).
+
+    Every learnt variation of a card is as blurred as its frame or more (:func:`vary_crop` only
+    blurs): a crop from a finer frame is compared with each card blurred as that card's frame was
+    (:meth:`LearntClassifier.blur_px`)."""
+    features_blurred: FloatArray | None = None
+    """Features ``[M', F]`` of variations of the cards of the sharper learning frames, cut from their frame
+    blurred to the blurriest frame's blur (:attr:`TellApart.one_look`); ``None``: the frames were as
+    blurred (or a deck kept before them)."""
+    labels_blurred: npt.NDArray[np.int64] | None = None
+    """Their cards (indices in DECK), ``[M']``."""
 
     def classifier(self, model: CardClassifier | None = None) -> LearntClassifier:
         """The classifier that reads this deck (``TableReader(classifier=...)``)."""
@@ -370,11 +405,15 @@ class LearntDeck:
         folder.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
         try:
-            np.savez_compressed(tmp / "deck.npz", crops=self.crops, features=self.features.astype(np.float16),
-                                labels=self.labels)
+            arrays = {"crops": self.crops, "features": self.features.astype(np.float16), "labels": self.labels}
+            if self.features_blurred is not None and self.labels_blurred is not None:
+                arrays.update(features_blurred=self.features_blurred.astype(np.float16),
+                              labels_blurred=self.labels_blurred)
+            np.savez_compressed(tmp / "deck.npz", **arrays)  # type: ignore[arg-type]
             (tmp / "deck.json").write_text(json.dumps(
                 {"format": FORMAT, "cards": len(DECK), "model": self.model,
-                 "variants": int(len(self.labels) // len(DECK)), "px_per_mm": round(self.px_per_mm, 3)},
+                 "variants": int(len(self.labels) // len(DECK)), "px_per_mm": round(self.px_per_mm, 3),
+                 "blur_mm": [round(b, 3) for b in self.blur_mm]},
                 indent=1) + "\n")
             if folder.exists():
                 shutil.rmtree(folder)
@@ -390,13 +429,18 @@ class LearntDeck:
             meta = json.loads((folder / "deck.json").read_text())
             with np.load(folder / "deck.npz") as z:
                 crops, feats, labels = z["crops"], z["features"].astype(np.float32), z["labels"]
+                fb = z["features_blurred"].astype(np.float32) if "features_blurred" in z.files else None
+                lb = np.asarray(z["labels_blurred"], np.int64) if "labels_blurred" in z.files else None
         except (OSError, ValueError, KeyError) as exc:
             raise DeckNotFound(f"no learnt deck in {folder} ({type(exc).__name__})") from exc
         if meta.get("format") != FORMAT or crops.shape != (len(DECK), *crops.shape[1:]) \
                 or len(feats) != len(labels) or set(labels.tolist()) != set(range(len(DECK))):
             raise DeckNotFound(f"the learnt deck in {folder} is damaged or of another version")
+        if fb is None or lb is None or len(fb) != len(lb) or fb.shape[1:] != feats.shape[1:] \
+                or not set(lb.tolist()) <= set(range(len(DECK))):
+            fb, lb = None, None  # none kept (or damaged): a still's crops take one look per blur
         return cls(np.asarray(crops, np.uint8), feats, np.asarray(labels, np.int64), str(meta["model"]),
-                   float(meta.get("px_per_mm", 0.0)))
+                   float(meta.get("px_per_mm", 0.0)), _blurs(meta.get("blur_mm")), fb, lb)
 
 
 class LearntClassifier:
@@ -420,8 +464,20 @@ class LearntClassifier:
         self.sharpness = sharpness
         self.floor = floor
         self.tell = tell
-        self._onehot = np.eye(len(DECK), dtype=bool)[deck.labels]
+        self._stack = _Stack.of(deck.features, deck.labels)
         self._spread: _Spread | None = None
+        self._one_look = self._blurred_variations()
+
+    def _blurred_variations(self) -> _Stack | None:
+        """The sharper frames' cards learnt blurred to the blurriest frame's blur, where every card not
+        of the blurriest frame has them; else ``None`` (one look per blur)."""
+        fb, lb = self.deck.features_blurred, self.deck.labels_blurred
+        if not self.tell.one_look or fb is None or lb is None or not len(lb):
+            return None
+        blur = self.blur_px()
+        if not set(np.flatnonzero(blur != blur.max()).tolist()) <= set(lb.tolist()):
+            return None  # learnt with other blur steps than these: as if none were kept
+        return _Stack.of(fb, lb)
 
     def _features(self, crops: Sequence[Image]) -> FloatArray:
         """Normalised features ``[N, 2, F]`` of the crops and their half-turned views."""
@@ -430,32 +486,88 @@ class LearntClassifier:
         feats, _ = features_of(self.model, both)
         return np.stack([feats[:n], feats[n:]], axis=1)
 
-    def _scores_of(self, feats: FloatArray) -> FloatArray:
-        """Best similarity to each card ``[N, 2, 40]`` of features ``[N, 2, F]``."""
+    def _scores_of(self, feats: FloatArray, learnt: _Stack | None = None) -> FloatArray:
+        """Best similarity to each card ``[N, 2, 40]`` of features ``[N, 2, F]``, against the deck's variations
+        or ``learnt`` (-1 to a card it has none of): one product with every variation, each card's best."""
         n = len(feats)
-        sim = feats.reshape(2 * n, -1) @ self.deck.features.T                 # [2N, M]
+        stack = learnt or self._stack
+        sim = feats.reshape(2 * n, -1) @ stack.features.T                  # [2N, M]
         best = np.full((2 * n, len(DECK)), -1.0, np.float32)
-        for c in range(len(DECK)):
-            best[:, c] = sim[:, self._onehot[:, c]].max(axis=1)
+        if stack.each:
+            best[:, stack.cards] = sim.reshape(2 * n, len(stack.cards), stack.each).max(axis=2)
+        else:  # cards learnt from unlike numbers of variations (a deck kept otherwise)
+            for k, c in enumerate(stack.cards):
+                best[:, c] = sim[:, stack.labels == k].max(axis=1)
         return best.reshape(n, 2, len(DECK))
 
     def scores(self, crops: Sequence[Image]) -> FloatArray:
         """Best similarity to each card ``[N, 2, 40]``: the crop, then its half-turned view."""
-        return self._scores_of(self._features([self.as_learnt(c) for c in crops]))
+        return self._looks(crops)[0]
 
-    def as_learnt(self, crop: Image) -> Image:
+    def _looks(self, crops: Sequence[Image]) -> tuple[FloatArray, dict[float, FloatArray]]:
+        """Best similarity to each card ``[N, 2, 40]``, each card's of the crop as its own learning frame
+        would have shown it (:meth:`as_learnt` with the card's :meth:`blur_px`), and the features
+        ``[N, 2, F]`` of each look, by its blur (one model call a look)."""
+        blur = self.blur_px()
+        coarse = [self._coarse(c) for c in crops]  # cut once, blurred for each look
+        looks = sorted(set(blur.tolist())) if any(c is not None for c in coarse) else [0.0]
+        if len(looks) > 1 and self._one_look is not None:
+            # one look, as blurred as the blurriest frame: the other cards met by their variations so blurred
+            most = looks[-1]
+            f = self._features([c if k is None else self._blurred(k, most, c)
+                                for c, k in zip(crops, coarse, strict=True)])
+            own = blur == most
+            scores = self._scores_of(f)
+            scores[:, :, ~own] = self._scores_of(f, self._one_look)[:, :, ~own]
+            return scores, {most: f}
+        feats: dict[float, FloatArray] = {}
+        scores = np.zeros((len(crops), 2, len(DECK)), np.float32)
+        for b in looks:
+            feats[b] = self._features([c if k is None else self._blurred(k, b, c)
+                                       for c, k in zip(crops, coarse, strict=True)])
+            cards = blur == b if len(looks) > 1 else np.ones(len(DECK), bool)
+            scores[:, :, cards] = self._scores_of(feats[b])[:, :, cards]
+        return scores, feats
+
+    def looks(self, px_per_mm: float) -> int:
+        """How many model calls a batch of crops cut from a frame of ``px_per_mm`` takes (:meth:`_looks`)."""
+        if self.deck.px_per_mm <= 0 or px_per_mm <= self.deck.px_per_mm * self.tell.resample_above \
+                or self._one_look is not None:
+            return 1
+        return len(set(self.blur_px().tolist()))
+
+    def warm_up(self) -> None:
+        """Make now what the first crops left in doubt would (the variations' spread, about a second)."""
+        self._learnt_spread()
+
+    def blur_px(self) -> npt.NDArray[np.float64]:
+        """The blur (sigma, learning frames' px) each card's crop is given when cut again through their px per mm
+        (``[40]``): what its learning frame measured beyond its own pixels' (:attr:`TellApart.own_blur_px`),
+        in steps of :attr:`TellApart.blur_step_px`; none where the deck does not know it."""
+        if len(self.deck.blur_mm) != len(DECK):
+            return np.zeros(len(DECK))
+        return rounded_blur_px(beyond_own_blur_px(self.deck.blur_mm, self.deck.px_per_mm, self.tell), self.tell)
+
+    def as_learnt(self, crop: Image, blur_px: float = 0.0) -> Image:
         """The crop as the learning frames would have shown it: cut again through their px per mm when
-        its frame is finer (by :attr:`TellApart.resample_above`), else the crop itself.
+        its frame is finer (by :attr:`TellApart.resample_above`), and blurred by ``blur_px`` (sigma, their
+        px) as a blurred learning frame was; else the crop itself.
 
         A still's card is four times the pixels of a 2304 x 1296 frame's, and
         its crop (72 px across either way) is sharper and aliased otherwise:
         what the deck learnt from the coarser frames then looks less like it.
         """
+        coarse = self._coarse(crop)
+        return crop if coarse is None else self._blurred(coarse, blur_px, crop)
+
+    def _coarse(self, crop: Image) -> Image | None:
+        """The card of a crop cut again through the learning frames' px per mm; ``None`` where its frame is
+        not finer than theirs by :attr:`TellApart.resample_above` (or the crop forgot its frame)."""
         source = getattr(crop, "source", None)
         fine = px_per_mm_of(crop)
         learnt = self.deck.px_per_mm
         if source is None or learnt <= 0 or fine <= learnt * self.tell.resample_above:
-            return crop
+            return None
         image, quad = source
         w = max(CROP_W, round(fine * CARD_WIDTH_MM))
         h = round(w * CROP_H / CROP_W)
@@ -463,9 +575,16 @@ class LearntClassifier:
         m = cv2.getPerspectiveTransform(order_quad(quad), dst)
         card = cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         lw = max(CROP_W // 2, round(learnt * CARD_WIDTH_MM))
-        coarse = cv2.resize(card, (lw, round(lw * CROP_H / CROP_W)), interpolation=cv2.INTER_AREA)
+        return np.asarray(cv2.resize(card, (lw, round(lw * CROP_H / CROP_W)), interpolation=cv2.INTER_AREA),
+                          np.uint8)
+
+    @staticmethod
+    def _blurred(coarse: Image, blur_px: float, crop: Image) -> Image:
+        """A crop of the coarse card blurred by ``blur_px`` (its px), remembering ``crop``'s frame."""
+        if blur_px > 0:
+            coarse = np.asarray(cv2.GaussianBlur(coarse, (0, 0), blur_px), np.uint8)
         out = np.asarray(cv2.resize(coarse, (CROP_W, CROP_H), interpolation=cv2.INTER_LINEAR), np.uint8).view(CardCrop)
-        out.source = source
+        out.source = getattr(crop, "source", None)
         return out
 
     def _probabilities_of(self, scores: FloatArray) -> npt.NDArray[np.float64]:
@@ -548,12 +667,14 @@ class LearntClassifier:
         learnt from frames too coarse to tell them apart has its sure calls
         from such a frame checked by the ends too: the ends sure of another
         card make it unknown. Every crop is first seen as the learning frames
-        would have shown it (:meth:`as_learnt`).
+        would have shown it, for each card as that card's frame was blurred
+        (:meth:`as_learnt`, :meth:`blur_px`).
         """
         if not crops:
             return []
-        feats = self._features([self.as_learnt(c) for c in crops])
-        p = self._probabilities_of(self._scores_of(feats))
+        scores, looks = self._looks(crops)
+        p = self._probabilities_of(scores)
+        blur = self.blur_px()
         calls = call_cards(p)
         fine = [px_per_mm_of(c) >= MIN_PX_PER_MM for c in crops]
         unsure = [i for i, c in enumerate(calls) if not c.sure() and fine[i]]
@@ -566,7 +687,9 @@ class LearntClassifier:
         told: dict[int, Card] = {}
         if not coarse_deck:
             for i in unsure:
-                card = self.tell_apart(feats[i], p[i])
+                # the crop as the frame of the card most likely in both views showed it
+                card = self.tell_apart(looks[float(blur[int(np.argmax(p[i].prod(axis=0)))])][i]
+                                       if len(looks) > 1 else next(iter(looks.values()))[i], p[i])
                 if card is not None:
                     told[i] = card
         readings: list[EndsReading | None] = list(ends.read([face_of(crops[i]) for i in asked],
@@ -591,6 +714,34 @@ class LearntClassifier:
         return calls
 
 
+def _blurs(kept: object) -> tuple[float, ...]:
+    """A kept deck's ``blur_mm``: one number a card, else not known (``()``: a deck kept before it was)."""
+    if not isinstance(kept, list) or len(kept) != len(DECK) \
+            or not all(isinstance(b, (int, float)) and b >= 0 for b in kept):
+        return ()
+    return tuple(float(b) for b in kept)
+
+
+@dataclass(frozen=True, eq=False)
+class _Stack:
+    """Learnt variations grouped by card, to score a crop against all of them in one product:
+    ``features`` ``[M, F]`` in card order, ``cards`` the cards (indices in DECK) in that order,
+    ``labels`` ``[M]`` each row's place in ``cards``, ``each`` the rows every card has (0: unlike numbers)."""
+
+    features: FloatArray
+    cards: npt.NDArray[np.int64]
+    labels: npt.NDArray[np.int64]
+    each: int
+
+    @classmethod
+    def of(cls, features: FloatArray, labels: npt.NDArray[np.int64]) -> _Stack:
+        order = np.argsort(labels, kind="stable")
+        cards, place, counts = np.unique(labels[order], return_inverse=True, return_counts=True)
+        each = int(counts[0]) if len(counts) and int(counts.min()) == int(counts.max()) else 0
+        return cls(np.ascontiguousarray(features[order], np.float32), np.asarray(cards, np.int64),
+                   np.asarray(place, np.int64), each)
+
+
 @dataclass(frozen=True)
 class _Spread:
     """A learnt deck's variations about their cards: each card's mean as laid and half turned
@@ -603,9 +754,28 @@ class _Spread:
     ridge: float
 
 
+def beyond_own_blur_px(blur_mm: Sequence[float], px_per_mm: float,
+                       tell: TellApart = TELL_APART) -> npt.NDArray[np.float64]:
+    """Each card's learning frame's blur beyond its own pixels' (sigma, learning frames' px; ``[40]``),
+    unrounded: 0 under :attr:`TellApart.least_blur_px`, at most :attr:`TellApart.most_blur_px`."""
+    measured = np.asarray(blur_mm, np.float64) * px_per_mm
+    beyond = np.minimum(tell.most_blur_px, np.sqrt(np.maximum(0.0, measured ** 2 - tell.own_blur_px ** 2)))
+    beyond[beyond < tell.least_blur_px] = 0.0
+    return np.asarray(beyond, np.float64)
+
+
+def rounded_blur_px(beyond: npt.NDArray[np.float64], tell: TellApart = TELL_APART) -> npt.NDArray[np.float64]:
+    """:func:`beyond_own_blur_px` in steps of :attr:`TellApart.blur_step_px` (the blurs a crop is given)."""
+    return np.asarray(np.round(beyond / tell.blur_step_px) * tell.blur_step_px, np.float64)
+
+
 def learn_deck(frames: Sequence[Image], mat: Mat | None = None, model: CardClassifier | None = None,
-               variants: int = VARIANTS, seed: int = 0) -> LearntDeck:
-    """Learn a deck from its three learning frames (BGR images); :class:`LayoutRefused` if one is wrong."""
+               variants: int = VARIANTS, seed: int = 0, tell: TellApart = TELL_APART) -> LearntDeck:
+    """Learn a deck from its three learning frames (BGR images); :class:`LayoutRefused` if one is wrong.
+
+    Where the frames are not all as blurred (:attr:`TellApart.one_look`), the cards of the sharper ones
+    are learnt again from their frame blurred to the blurriest frame's blur (:attr:`LearntDeck.features_blurred`).
+    """
     model = model or CardClassifier()
     layout = find_layout(frames, mat, model)
     rng = np.random.default_rng(seed)
@@ -613,17 +783,41 @@ def learn_deck(frames: Sequence[Image], mat: Mat | None = None, model: CardClass
     variations: list[Image] = []
     labels: list[int] = []
     for lc in layout:
-        frame = frames[lc.frame]
-        crops[lc.card.index] = warp_card(frame, lc.quad_image)
-        for v in range(variants):
-            crop = warp_card(frame, jitter_quad(lc.quad_image, rng) if v else lc.quad_image)
-            if v:
-                crop = vary_crop(crop, rng)
-            variations += [crop, np.ascontiguousarray(crop[::-1, ::-1])]
-            labels += [lc.card.index] * 2
-    feats, _ = features_of(model, variations)
+        crops[lc.card.index] = warp_card(frames[lc.frame], lc.quad_image)
+        _vary(frames[lc.frame], lc, variants, rng, variations, labels)
     fine = float(np.median([px_per_mm_of(crops[lc.card.index]) for lc in layout]))
-    return LearntDeck(np.stack(crops), feats, np.asarray(labels, np.int64), model_digest(model.path), fine)
+    blur = {lc.card.index: lc.frame_blur_mm for lc in layout}
+    blur_mm = tuple(blur[i] for i in range(len(DECK)))
+    extra: list[Image] = []
+    extra_labels: list[int] = []
+    if tell.one_look:
+        beyond = beyond_own_blur_px(blur_mm, fine, tell)
+        level = rounded_blur_px(beyond, tell)
+        most = float(level.max())
+        blurred: dict[int, Image] = {}
+        for lc in layout:
+            if level[lc.card.index] == most:
+                continue  # learnt at that blur already
+            add = float(np.sqrt(max(0.0, most ** 2 - float(beyond[lc.card.index]) ** 2)))
+            if lc.frame not in blurred:  # the frame as the blurriest one showed the mat (its own px)
+                blurred[lc.frame] = np.asarray(cv2.GaussianBlur(frames[lc.frame], (0, 0), add), np.uint8)
+            _vary(blurred[lc.frame], lc, variants, rng, extra, extra_labels)
+    feats, _ = features_of(model, variations + extra)
+    return LearntDeck(np.stack(crops), feats[:len(variations)], np.asarray(labels, np.int64),
+                      model_digest(model.path), fine, blur_mm,
+                      feats[len(variations):] if extra else None,
+                      np.asarray(extra_labels, np.int64) if extra else None)
+
+
+def _vary(frame: Image, lc: LayoutCard, variants: int, rng: np.random.Generator,
+          variations: list[Image], labels: list[int]) -> None:
+    """Append ``variants`` variations of card ``lc`` cut from ``frame`` (each also half turned) and their labels."""
+    for v in range(variants):
+        crop = warp_card(frame, jitter_quad(lc.quad_image, rng) if v else lc.quad_image)
+        if v:
+            crop = vary_crop(crop, rng)
+        variations += [crop, np.ascontiguousarray(crop[::-1, ::-1])]
+        labels += [lc.card.index] * 2
 
 
 def save_deck(name: str, deck: LearntDeck, root: Path | None = None) -> Path:

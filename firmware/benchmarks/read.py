@@ -1,4 +1,4 @@
-"""``mus-table bench read [--n N] [--px-per-mm K] [--deck-dir D --model M]``: ms per frame on one core, by stage.
+"""``mus-table bench read [--n N] [--px-per-mm K] [--deck-dir D --model M] [--learn-px-per-mm L]``: ms per frame on one core, by stage.
 
 Renders N scenes (``models.scene``, 16 cards, stones, the usual variety), then
 reads each with one thread for OpenCV and for onnxruntime, and prints the
@@ -17,13 +17,25 @@ folder instead of rendering (``--save-frames DIR`` writes the rendered ones); ``
 as a line of JSON, so that two versions of the reader can be compared call
 for call on the same frames (``diff``); ``--repeat R`` reads each frame R
 times and keeps the fastest read, which other work on the machine can only
-have slowed.
+have slowed. ``--learn-px-per-mm K`` first learns the deck the frames are
+drawn with (``--style``, a held-out drawn style, else ``--deck-dir``) from
+its three learning frames rendered at K px/mm (``models.scene.learning_scene``,
+as ``models.evaluate_learnt`` does; 1.45: the camera's 2304 x 1296 frames,
+2.9: stills) and reads with the learnt deck, as the table does once a deck
+is learnt: the ``model`` stage is then the learnt classifier's.
+
+numpy's own products (the learnt deck's similarities) run on as many threads
+as OpenBLAS starts unless ``OPENBLAS_NUM_THREADS=1`` is set before the
+command starts (reported as ``blas_threads``); in CPU time, threads that wait
+for work cost too (a learnt deck's 32 x 1280 product took 55 ms of CPU on two
+loaded cores, 4 ms on one): for one core, run it so.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -54,8 +66,40 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "only ever adds time)")
     parser.add_argument("--save-frames", default=None,
                         help="write the rendered frames to this folder as png (to read them again with --frames)")
+    parser.add_argument("--style", default=None,
+                        help="draw the cards with this held-out drawn style (models.deck.HELD_OUT_STYLES; "
+                             "default: a random training style, or clasica with --learn-px-per-mm)")
+    parser.add_argument("--learn-px-per-mm", type=float, default=None,
+                        help="learn the frames' deck first from three learning frames at this resolution "
+                             "(1.45: 2304x1296, 2.9: stills) and read with it (the table's learnt deck)")
     parser.add_argument("--readings", default=None,
                         help="write each frame's reading to this file, one JSON line per frame (to diff two versions)")
+
+
+LEARN_STYLE = "clasica"
+"""The held-out style learnt and read by ``--learn-px-per-mm`` when no ``--style`` or ``--deck-dir`` says."""
+LEARN_SEED = 1000
+"""Added to ``--seed`` for the learning frames' random draw (the read frames keep ``--seed``'s)."""
+
+
+def _learnt_classifier(model: Any, deck: Any, px_per_mm: float, still: float,
+                       rng: np.random.Generator) -> tuple[Any, dict[str, Any]]:
+    """The learnt classifier of ``deck`` learnt from three frames at ``px_per_mm`` (``None`` if refused),
+    and what to report of it: the learning's CPU seconds, the learning frames' resolution and how many
+    model calls (looks) a still's crops take."""
+    from models.scene import learning_scene, render_scene
+    from vision.learnt import LayoutRefused, learn_deck
+
+    frames = [render_scene(learning_scene(rng, k, deck=deck, px_per_mm=px_per_mm), rng).image for k in range(3)]
+    t0 = time.process_time()
+    try:
+        deck_learnt = learn_deck(frames, model=model)
+    except LayoutRefused as exc:
+        return None, {"refused": str(exc)}
+    clf = deck_learnt.classifier(model)
+    clf.warm_up()
+    return clf, {"px_per_mm": px_per_mm, "learn_cpu_s": round(time.process_time() - t0, 1),
+                 "looks": clf.looks(still)}
 
 
 def _stats(values: list[float]) -> dict[str, float]:
@@ -66,7 +110,7 @@ def _stats(values: list[float]) -> dict[str, float]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from models.deck import random_style, render_card
+    from models.deck import HELD_OUT_STYLES, random_style, render_card
     from models.scene import random_cards, random_scene, render_scene
     from table.cards import DECK
     from vision.classifier import CardClassifier
@@ -78,8 +122,24 @@ def run(args: argparse.Namespace) -> int:
     rng = np.random.default_rng(args.seed)
     classifier = CardClassifier(args.model, threads=1, ends=True if ends_installed() else None)
     extra: dict[str, Any] = {} if args.px_per_mm is None else {"px_per_mm": args.px_per_mm}
+    if args.style is not None and args.deck_dir is not None:
+        print("--style or --deck-dir, not both", file=sys.stderr)
+        return 2
+    if args.style is not None and args.style not in HELD_OUT_STYLES:
+        print(f"no held-out style {args.style!r} (one of {', '.join(HELD_OUT_STYLES)})", file=sys.stderr)
+        return 2
     if args.deck_dir is not None:
         extra["deck"] = scanned_deck(args.deck_dir)
+    elif args.style is not None or args.learn_px_per_mm is not None:
+        extra["deck"] = HELD_OUT_STYLES[args.style or LEARN_STYLE]
+    learnt: dict[str, Any] | None = None
+    reads_with: Any = classifier
+    if args.learn_px_per_mm is not None:
+        reads_with, learnt = _learnt_classifier(classifier, extra["deck"], args.learn_px_per_mm,
+                                                args.px_per_mm or 1.5, np.random.default_rng(args.seed + LEARN_SEED))
+        if reads_with is None:
+            print(f"learning refused: {learnt['refused']}", file=sys.stderr)
+            return 2
     frames = []
     if args.frames is not None:
         from vision.frames import load_frame
@@ -100,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
         for i, frame in enumerate(frames):
             cv2.imwrite(str(Path(args.save_frames) / f"{i:03d}.png"), frame)
     clock = time.process_time if args.cpu else time.perf_counter
-    reader = TableReader(classifier=classifier)
+    reader = TableReader(classifier=reads_with)
     reader.read(frames[0])  # warm up (first calls allocate)
     stages: dict[str, list[float]] = {k: [] for k in
                                       ("calibration", "rectify_felt", "cards", "model", "stones", "total")}
@@ -109,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
     for frame in frames:
         best: Any = None
         for _ in range(max(1, args.repeat)):
-            reader = TableReader(classifier=classifier, clock=clock)
+            reader = TableReader(classifier=reads_with, clock=clock)
             reading = reader.read(frame)
             if best is None or reader.timings.total < best.total:
                 best = reader.timings
@@ -149,9 +209,11 @@ def run(args: argparse.Namespace) -> int:
         "frame_size": list(frames[0].shape[1::-1]),
         "cards_per_frame": round(float(np.mean(crops_per_frame)), 1),
         "threads": 1,
+        "blas_threads": os.environ.get("OPENBLAS_NUM_THREADS", "as many as OpenBLAS starts"),
         "clock": "cpu" if args.cpu else "wall",
         "repeat": max(1, args.repeat),
         "ms": {k: _stats(v) for k, v in stages.items()},
+        "learnt": learnt,
         "model_ms": {"one_crop": _stats(one), "batch_of_16": _stats(sixteen),
                      "per_card_in_batch": round(float(np.median(sixteen)) / 16, 2),
                      "both_ways": classifier.both_ways},
@@ -162,8 +224,13 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(result))
         return 0
     print(f"mus-table bench read: {n} rendered frames (~{result['frame_size'][0]}x{result['frame_size'][1]}),"
-          f" {result['cards_per_frame']} cards each, 1 thread, {'CPU' if args.cpu else 'wall'} time"
+          f" {result['cards_per_frame']} cards each, 1 thread (numpy's products: {result['blas_threads']}),"
+          f" {'CPU' if args.cpu else 'wall'} time"
           + (f", the fastest of {result['repeat']} reads of each" if result["repeat"] > 1 else ""))
+    if learnt is not None:
+        print(f"read with the deck learnt from three frames at {learnt['px_per_mm']} px/mm "
+              f"({learnt['learn_cpu_s']} s CPU to learn; {learnt['looks']} model call(s) a frame's crops take): "
+              "the model stage is the learnt classifier's")
     print(f"{'stage':<14}{'median ms':>10}{'p95 ms':>10}")
     for k, v in result["ms"].items():
         print(f"{k:<14}{v['median']:>10.1f}{v['p95']:>10.1f}")
