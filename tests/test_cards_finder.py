@@ -490,22 +490,21 @@ def test_median_is_numpys() -> None:
         assert np.array_equal(_median(x), np.median(x, axis=-1))
 
 
-def _drawn_at(state: dict[str, object]) -> np.random.Generator:
-    """A generator where a measure's run of scenes stood (one scene of it drawn again, not all before it)."""
+def _scene_at(state: int, inc: int, uinteger: int, style: str) -> RenderedScene:
+    """The scene a measure's run drew where its generator stood (PCG64 ``state``, ``inc``, the uint32 it
+    held): one scene of the run drawn again, not all before it, at a still's resolution, of a held-out style."""
     rng = np.random.default_rng()
-    rng.bit_generator.state = state
-    return rng
+    rng.bit_generator.state = {"bit_generator": "PCG64", "state": {"state": state, "inc": inc},
+                               "has_uint32": 1, "uinteger": uinteger}
+    return render_scene(random_scene(rng, px_per_mm=2.9, deck=HELD_OUT_STYLES[style]), rng)
 
 
 def test_a_card_freed_from_a_glare_is_not_grown_into_the_glare_past_its_decks_size() -> None:
     # `evaluate_wide --seed 60601`, cincuenta's scene 12 (dark red felt, a glare of 0.88 on a card of seat 1):
     # the card is cut free from the glare at its deck's size, 0.3 mm off; the colour fit then walked its
     # side out across the glare's light (of another colour than the felt) to 70.8 mm wide, 9.6 mm off
-    rng = _drawn_at({"bit_generator": "PCG64",
-                     "state": {"state": 59499348125230584816724957747140119014,
-                               "inc": 229919219145622803229767030386982128611},
-                     "has_uint32": 1, "uinteger": 1634906422})
-    scene = render_scene(random_scene(rng, px_per_mm=2.9, deck=HELD_OUT_STYLES["cincuenta"]), rng)
+    scene = _scene_at(59499348125230584816724957747140119014,
+                      229919219145622803229767030386982128611, 1634906422, "cincuenta")
     assert scene.spec.glare > 0.8
     assert_all_found(scene, find(scene, READER_K), tol_mm=3.0)
 
@@ -514,10 +513,7 @@ def test_a_card_with_a_glares_bump_on_one_side_is_cut_free_at_its_decks_size() -
     # `evaluate_wide --seed 70701`, clasica's scene 19 (dark blue felt, a glare of 0.80 beside seat 3's 5c):
     # every cut of the light blob leaves the card with a bump of the glare on one side (0.86-0.89 of its
     # rectangle, under a card hull's 0.9), and the outlines then gave a rectangle turned 18 degrees off
-    rng = _drawn_at({"bit_generator": "PCG64",
-                     "state": {"state": 240561653789072692991012381183034456309,
-                               "inc": 281185834348964497320949878659032172807},
-                     "has_uint32": 1, "uinteger": 1184182979})
-    scene = render_scene(random_scene(rng, px_per_mm=2.9, deck=HELD_OUT_STYLES["clasica"]), rng)
+    scene = _scene_at(240561653789072692991012381183034456309,
+                      281185834348964497320949878659032172807, 1184182979, "clasica")
     assert scene.spec.glare > 0.75
     assert_all_found(scene, find(scene, READER_K), tol_mm=3.0)

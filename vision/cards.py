@@ -1059,14 +1059,6 @@ def _across_sides(q: npt.NDArray[np.float64], points: int, offsets_mm: list[floa
 STEP_FIT = StepFit()
 
 
-def _colour_steps(quads: npt.NDArray[np.float64], contrast: _ContrastMap, fit: StepFit = STEP_FIT
-                  ) -> npt.NDArray[np.float32]:
-    """For each rectangle (n x 4 x 2), each side's fall of the colour difference from the felt outwards (n x 4):
-    the median of the points just inside less the median of those just outside."""
-    inside_outside = _colour_levels(quads, contrast, fit)
-    return np.asarray(inside_outside[:, :, 0] - inside_outside[:, :, 1], np.float32)
-
-
 def _colour_levels(quads: npt.NDArray[np.float64], contrast: _ContrastMap, fit: StepFit = STEP_FIT
                    ) -> npt.NDArray[np.float32]:
     """For each rectangle (n x 4 x 2), each side's colour difference from the felt just inside and just outside
