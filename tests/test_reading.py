@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -19,7 +20,7 @@ from models.scene import (
 )
 from table.cards import DECK, Card
 from vision.cardcrop import warp_card
-from vision.cards import UNREAD_WHY, CardObject
+from vision.cards import UNREAD_WHY, CardObject, quad_error_mm
 from vision.classifier import NeverSure, Prediction
 from vision.mat import Zone
 from vision.reading import Item, Reading, TableReader, check_table
@@ -232,7 +233,8 @@ def test_no_card_is_dropped_silently(case: str) -> None:
 
 def test_a_card_in_a_glare_reaching_past_its_zone_is_unknown_in_its_zone() -> None:
     # a glare as light as the paper, centred beyond the seat's card zone, makes one object with a
-    # card in it, no card's shape: it is put in the card zone it covers, not ignored outside it
+    # card in it, no card's shape: the card is cut free of it (a glare's bump on one side of it), or
+    # the object is put in the card zone it covers, never ignored outside it
     rng = np.random.default_rng(100)
     spec = random_scene(rng, cards=random_cards(rng), deck=HELD_OUT_STYLES["clasica"], felt=(32, 18, 30),
                         glare=float(rng.uniform(0.6, 0.9)),
@@ -241,7 +243,10 @@ def test_a_card_in_a_glare_reaching_past_its_zone_is_unknown_in_its_zone() -> No
     scene = render_scene(spec, rng)
     reader = TableReader(classifier=NeverSure())
     reading = reader.read(scene.image)
-    assert [o for o in reader.detail.objects if o.why is not None and o.zone == Zone.cards(2)]
+    glared = min(scene.cards, key=lambda t: math.dist(t.quad_mat.mean(axis=0), spec.glare_at or (0.0, 0.0)))
+    assert glared.seat == 2
+    freed = [o for o in reader.detail.objects if o.why is None and quad_error_mm(o.quad, glared.quad_mat) < 5.0]
+    assert freed or [o for o in reader.detail.objects if o.why is not None and o.zone == Zone.cards(2)]
     for t in scene.cards:
         x, y = t.quad_mat.mean(axis=0)
         holders = [u for u in reading.unknown if u.box[0] <= x <= u.box[2] and u.box[1] <= y <= u.box[3]]
