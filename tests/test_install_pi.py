@@ -302,6 +302,7 @@ def test_the_unit_restarts_on_failure_in_a_writable_working_directory() -> None:
     assert keys["User"] == "mus-table"
     envs = [line.split("=", 1)[1] for line in UNIT.read_text().splitlines() if line.startswith("Environment=")]
     assert "XDG_DATA_HOME=/var/lib/mus-table" in envs  # learnt decks beside the journal, kept by updates
+    assert "OPENBLAS_NUM_THREADS=1" in envs  # the reader on one core, numpy's products too
 
 
 KIOSK = REPO / "hardware" / "pi" / "kiosk.sh"
