@@ -494,7 +494,7 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
         more = _outlined_cards(rectified, felt, k, mat, cards, card)
         if _seat_short(cards + more, mat):  # paper as pale as the felt, or darker: its straight outline
             measured = [CardObject(q, None).size for q in singles]
-            if len(measured) < RECTANGLES.sized_by:
+            if len(measured) < RECTANGLES.sized_by or not _agree(measured):
                 # a size from one or two cards may be one cut small (a worn edge as pale as the felt): the
                 # outlined cards whose sides the colour moves onto their edges measure it too
                 for o in more:
@@ -502,7 +502,7 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
                     measured += [f.size] if f.quad is not o.quad else []
                 if measured:
                     deck = (float(np.median([m[0] for m in measured])), float(np.median([m[1] for m in measured])))
-            sized = len(measured) >= RECTANGLES.sized_by
+            sized = len(measured) >= RECTANGLES.sized_by and _agree(measured)
             more += _rectangle_cards(rectified, felt, k, mat, found + more, deck, sized)
             if _seat_short(cards + more, mat):  # paper as bright as a felt of another hue: edges in colour too
                 more += _rectangle_cards(rectified, felt, k, mat, found + more, deck, sized, in_colour=True)
@@ -808,12 +808,21 @@ class RectangleLook:
     sized_by: int = 3
     """The deck's size is sure when this many single cards gave it; else (one or two, maybe cut small) each
     rectangle's size is fitted too (:attr:`StepFit.grows_mm`)."""
+    size_spread_mm: float = 4.0
+    """The single cards give their deck's size for sure only when their sizes lie within this of each other
+    (either side): on pale felt two of three singles may be cut small (a worn edge lost, a shadow taken)."""
     first_peaks: int = 8
     """Peaks of each map judged in the first round (twice as many each next round): the work done, not what
     is found."""
 
 
 RECTANGLES = RectangleLook()
+
+
+def _agree(sizes: list[tuple[float, float]], look: RectangleLook = RECTANGLES) -> bool:
+    """Whether cards' sizes (short, long side, mm) lie within :attr:`RectangleLook.size_spread_mm` of each other."""
+    a = np.asarray(sizes, np.float64).reshape(-1, 2)
+    return bool(len(a) == 0 or float(np.ptp(a, axis=0).max()) <= look.size_spread_mm)
 
 
 def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
