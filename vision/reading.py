@@ -27,9 +27,9 @@ import numpy.typing as npt
 from table.cards import Card
 from vision.calibration import Calibration, Calibrator
 from vision.cardcrop import warp_card
-from vision.cards import CardObject, card_area_share, find_cards, unread_things
+from vision.cards import UNREAD_WHY, CardObject, card_area_share, find_cards, unread_things
 from vision.classifier import DEFAULT_THRESHOLD, CardClassifier, Classifier, Prediction
-from vision.felt import estimate_felt
+from vision.felt import Felt, estimate_felt
 from vision.frames import as_frame
 from vision.mat import MIN_PX_PER_MM, Mat, Zone
 from vision.stones import StoneCount, StoneReading, count_stones
@@ -248,6 +248,10 @@ class TableReader:
                 sure.append((o, p))
             else:
                 unknown.append(Item(o.zone, o.box, "low confidence" if p.agreed else "views disagree"))
+        unsure = [o for o in crops_for if not any(o is s for s, _ in sure)]
+        if unsure:  # a rectangle found across the gap between two cards and refused covers neither: said again
+            unknown += _uncovered(rect, felt, k, self.mat, [o for o in objects if not any(o is u for u in unsure)],
+                                  unknown)
         good, refused, impossible = check_table(sure)
         unknown.extend(refused)
         seats: list[list[Card]] = [[], [], [], []]
@@ -265,6 +269,36 @@ class TableReader:
                                (t4 - t3) * 1000, (t5 - t4) * 1000, (clock() - t0) * 1000, len(crops))
         return Reading(tuple(tuple(s) for s in seats), stones.count, tuple(unknown), state.stale,
                        tuple(impossible), tuple(ignored), state.seen, True)
+
+
+UNSURE_SAME_BOX = 0.5
+"""A busy thing seen once a card read unsure is taken off is what an item already says when their boxes
+overlap this much (intersection over union): that card itself, or a thing already in ``unknown``."""
+
+
+def _uncovered(rect: Image, felt: Felt, k: float, mat: Mat, kept: list[CardObject],
+               said: list[Item]) -> list[Item]:
+    """Card-sized busy things under no object ``kept`` whose box no item ``said`` already gives.
+
+    A card read unsure is in ``unknown`` with its own box; when it is no card but a rectangle found across the
+    gap between two cards, the box it covers of each is not where they lie: each is said with its own box.
+    """
+    boxes = [u.box for u in said]
+    return [Item(o.zone, o.box, o.why or UNREAD_WHY) for o in unread_things(rect, felt, k, mat, kept)
+            if all(_box_overlap(o.box, b) < UNSURE_SAME_BOX for b in boxes)]
+
+
+def _box_overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
+    """Intersection over union of two boxes [x0, y0, x1, y1].
+
+    >>> _box_overlap((0, 0, 10, 10), (5, 0, 15, 10))
+    0.3333333333333333
+    """
+    w = max(0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = w * h
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
 
 
 def _along_seat(obj: CardObject, mat: Mat) -> float:
