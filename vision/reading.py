@@ -271,34 +271,33 @@ class TableReader:
                        tuple(impossible), tuple(ignored), state.seen, True)
 
 
-UNSURE_SAME_BOX = 0.5
-"""A busy thing seen once a card read unsure is taken off is what an item already says when their boxes
-overlap this much (intersection over union): that card itself, or a thing already in ``unknown``."""
+SAID_SHARE = 0.5
+"""A busy thing seen once the cards read unsure are taken off is what items already say when this share of its
+box lies under theirs: that card itself, or a thing already in ``unknown`` (a phone, cut into rectangles)."""
 
 
 def _uncovered(rect: Image, felt: Felt, k: float, mat: Mat, kept: list[CardObject],
                said: list[Item]) -> list[Item]:
-    """Card-sized busy things under no object ``kept`` whose box no item ``said`` already gives.
+    """Card-sized busy things under no object ``kept`` whose box the items ``said`` do not already give.
 
     A card read unsure is in ``unknown`` with its own box; when it is no card but a rectangle found across the
     gap between two cards, the box it covers of each is not where they lie: each is said with its own box.
     """
-    boxes = [u.box for u in said]
     return [Item(o.zone, o.box, o.why or UNREAD_WHY) for o in unread_things(rect, felt, k, mat, kept)
-            if all(_box_overlap(o.box, b) < UNSURE_SAME_BOX for b in boxes)]
+            if _said_share(o.box, [u.box for u in said]) < SAID_SHARE]
 
 
-def _box_overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
-    """Intersection over union of two boxes [x0, y0, x1, y1].
+def _said_share(box: tuple[int, int, int, int], said: list[tuple[int, int, int, int]]) -> float:
+    """The share of a box [x0, y0, x1, y1] (mm) that lies under some of the boxes ``said``.
 
-    >>> _box_overlap((0, 0, 10, 10), (5, 0, 15, 10))
-    0.3333333333333333
+    >>> _said_share((0, 0, 10, 10), [(5, 0, 15, 10), (0, 0, 10, 5)])
+    0.75
     """
-    w = max(0, min(a[2], b[2]) - max(a[0], b[0]))
-    h = max(0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = w * h
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
+    x0, y0, x1, y1 = box
+    under = np.zeros((max(1, y1 - y0), max(1, x1 - x0)), bool)
+    for bx0, by0, bx1, by1 in said:
+        under[max(0, by0 - y0):max(0, by1 - y0), max(0, bx0 - x0):max(0, bx1 - x0)] = True
+    return float(under.mean())
 
 
 def _along_seat(obj: CardObject, mat: Mat) -> float:
