@@ -90,14 +90,18 @@ def percentile(values: npt.NDArray[Any], q: float) -> Any:
 
 
 def channel_max(image: FloatImage) -> FloatImage:
-    """The largest of the channels at each pixel (numpy's max(axis=2) is several times slower)."""
+    """The largest of the channels at each pixel.
+
+    Pairwise on the channels as strided views: numpy's max(axis=2) is ten times slower and
+    OpenCV's split into planes (then its max) five times (every caller's values are distances,
+    never NaN: the same values either way).
+    """
     if image.ndim == 2:
         return image
-    planes = cv2.split(image)
-    out = planes[0]
-    for p in planes[1:]:
-        out = cv2.max(out, p)
-    return np.asarray(out, dtype=np.float32)
+    out = image[:, :, 0]
+    for c in range(1, image.shape[2]):
+        out = np.maximum(out, image[:, :, c])
+    return np.ascontiguousarray(out, dtype=np.float32)
 
 
 def every(image: npt.NDArray[Any], step: int) -> npt.NDArray[Any]:
