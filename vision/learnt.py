@@ -706,8 +706,8 @@ class LearntClassifier:
                 guarded = ends.guard_cuts(list(doubted.values()),
                                           [getattr(crops[asked[j]], "source", None) for j in doubted],
                                           self.model.ends_threshold)
-                for j, r in zip(doubted, guarded, strict=True):
-                    readings[j] = r
+                for j, looked in zip(doubted, guarded, strict=True):
+                    readings[j] = looked
         for i, r in zip(checked, readings[len(unsure):], strict=True):
             if r is not None and r.sure(self.model.ends_threshold) and r.card != calls[i].card:
                 # the ends are sure of another card: unknown, never a card two readers disagree on
