@@ -11,11 +11,19 @@ import numpy as np
 import pytest
 
 from models.deck import BACK_COLOURS, HELD_OUT_STYLES, deck_faces, render_back
-from models.scene import Extra, learning_scene, random_cards, random_scene, render_scene
+from models.scene import (
+    Extra,
+    RenderedScene,
+    learning_scene,
+    random_cards,
+    random_scene,
+    render_scene,
+)
 from table.cards import DECK, Card
 from table.errors import InvalidInput
 from vision import facedown
 from vision.cardcrop import warp_card
+from vision.cards import ON_CARD, quad_error_mm, shadow_fall
 from vision.classifier import DEFAULT_THRESHOLD, KERNEL_MARGIN, CardClassifier
 from vision.ends import EndsReading, warp_face
 from vision.learnt import (
@@ -152,6 +160,55 @@ def test_a_card_laid_face_down_is_refused_naming_its_zone_and_place(model: CardC
         learn_deck([frames()[0], scene.image, frames()[2]], model=model)
 
 
+def _antigua_on_beige(px_per_mm: float) -> RenderedScene:
+    """Antigua's first learning frame on a beige, mottled felt under 2717 K light (``models.evaluate_wide
+    --seed 60601``'s), where the finder took several cards' shadow side for their edge."""
+    rng = np.random.default_rng(61005)
+    return render_scene(learning_scene(rng, 0, deck=HELD_OUT_STYLES["antigua"], px_per_mm=px_per_mm), rng)
+
+
+@pytest.mark.parametrize("px_per_mm", [1.45, 2.9])
+def test_a_card_found_on_its_shadow_refuses_its_frame(model: CardClassifier, px_per_mm: float) -> None:
+    scene = _antigua_on_beige(px_per_mm)
+    reader = TableReader(classifier=model)
+    reader.read(scene.image)
+    d = reader.detail
+    assert d.rectified is not None and d.felt is not None
+    found = [o for o in d.objects if o.why is None and o.seat is not None]
+    falls = shadow_fall([o.quad for o in found], d.rectified, d.felt, reader.px_per_mm)
+    off_mm = [min(quad_error_mm(o.quad, t.quad_mat) for t in scene.cards) for o in found]
+    truth = shadow_fall([np.asarray(t.quad_mat, np.float64) for t in scene.cards], d.rectified, d.felt,
+                        reader.px_per_mm)
+    # the cards where they lie have no shadow inside; several quads the finder gave have, far over the bar,
+    # and only quads well off their card come anywhere near it
+    assert float(truth.max()) < ON_CARD.fall - 0.05
+    assert sum(f >= ON_CARD.fall + 0.05 for f in falls) >= 2
+    assert all(mm > 5.0 for f, mm in zip(falls, off_mm, strict=True) if f >= ON_CARD.fall - 0.05)
+    faults = frame_faults(0, scene.image, model=model)
+    assert "learn_card_edge" in [f.code for f in faults]
+    rng = np.random.default_rng(5)
+    others = [render_scene(learning_scene(rng, k, deck=HELD_OUT_STYLES["antigua"], px_per_mm=px_per_mm),
+                           rng).image for k in range(3)]
+    with pytest.raises(LayoutRefused, match=r"^frame 0, zone seat \d cards: cards? [\d, ]+ not found whole"):
+        learn_deck([scene.image, others[1], others[2]], model=model)
+
+
+def test_good_learning_frames_have_no_shadow_inside_a_card(model: CardClassifier) -> None:
+    # the same deck on other felts and lights: every card found sits on its card, no frame refused
+    rng = np.random.default_rng(5)
+    for k in range(3):
+        scene = render_scene(learning_scene(rng, k, deck=HELD_OUT_STYLES["antigua"], px_per_mm=1.45), rng)
+        reader = TableReader(classifier=model)
+        reader.read(scene.image)
+        d = reader.detail
+        assert d.rectified is not None and d.felt is not None
+        found = [o for o in d.objects if o.why is None and o.seat is not None]
+        assert len(found) == sum(map(len, learning_cards(k)))
+        assert float(shadow_fall([o.quad for o in found], d.rectified, d.felt, reader.px_per_mm).max()) \
+            < ON_CARD.fall - 0.05
+        assert frame_faults(k, scene.image, model=model) == []
+
+
 def test_a_deck_takes_an_ordinary_name() -> None:
     assert check_name("Baraja española de Fournier") == "Baraja española de Fournier"
     for bad in ("", ".oculta", "a/b", "x" * 41, "<script>"):
@@ -206,6 +263,9 @@ class _Ends:
     def read(self, faces: list[np.ndarray], threshold: float, frames: object = None) -> list[EndsReading]:
         self.asked += len(faces)
         return [EndsReading(self.card.rank, 0.99, self.card.suit, 0.99, True) for _ in faces]
+
+    def guard_cuts(self, readings: list[EndsReading], frames: object, threshold: float) -> list[EndsReading]:
+        return readings  # the look beyond the quad names the same rank
 
 
 def test_a_learnt_deck_unsure_between_two_cards_takes_the_ends_reading_only_of_one_of_them(

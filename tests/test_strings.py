@@ -71,6 +71,9 @@ def test_sentences_fill_their_arguments() -> None:
     assert say_entry("say", {"seat": 2, "word": "envido", "n": 5}) == "Envido 5 del asiento 3"
     assert say_entry("lance", {"lance": "grande", "outcome": "ordago"}) == "Grande: órdago"
     assert "?" not in say("not_turn", {"lance": "chica", "seat": 1, "speaker": 0})
+    assert say("learn_card_edge", {"photo": 1, "seat": 0, "place": 1, "places": [1, 2]}) == (
+        "Foto 1, zona del asiento 1: las cartas 1 y 2 no se ven enteras (su sombra parece su borde): "
+        "cambia la luz o el tapete y repite la foto")
 
 
 _ENGLISH = (" is ", " the ", " not ", " seat ", " may ", "turn", " card ", " has ")

@@ -41,6 +41,7 @@ from table.errors import InvalidInput, MusTableError
 from vision import facedown
 from vision.calibration import marker_blur_mm
 from vision.cardcrop import CROP_H, CROP_W, CardCrop, order_quad, to_model_input, warp_card
+from vision.cards import off_card
 from vision.classifier import DEFAULT_THRESHOLD, CardClassifier, Prediction, call_cards
 from vision.ends import (
     CARD_WIDTH_MM,
@@ -140,7 +141,9 @@ class LayoutRefused(InvalidInput):
     Its code and params say the same for a display: ``learn_no_mat`` (``photo`` 1-3),
     ``learn_count`` (``photo``, ``seat``, ``found``, ``want``, ``odd``: something there is
     not a card), ``learn_face_down`` (``photo``, ``seat``, ``place`` 1-4 the first, ``places``
-    all of them) and ``learn_wrong_card`` (``photo``, ``seat``, ``place`` 1-4, ``seen``, ``want``).
+    all of them), ``learn_card_edge`` (``photo``, ``seat``, ``place`` 1-4 the first, ``places`` all of
+    them: a card the finder did not find whole, a shadow taken for its edge) and ``learn_wrong_card``
+    (``photo``, ``seat``, ``place`` 1-4, ``seen``, ``want``).
     """
 
 
@@ -312,6 +315,7 @@ def _frame_layout(k: int, frame: Image, mat: Mat,
     ends = _ends_of(model)
     blur = marker_blur_mm(frame, cal) or 0.0
     objects = reader.detail.objects
+    rect, felt = reader.detail.rectified, reader.detail.felt
     preds = dict(zip((id(o) for o in objects), reader.detail.predictions, strict=True))
     found: list[LayoutCard] = []
     faults: list[LayoutRefused] = []
@@ -337,6 +341,15 @@ def _frame_layout(k: int, frame: Image, mat: Mat,
             faults.append(LayoutRefused(f"frame {k}, zone {zone}: card{faces} {', '.join(map(str, down))} "
                                         f"lie{'s' * (not faces)} face down", code="learn_face_down",
                                         params={"photo": k + 1, "seat": s, "place": down[0], "places": down}))
+            continue
+        off = [i + 1 for i, bad in enumerate(off_card([o.quad for o in cards], rect, felt, reader.px_per_mm))
+               if bad] if rect is not None and felt is not None else []
+        if off:
+            # a card learnt from a crop off its card (6-20 mm onto its shadow) reads its deck badly ever after
+            many = "s" * (len(off) > 1)
+            faults.append(LayoutRefused(f"frame {k}, zone {zone}: card{many} {', '.join(map(str, off))} "
+                                        "not found whole (a shadow taken for an edge)", code="learn_card_edge",
+                                        params={"photo": k + 1, "seat": s, "place": off[0], "places": off}))
             continue
         for i, (o, card) in enumerate(zip(cards, expected, strict=True)):
             p = preds.get(id(o))
@@ -692,10 +705,22 @@ class LearntClassifier:
                                        if len(looks) > 1 else next(iter(looks.values()))[i], p[i])
                 if card is not None:
                     told[i] = card
+        # the cut guard (:class:`vision.ends.CutGuard`) only ever takes a sure rank back: a checked card's
+        # is looked at beyond its quad only where it would make the card unknown (the ends sure of another)
+        frames = [getattr(crops[i], "source", None) for i in unsure] + [None] * len(checked)
         readings: list[EndsReading | None] = list(ends.read([face_of(crops[i]) for i in asked],
-                                                            self.model.ends_threshold,
-                                                            [getattr(crops[i], "source", None) for i in asked])) \
+                                                            self.model.ends_threshold, frames)) \
             if ends is not None else [None] * len(asked)
+        if ends is not None:
+            doubted = {j: r for j, (i, r) in enumerate(zip(checked, readings[len(unsure):], strict=True),
+                                                       len(unsure))
+                       if r is not None and r.sure(self.model.ends_threshold) and r.card != calls[i].card}
+            if doubted:
+                guarded = ends.guard_cuts(list(doubted.values()),
+                                          [getattr(crops[asked[j]], "source", None) for j in doubted],
+                                          self.model.ends_threshold)
+                for j, looked in zip(doubted, guarded, strict=True):
+                    readings[j] = looked
         for i, r in zip(checked, readings[len(unsure):], strict=True):
             if r is not None and r.sure(self.model.ends_threshold) and r.card != calls[i].card:
                 # the ends are sure of another card: unknown, never a card two readers disagree on

@@ -162,6 +162,10 @@ class Detail:
     objects: list[CardObject] = field(default_factory=list)
     predictions: list[Prediction | None] = field(default_factory=list)
     stones: StoneReading | None = None
+    rectified: Image | None = None
+    """The mat as :func:`vision.cards.find_cards` saw it (at ``TableReader.px_per_mm``)..."""
+    felt: Felt | None = None
+    """...and the felt it judged the cards against."""
 
 
 class TableReader:
@@ -264,7 +268,7 @@ class TableReader:
             if s.zone is None:
                 ignored.append(Item(None, (int(s.x - 5), int(s.y - 5), int(s.x + 5), int(s.y + 5)),
                                     "stone outside every zone"))
-        self.detail = Detail(cal, objects, [pred_of.get(id(o)) for o in objects], stones)
+        self.detail = Detail(cal, objects, [pred_of.get(id(o)) for o in objects], stones, rect, felt)
         self.timings = Timings((t1 - t0) * 1000, (t2 - t1) * 1000, (t3 - t2) * 1000,
                                (t4 - t3) * 1000, (t5 - t4) * 1000, (clock() - t0) * 1000, len(crops))
         return Reading(tuple(tuple(s) for s in seats), stones.count, tuple(unknown), state.stale,

@@ -458,6 +458,7 @@ ES: dict[str, str] = {
     "msg_learn_wrong_card": "Foto {photo}, zona del asiento {seat}: la carta {place} es el {seen_name}, "
                             "y ahí va el {want_name}",
     "msg_learn_face_down": "Foto {photo}, zona del asiento {seat}: {down_cards}",
+    "msg_learn_card_edge": "Foto {photo}, zona del asiento {seat}: {edge_cards}",
     "msg_deck_name_bad": "el nombre de la baraja {name} no vale: de 1 a 40 letras, cifras, espacios "
                          "o «- — _ . ' &», empezando por una letra o una cifra",
     "msg_learn_failed": "no se pudo aprender la baraja: volved a hacer las fotos",
@@ -685,6 +686,14 @@ def _down_cards(args: Mapping[str, Any]) -> str:
     return f"las cartas {', '.join(map(str, places[:-1]))} y {places[-1]} están boca abajo"
 
 
+def _edge_cards(args: Mapping[str, Any]) -> str:
+    """«la carta 2 no se ve entera (su sombra parece su borde): cambia la luz o el tapete y repite la foto»."""
+    places = [p for p in args.get("places", ()) if type(p) is int] or [args.get("place")]
+    what = (f"la carta {places[0]} no se ve entera" if len(places) == 1 else
+            f"las cartas {', '.join(map(str, places[:-1]))} y {places[-1]} no se ven enteras")
+    return f"{what} (su sombra parece su borde): cambia la luz o el tapete y repite la foto"
+
+
 def _stones_off(args: Mapping[str, Any]) -> str:
     diff, what = args.get("diff", 0), str(args.get("what", "piedras"))
     k = abs(diff) if isinstance(diff, int) else 0
@@ -756,6 +765,7 @@ def _args(args: Mapping[str, Any], lang: str) -> dict[str, Any]:
         out["stones_off"] = _stones_off(args)
     if "places" in args:
         out["down_cards"] = _down_cards(args)
+        out["edge_cards"] = _edge_cards(args)
     if "want" in args and "found" in args:
         out["count_off"] = _count_off(args)
     for k in ("seen", "want", "card"):
