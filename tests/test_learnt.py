@@ -264,6 +264,9 @@ class _Ends:
         self.asked += len(faces)
         return [EndsReading(self.card.rank, 0.99, self.card.suit, 0.99, True) for _ in faces]
 
+    def guard_cuts(self, readings: list[EndsReading], frames: object, threshold: float) -> list[EndsReading]:
+        return readings  # the look beyond the quad names the same rank
+
 
 def test_a_learnt_deck_unsure_between_two_cards_takes_the_ends_reading_only_of_one_of_them(
         learnt: LearntDeck, model: CardClassifier, monkeypatch: pytest.MonkeyPatch) -> None:

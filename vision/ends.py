@@ -249,9 +249,10 @@ def close_notch(strip: npt.NDArray[np.uint8], rule: NotchRule = NOTCH) -> npt.ND
         return strip
     r0 = int(long[0] + np.argmax(rows[long[0]:long[0] + 5]))  # the topmost long line: the frame's, not art's
     ys, xs = np.nonzero(across[max(0, r0 - 4):r0 + 5])
-    xm, ym = xs.mean(), ys.mean() + max(0, r0 - 4)
+    ys_mean = _mean(ys)
+    xm, ym = _mean(xs), ys_mean + max(0, r0 - 4)
     spread = float(((xs - xm) ** 2).sum())
-    slope = float(((xs - xm) * (ys - ys.mean())).sum()) / spread if spread else 0.0  # the line may lean
+    slope = float(((xs - xm) * (ys - ys_mean)).sum()) / spread if spread else 0.0  # the line may lean
     at0 = ym - slope * xm
     cols = np.arange(w)
     line = np.round(at0 + slope * cols).astype(int)
@@ -272,13 +273,16 @@ def close_notch(strip: npt.NDArray[np.uint8], rule: NotchRule = NOTCH) -> npt.ND
         side[:, 1:] |= outside[:, :-1]
         side[:, :-1] |= outside[:, 1:]
         below = side[line[None, :] + 2 + np.arange(rule.descend)[:, None], cols[None, :]]
-        return np.nonzero((below.mean(axis=0) >= 0.85) & joined)[0]
+        # numpy's mean over the rows, to the bit: the count in float64 over the number of rows
+        share = np.add.reduce(below, axis=0, dtype=np.float64) / np.float64(rule.descend)
+        return np.nonzero((share >= 0.85) & joined)[0]
 
     lefts, rights = turns(outside_left), turns(outside_right)
     if len(lefts) == 0 or len(rights) == 0 or lefts[0] >= rights[-1]:
         return strip
     left, right = int(lefts[0]), int(rights[-1])
-    paper = float(np.percentile(f, 80))  # as normalise makes it: 220
+    # as normalise makes it: 220 (np.percentile(f, 80), read off the histogram of the bytes)
+    paper = _percentiles_u8(strip, (80.0,))[0] if strip.dtype == np.uint8 else float(np.percentile(f, 80))
     out = strip.copy()
 
     def draw(a: int, b: int, corner: int, span: tuple[int, int] = (left, right)) -> None:
@@ -324,6 +328,12 @@ def close_notch(strip: npt.NDArray[np.uint8], rule: NotchRule = NOTCH) -> npt.ND
         if end != right and notch(end, mirror_right, solid) and blurred_corner(end):
             draw(end, mirror_right, mirror_right - 1, (left, mirror_right))
     return out
+
+
+def _mean(values: npt.NDArray[np.intp]) -> np.float64:
+    """``values.mean()`` of whole numbers, the very same value: numpy's float64 sum over the count,
+    without its generic path's overhead (a strip's line is fitted a few hundred times a frame)."""
+    return np.float64(np.add.reduce(values, dtype=np.float64) / values.size)
 
 
 @dataclass(frozen=True, slots=True)
@@ -467,13 +477,13 @@ class EndsModel:
         again_s = [i for i, (_, s) in enumerate(first) if hopeful[i] and s < threshold]
         ranks = self._look_again(faces, ranks, again_r, self._ranks)
         # a notch closed at the first look is closed in the looks aside; no other strip is looked at for one
-        shut = [not np.array_equal(end_strips(faces[i], close=True), end_strips(faces[i])) for i in again_s]
+        shut = [any(not np.array_equal(close_notch(e), e) for e in end_strips(faces[i])) for i in again_s]
         suits = self._look_again(faces, suits, again_s, lambda some, shift: self._suits(some, shift, shut))
         readings = call_ends(ranks, suits)
-        return readings if frames is None else self._guard_cuts(readings, frames, threshold, guard)
+        return readings if frames is None else self.guard_cuts(readings, frames, threshold, guard)
 
-    def _guard_cuts(self, readings: list[EndsReading], frames: Sequence[Frame | None], threshold: float,
-                    guard: CutGuard) -> list[EndsReading]:
+    def guard_cuts(self, readings: list[EndsReading], frames: Sequence[Frame | None],
+                   threshold: float = ENDS_THRESHOLD, guard: CutGuard = CUT_GUARD) -> list[EndsReading]:
         """``readings`` with each sure rank of ``guard.ranks`` that a look beyond the quad does not name unsaid."""
         from vision.classifier import softmax
 

@@ -705,10 +705,22 @@ class LearntClassifier:
                                        if len(looks) > 1 else next(iter(looks.values()))[i], p[i])
                 if card is not None:
                     told[i] = card
+        # the cut guard (:class:`vision.ends.CutGuard`) only ever takes a sure rank back: a checked card's
+        # is looked at beyond its quad only where it would make the card unknown (the ends sure of another)
+        frames = [getattr(crops[i], "source", None) for i in unsure] + [None] * len(checked)
         readings: list[EndsReading | None] = list(ends.read([face_of(crops[i]) for i in asked],
-                                                            self.model.ends_threshold,
-                                                            [getattr(crops[i], "source", None) for i in asked])) \
+                                                            self.model.ends_threshold, frames)) \
             if ends is not None else [None] * len(asked)
+        if ends is not None:
+            doubted = {j: r for j, (i, r) in enumerate(zip(checked, readings[len(unsure):], strict=True),
+                                                       len(unsure))
+                       if r is not None and r.sure(self.model.ends_threshold) and r.card != calls[i].card}
+            if doubted:
+                guarded = ends.guard_cuts(list(doubted.values()),
+                                          [getattr(crops[asked[j]], "source", None) for j in doubted],
+                                          self.model.ends_threshold)
+                for j, looked in zip(doubted, guarded, strict=True):
+                    readings[j] = looked
         for i, r in zip(checked, readings[len(unsure):], strict=True):
             if r is not None and r.sure(self.model.ends_threshold) and r.card != calls[i].card:
                 # the ends are sure of another card: unknown, never a card two readers disagree on

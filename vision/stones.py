@@ -35,7 +35,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.felt import LOG_OFFSET, Felt, channel_max, log_image, median
+from vision.felt import LOG_OFFSET, Felt, by_bands, channel_max, log_image, median
 from vision.mat import Mat, Zone
 
 Image = npt.NDArray[np.uint8]
@@ -486,7 +486,7 @@ def _candidates(rectified: Image, felt: Felt, k: float, mat: Mat, markers: Image
         stone = lit | dark
         if amp is not None:
             lit, dark, stone = _haze_off(a, dp, amp, stone, lit, dark, k, colour_t, light_t)
-        signed = np.asarray(cv2.subtract(log_image(seen), np.log(felt_map + LOG_OFFSET)), dtype=np.float32)
+        signed = by_bands(_signed, seen, felt_map, 1, 3)[0]
         raw = None
         if amp is not None:
             glared[y0:y1, x0:x1][amp > STONES.glare_on] = 255
@@ -496,6 +496,11 @@ def _candidates(rectified: Image, felt: Felt, k: float, mat: Mat, markers: Image
                                           np.log(felt.colour_map[y0:y1, x0:x1] + LOG_OFFSET)), dtype=np.float32)
         regions.append(_Region((rx0, ry0, rx1, ry1), (x0, y0, x1, y1), stone, signed, dark & ~lit, raw))
     return regions
+
+
+def _signed(seen: Image, felt_map: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], ...]:
+    """Each channel's log against the felt's (a band of a region, :func:`vision.felt.by_bands`)."""
+    return (np.asarray(cv2.subtract(log_image(seen), np.log(felt_map + LOG_OFFSET)), dtype=np.float32),)
 
 
 def _haze_off(a: FloatImage, dp: FloatImage, amp: FloatImage, stone: Mask, lit: Mask, dark: Mask, k: float,
