@@ -35,6 +35,7 @@ from vision.cards import (
     _PeakWalk,
     _rect_quad,
     _rescue,
+    _resized,
     _rest,
     _sides_fitted,
     _trimmed,
@@ -517,3 +518,30 @@ def test_a_card_with_a_glares_bump_on_one_side_is_cut_free_at_its_decks_size() -
                       281185834348964497320949878659032172807, 1184182979, "clasica")
     assert scene.spec.glare > 0.75
     assert_all_found(scene, find(scene, READER_K), tol_mm=3.0)
+
+
+def test_a_card_across_a_zone_line_under_a_glare_is_found() -> None:
+    # `evaluate_wide --seed 70701`, cincuenta's scene 9 (dark green felt, a glare of 0.90 over seat 2): the 6c lies
+    # across its zone's printed line, seen only by its outline in plain brightness, joined to the line's into one
+    # outline no card's shape; cutting the lines out cut its own edge where it crosses them. Neither read nor said
+    scene = _scene_at(117164116711962987362227905577243282351,
+                      45735439537344650615317857434197162471, 634343172, "cincuenta")
+    assert scene.spec.glare > 0.85
+    assert_all_found(scene, find(scene, READER_K), tol_mm=3.0)
+
+
+def test_an_outline_joined_to_a_zone_line_it_lies_across_is_opened_off_it() -> None:
+    # a card turned 12 degrees over a zone's printed line: their edges, grown as the outline look grows them,
+    # make one outline no card's shape; filled and opened, the line's strip goes and the card's body stays
+    k = 0.5
+    truth = card_corners(CardPlacement((120.0, 130.0), 12.0), (61.5, 95.0))
+    edges = np.zeros((300, 300), np.uint8)
+    cv2.polylines(edges, [np.round(np.asarray(truth) * k).astype(np.int32)], True, 255, 1)
+    cv2.line(edges, (round(140 * k), round(20 * k)), (round(140 * k), round(250 * k)), 255, 1)  # the line...
+    cv2.line(edges, (round(140 * k), round(250 * k)), (round(280 * k), round(250 * k)), 255, 1)  # ...and its corner
+    edges = np.asarray(cv2.dilate(edges, np.ones((3, 3), np.uint8)), np.uint8)
+    (joined,) = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]
+    assert _rect_quad(joined, k)[1] < 0.5  # no card by itself
+    outlines, _ = _card_outlines(edges, k, (61.5, 95.0))
+    assert len(outlines) == 1
+    assert quad_error_mm(_resized(_rect_quad(outlines[0], k)[0], (61.5, 95.0)), truth) < 2.0  # at the deck's size

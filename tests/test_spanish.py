@@ -404,7 +404,8 @@ def test_a_reading_is_said_in_spanish_with_seats_one_to_four() -> None:
 
     reading = Reading((tuple(Card.parse(c) for c in ("12o", "1e")), (), (), ()), StoneCount(5, (1, 2, 3, 4)),
                       unknown=(Item(None, (0, 0, 9, 9), "low confidence"),
-                               Item(None, (1, 1, 9, 9), "card 12o seen twice")),
+                               Item(None, (1, 1, 9, 9), "card 12o seen twice"),
+                               Item(None, (2, 2, 9, 9), "card-sized, not found as a card")),
                       stale=True, impossible=("card 12o seen twice (seat 0 and outside)", "5 cards at seat 3"),
                       ignored=(Item(None, (0, 0, 1, 1), "stone outside every zone"),))
     lines = say_reading(reading)

@@ -1707,9 +1707,39 @@ def _card_outlines(edges: Image, k: float, card: tuple[float, float]) -> tuple[l
         if 1.6 * one < area <= 5.0 * one:  # cards a few mm apart, their edges joined: cut at the necks
             parts = [np.round(p.quad * k).astype(np.int32).reshape(-1, 1, 2)
                      for p in _split(cnt, k, card) if p.why is None]
+        if not parts:
+            ragged = True
+            if area <= 5.0 * one:  # a card's outline joined to a printed zone line it lies across
+                parts = _lines_opened(cnt, k)
         out += parts
-        ragged = ragged or not parts
     return out, ragged
+
+
+OPEN_LINES_MM = 8.0
+"""An outline filled and opened by a disc this wide loses what is joined to it by a thin line (a printed zone line,
+a few mm wide once its edges are grown) and keeps a card's body (57-70 mm wide)."""
+
+
+def _lines_opened(cnt: Contour, k: float) -> list[Contour]:
+    """The single cards' outlines left of an outline, filled, once thin lines joined to it are opened off.
+
+    A card lying across a printed zone line (touching it, or turned over it) has its outline joined to the
+    line's, into one that is no card's shape; cutting the lines out cuts the card's own edge where it crosses
+    them, and its outline no longer closes. Filled, the card's outline is a solid body and the line a thin
+    strip: an opening takes the strip off and leaves the card.
+    """
+    x, y, w, h = cv2.boundingRect(cnt)
+    pad = 2
+    filled = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
+    cv2.drawContours(filled, [cnt - np.array([x - pad, y - pad])], -1, 255, -1)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(OPEN_LINES_MM * k / 2) + 1,) * 2)
+    opened = np.asarray(cv2.morphologyEx(filled, cv2.MORPH_OPEN, disc), np.uint8)
+    one = CARD_MM[0] * CARD_MM[1] * k * k
+    out = []
+    for part in cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]:
+        if 0.6 * one <= float(cv2.contourArea(part)) <= 1.6 * one and _rect_quad(part, k)[1] >= MIN_FILL:
+            out.append(part + np.array([x - pad, y - pad]))
+    return out
 
 
 def _resized(quad: QuadMM, size: tuple[float, float]) -> QuadMM:

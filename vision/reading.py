@@ -27,7 +27,7 @@ import numpy.typing as npt
 from table.cards import Card
 from vision.calibration import Calibration, Calibrator
 from vision.cardcrop import warp_card
-from vision.cards import CardObject, card_area_share, find_cards, unread_things
+from vision.cards import UNREAD_WHY, CardObject, card_area_share, find_cards, unread_things
 from vision.classifier import DEFAULT_THRESHOLD, CardClassifier, Classifier, Prediction
 from vision.felt import Felt, estimate_felt
 from vision.frames import as_frame
@@ -252,6 +252,10 @@ class TableReader:
                 sure.append((o, p))
             else:
                 unknown.append(Item(o.zone, o.box, "low confidence" if p.agreed else "views disagree"))
+        unsure = [o for o in crops_for if not any(o is s for s, _ in sure)]
+        if unsure:  # a rectangle found across the gap between two cards and refused covers neither: said again
+            unknown += _uncovered(rect, felt, k, self.mat, [o for o in objects if not any(o is u for u in unsure)],
+                                  unknown)
         good, refused, impossible = check_table(sure)
         unknown.extend(refused)
         seats: list[list[Card]] = [[], [], [], []]
@@ -269,6 +273,35 @@ class TableReader:
                                (t4 - t3) * 1000, (t5 - t4) * 1000, (clock() - t0) * 1000, len(crops))
         return Reading(tuple(tuple(s) for s in seats), stones.count, tuple(unknown), state.stale,
                        tuple(impossible), tuple(ignored), state.seen, True)
+
+
+SAID_SHARE = 0.5
+"""A busy thing seen once the cards read unsure are taken off is what items already say when this share of its
+box lies under theirs: that card itself, or a thing already in ``unknown`` (a phone, cut into rectangles)."""
+
+
+def _uncovered(rect: Image, felt: Felt, k: float, mat: Mat, kept: list[CardObject],
+               said: list[Item]) -> list[Item]:
+    """Card-sized busy things under no object ``kept`` whose box the items ``said`` do not already give.
+
+    A card read unsure is in ``unknown`` with its own box; when it is no card but a rectangle found across the
+    gap between two cards, the box it covers of each is not where they lie: each is said with its own box.
+    """
+    return [Item(o.zone, o.box, o.why or UNREAD_WHY) for o in unread_things(rect, felt, k, mat, kept)
+            if _said_share(o.box, [u.box for u in said]) < SAID_SHARE]
+
+
+def _said_share(box: tuple[int, int, int, int], said: list[tuple[int, int, int, int]]) -> float:
+    """The share of a box [x0, y0, x1, y1] (mm) that lies under some of the boxes ``said``.
+
+    >>> _said_share((0, 0, 10, 10), [(5, 0, 15, 10), (0, 0, 10, 5)])
+    0.75
+    """
+    x0, y0, x1, y1 = box
+    under = np.zeros((max(1, y1 - y0), max(1, x1 - x0)), bool)
+    for bx0, by0, bx1, by1 in said:
+        under[max(0, by0 - y0):max(0, by1 - y0), max(0, bx0 - x0):max(0, bx1 - x0)] = True
+    return float(under.mean())
 
 
 def _along_seat(obj: CardObject, mat: Mat) -> float:
