@@ -6,7 +6,14 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.calibration import Calibrator, calibrate, detect_markers, fit, marker_blur_mm
+from vision.calibration import (
+    Calibrator,
+    _refine_full,
+    calibrate,
+    detect_markers,
+    fit,
+    marker_blur_mm,
+)
 from vision.mat import Mat
 
 K = 2.0  # px per mm of the flat mat drawing
@@ -136,6 +143,24 @@ def test_large_frames_are_refined_at_full_resolution() -> None:
     cal = calibrate(shoot(flat_mat(), h, size=size))
     assert cal is not None
     check_maps_like(cal.image_to_mat, h, tol_mm=0.8)
+
+
+def test_a_corner_refined_in_its_crop_is_refined_as_on_the_whole_frame() -> None:
+    size = (2800, 2400)
+    frame = shoot(flat_mat(), camera(10, tilt_deg=10, scale=1.8, size=size), size=size)
+    found = detect_markers(frame)
+    assert len(found) == 4
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    for mid, corners in found.items():
+        start = corners + np.array([[1.4, -1.1], [-0.9, 1.3], [1.2, 0.8], [-1.3, -0.7]])
+        whole = start.astype(np.float32).reshape(-1, 1, 2)
+        side = float(np.linalg.norm(start[0] - start[2])) / 1.414
+        win = int(max(2, min(8, side / 12)))
+        cv2.cornerSubPix(gray, whole, (win, win), (-1, -1),
+                         (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 30, 0.01))
+        refined = _refine_full(frame, mid, start)
+        assert np.abs(refined - whole.reshape(4, 2)).max() < 1e-3  # the same pixels read, the same corners
+        assert np.abs(refined - corners).max() < 0.3  # and back where they were found from 1.5 px off
 
 
 def test_rectify_puts_the_centre_in_the_middle() -> None:
