@@ -555,8 +555,7 @@ def test_single_cards_of_unlike_sizes_do_not_fix_the_decks_size() -> None:
     # every rectangle placed at it, 6-11 mm off: 8 cards unknown. Singles that disagree leave it unsure
     scene = _scene_at(48153094851515862404857103353507449364,
                       43627053205321194205357356059493970789, 3507502300, "antigua", has_uint32=0)
-    # (now the median card 6.8 mm off, 13 of 16 read; on the singles' median 9.6 mm, 8 read)
+    # (now 9 of the 16 found 57.5-60 mm wide, each rectangle's size fitted; at the singles' median 1 of 16)
     cards = cards_of(find(scene, READER_K))
     assert len(cards) == len(scene.cards)
-    errors = sorted(min(quad_error_mm(o.quad, t.quad_mat) for o in cards) for t in scene.cards)
-    assert errors[len(errors) // 2] < 8.0
+    assert sum(o.size[0] >= 57.0 for o in cards) >= 5
