@@ -57,25 +57,25 @@ def median(values: npt.NDArray[Any]) -> Any:
     """``np.median`` of an array's values, the very same value, several times faster.
 
     numpy partitions at both middles and at the end (to see a NaN), and a partition at
-    several places leaves its fast path: here it partitions at the upper middle only,
-    takes the lower middle as the largest value below it, and averages the two as numpy
-    does. Arrays of another type than float, and NaNs, go to numpy.
+    several places leaves its fast path: here the upper middle is selected only,
+    the lower middle taken as the largest value below it (:func:`_pair`), and the two
+    averaged as numpy does. Arrays of another type than float, and NaNs, go to numpy.
     """
     v = np.ravel(values)
     n = v.size
     if v.dtype not in (np.float32, np.float64) or n < 2 or np.isnan(np.max(v)):
         return np.median(v)
-    part = np.partition(v, n // 2)
+    below, middle = _pair(v, n // 2, lower=n % 2 == 0)
     if n % 2:
-        return part[n // 2]
-    return (part[:n // 2].max() + part[n // 2]) / v.dtype.type(2)  # numpy's mean of the two, in their type
+        return middle
+    return (below + middle) / v.dtype.type(2)  # numpy's mean of the two, in their type
 
 
 def percentile(values: npt.NDArray[Any], q: float) -> Any:
     """``np.percentile(values, q)`` (linear, one ``q`` given as a Python number), the very same value, faster.
 
-    As :func:`median`: one partition, at the upper of the two values numpy interpolates between,
-    the lower taken as the largest below it, and numpy's interpolation done as numpy does it.
+    As :func:`median`: the upper of the two values numpy interpolates between and the largest
+    below it (:func:`_pair`), and numpy's interpolation done as numpy does it.
     Anything else (another type, a NaN, ``q`` at either end) goes to numpy.
     """
     v = np.ravel(values)
@@ -87,11 +87,49 @@ def percentile(values: npt.NDArray[Any], q: float) -> Any:
     lo = int(np.floor(virtual))
     if lo >= n - 1:
         return np.percentile(v, q)
-    part = np.partition(v, lo + 1)
-    a, b = part[:lo + 1].max(), part[lo + 1]
+    a, b = _pair(v, lo + 1)
     t = float(virtual - lo)
     d = b - a
     return b - d * (1 - t) if t >= 0.5 else a + d * t
+
+
+BRACKET_FROM = 8192
+"""Values from which :func:`_pair` first brackets the ranks it wants by a sample: a partition of all
+of a frame's free felt (420 000 gradients, :func:`vision.cards._busy`) took 3.6 ms, bracketed 0.9; under
+8 000 values the two cost about the same."""
+BRACKET_STEP = 64
+"""Every this many values make the sample :func:`_pair` brackets from."""
+BRACKET_REACH = 4.0
+"""Half the bracket, in standard deviations of the rank the sample puts the wanted values at (4: a
+bracket that misses, and sends :func:`_pair` to the whole partition, about once in 15 000 arrays)."""
+
+
+def _pair(v: npt.NDArray[Any], r: int, lower: bool = True) -> tuple[Any, Any]:
+    """The values of rank ``r - 1`` (``None`` unless ``lower``) and ``r`` (0 the smallest) of a 1-D float
+    array without NaNs.
+
+    The two are the very values a sort would put there. A large array is first bracketed: from a
+    sorted sample, bounds ``lo <= hi`` such that fewer than ``r`` values lie below ``lo`` and more
+    than ``r`` at or below ``hi``; the two ranks then lie among the values between the bounds (all
+    values below ``lo`` rank before them, all above ``hi`` after), where they are found at ranks
+    ``r - 1 - below`` and ``r - below``. Where the sample's bracket misses, the whole array is partitioned.
+    """
+    n = v.size
+    if n >= BRACKET_FROM:
+        sample = np.sort(v[::BRACKET_STEP])
+        m = sample.size
+        at = r * m / n
+        reach = BRACKET_REACH * np.sqrt(m * (r / n) * (1 - r / n)) + 1
+        lo = sample[max(0, int(at - reach))]
+        hi = sample[min(m - 1, int(at + reach) + 1)]
+        below = int(np.count_nonzero(v < lo))
+        if below < r:
+            inside = v[(v >= lo) & (v <= hi)]
+            if below + inside.size > r:
+                part = np.partition(inside, r - below)
+                return part[:r - below].max() if lower else None, part[r - below]
+    part = np.partition(v, r)
+    return part[:r].max() if lower else None, part[r]
 
 
 def channel_max(image: FloatImage) -> FloatImage:
