@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from vision.felt import median, percentile
+from vision.felt import BRACKET_FROM, BRACKET_STEP, _pair, median, percentile
 
 
 @settings(max_examples=300, deadline=None)
@@ -48,3 +48,19 @@ def test_percentile_of_a_large_image_and_what_goes_to_numpy() -> None:
     with_nan = log.ravel().copy()
     with_nan[7] = np.nan
     assert np.isnan(percentile(with_nan, 90))
+
+
+def test_bracketed_ranks_are_the_sorted_values_even_where_the_sample_misleads() -> None:
+    rng = np.random.default_rng(5)
+    n = 4 * BRACKET_FROM + 1
+    misleading = np.ones(n, np.float32)
+    misleading[::BRACKET_STEP] = 0.0  # the sample sees only zeros: its bracket misses, the whole array is taken
+    cases = [rng.exponential(1.0, n).astype(np.float32), rng.integers(0, 4, n).astype(np.float64),
+             np.sort(rng.normal(0, 1, n)).astype(np.float32), misleading]
+    for values in cases:
+        ordered = np.sort(values)
+        for r in (1, n // 10, n // 2, n // 2 + 1, n - 1):
+            below, at = _pair(values, r)
+            assert below == ordered[r - 1] and at == ordered[r]
+        assert median(values) == np.median(values) and median(values[1:]) == np.median(values[1:])
+        assert percentile(values, 37.5) == np.percentile(values, 37.5)
