@@ -437,8 +437,12 @@ def _watershed_split(blob: Image, core_px: float) -> list[Contour]:
 
 
 def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None = None,
-               threshold: float | None = None) -> list[CardObject]:
-    """Every card-sized object around the card zones of a rectified mat image."""
+               threshold: float | None = None, card_mm: tuple[float, float] | None = None) -> list[CardObject]:
+    """Every card-sized object around the card zones of a rectified mat image.
+
+    ``card_mm``: the deck's card size (short, long side, mm) where it is known (a learnt deck's), else the
+    size is taken from the cards of the frame.
+    """
     mat = mat or Mat()
     k = px_per_mm
     light = felt.lightness(rectified)
@@ -462,8 +466,11 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
             pending.append(cnt)
     # each side onto the card's own edge (a faded, grimy edge band is cut off with the felt)
     singles = [_colour_fitted(CardObject(q, None), rectified, felt, k).quad for q in singles]
-    # the deck's own size, learnt from the single cards of this frame
-    if singles:
+    # the deck's own size: the learnt deck's where known, else learnt from the single cards of this frame (on felt
+    # as pale as a worn deck's paper they may all be cut at their printed frame, 8 mm small)
+    if card_mm is not None:
+        card = card_mm
+    elif singles:
         sizes = np.array([CardObject(q, None).size for q in singles])
         card = (float(np.median(sizes[:, 0])), float(np.median(sizes[:, 1])))
     else:
@@ -494,7 +501,7 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
         more = _outlined_cards(rectified, felt, k, mat, cards, card)
         if _seat_short(cards + more, mat):  # paper as pale as the felt, or darker: its straight outline
             measured = [CardObject(q, None).size for q in singles]
-            if len(measured) < RECTANGLES.sized_by or not _agree(measured):
+            if card_mm is None and (len(measured) < RECTANGLES.sized_by or not _agree(measured)):
                 # a size from one or two cards may be one cut small (a worn edge as pale as the felt): the
                 # outlined cards whose sides the colour moves onto their edges measure it too
                 for o in more:
@@ -502,10 +509,12 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
                     measured += [f.size] if f.quad is not o.quad else []
                 if measured:
                     deck = (float(np.median([m[0] for m in measured])), float(np.median([m[1] for m in measured])))
-            sized = len(measured) >= RECTANGLES.sized_by and _agree(measured)
-            more += _rectangle_cards(rectified, felt, k, mat, found + more, deck, sized)
+            sized = card_mm is not None or (len(measured) >= RECTANGLES.sized_by and _agree(measured))
+            learnt = card_mm is not None
+            more += _rectangle_cards(rectified, felt, k, mat, found + more, deck, sized, learnt=learnt)
             if _seat_short(cards + more, mat):  # paper as bright as a felt of another hue: edges in colour too
-                more += _rectangle_cards(rectified, felt, k, mat, found + more, deck, sized, in_colour=True)
+                more += _rectangle_cards(rectified, felt, k, mat, found + more, deck, sized, in_colour=True,
+                                         learnt=learnt)
         if _seat_short(cards + more, mat):  # the outlines find most; the faint cut costs as much
             more += _faint_cards(rectified, felt, light, k, mat, cards + more, card)
         # what was not card-shaped and held a card found now (a card and its glare, its shadow) is that card,
@@ -520,7 +529,7 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     # every side where the card's colour meets the felt's (what the other looks and the refits leave of a
     # worn edge; the single cards were fitted so before the deck's size was taken from them), never past the
     # deck's size (a card freed from a glare touches the glare's light, as unlike the felt as its paper)
-    found = [_colour_fitted(o, rectified, felt, k, deck if singles else None)
+    found = [_colour_fitted(o, rectified, felt, k, deck if singles or card_mm is not None else None)
              if o.why is None and not any(o.quad is q for q in singles) else o for o in found]
     # a blob that cards were freed from may hold another card, washed out by the same glare: what the
     # cards found leave of it, when card-sized, is reported (never dropped silently), where a seat still
@@ -826,7 +835,8 @@ def _agree(sizes: list[tuple[float, float]], look: RectangleLook = RECTANGLES) -
 
 def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
                      found: list[CardObject], card: tuple[float, float], sized: bool = True,
-                     in_colour: bool = False, look: RectangleLook = RECTANGLES) -> list[CardObject]:
+                     in_colour: bool = False, look: RectangleLook = RECTANGLES,
+                     learnt: bool = False) -> list[CardObject]:
     """Cards found as rectangles of their deck's size whose four sides all run along an edge.
 
     Paper as pale as the felt, or darker (yellowed paper on pale felt), or a
@@ -977,6 +987,8 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
     if kept:
         paper = float(np.median(levels[len(ranked):, :, 0]))
         least = max(contrast.least_step, min(least, STEP_FIT.paper_share * paper))
+    if learnt:
+        least = min(least, STEP_FIT.learnt_step)
     tells = bool(np.any(sides[:, 1] >= least))  # on some card found or candidate: worth fitting the rest
     clear = sides[:len(ranked), 1] >= STEP_FIT.least_step
     # of those on the colour's fall, those on it all round first (a rectangle a third off a figure card may have
@@ -1014,6 +1026,8 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
             deferred.append(quad)
         elif unclaimed(moved_to):
             keep(moved_to)
+        else:  # moved onto a card kept (a fall at a neighbour's edge): the rectangle as found may still be its card
+            deferred.append(quad)
     for quad in deferred:
         if unclaimed(quad):
             keep(quad)
@@ -1045,6 +1059,15 @@ class StepFit:
     """Just inside every side the colour difference is at least this share of the rectangle's paper's (the
     median of its sides'): a rectangle moved half off its card onto the print's colour edges has bare felt
     inside one side."""
+    learnt_step: float = 0.012
+    """Where the deck's size is a learnt deck's (:func:`find_cards`'s ``card_mm``), a fall this large is enough:
+    only the place and turn are sought, and a rectangle of the card's own size finds no place with three sides
+    on a fall but on its card (worn paper on felt of nearly its colour falls 0.015-0.02, under the frame's
+    least)."""
+    shadow: float = 0.1
+    """Outside a side, a point this share darker than the rectangle's paper (the median brightness just inside its
+    sides) is the card's shadow, taken for the felt: a shadow's colour difference from the felt, small as it is,
+    matches that of paper nearly of the felt's colour, and the fit would take the shadow for the card."""
     grows_mm: tuple[tuple[float, ...], ...] = ((-2.0, 0.0, 2.0), (-1.0, -0.5, 0.0, 0.5, 1.0))
     """Coarse then fine: the sides' lengths tried, each grown by these (mm) from the last stage's: a deck's size
     taken from one or two cards cut small (a worn edge as pale as the felt) is a few mm off, and a rectangle
@@ -1073,8 +1096,14 @@ def _colour_levels(quads: npt.NDArray[np.float64], contrast: _ContrastMap, fit: 
     it (n x 4 x 2): the medians of the points at :attr:`StepFit.depths_mm` either way."""
     q = _clockwise_each(quads)
     pts = _across_sides(q, fit.points, [-x for x in fit.depths_mm] + list(fit.depths_mm))
-    _, dp = contrast.at(pts.reshape(-1, 2))
-    return _median(dp.reshape(len(q), 4, 2, len(fit.depths_mm) * fit.points))
+    ratio, dp = contrast.at(pts.reshape(-1, 2))
+    shape = (len(q), 4, 2, len(fit.depths_mm) * fit.points)
+    ratio, dp = ratio.reshape(shape), dp.reshape(shape)
+    # outside a side, what is far darker than the rectangle's paper is its shadow, of the felt's colour
+    paper = _median(ratio[:, :, 0].reshape(len(q), -1))[:, None, None]
+    shadow = ratio[:, :, 1] < paper * np.float32(1.0 - fit.shadow)
+    dp[:, :, 1] = np.where(shadow, np.float32(0.0), dp[:, :, 1])
+    return _median(dp)
 
 
 def _on_paper_all_round(levels: npt.NDArray[np.float32], fit: StepFit = STEP_FIT) -> npt.NDArray[np.bool_]:
