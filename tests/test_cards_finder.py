@@ -299,13 +299,13 @@ def test_worn_cards_on_felt_of_their_papers_colour_are_found_whole() -> None:
     assert_all_found(scene, find(scene, READER_K), tol_mm=5.0)
 
 
-def assert_every_card_found_or_listed(scene: RenderedScene) -> None:
+def assert_every_card_found_or_listed(scene: RenderedScene, card_mm: tuple[float, float] | None = None) -> None:
     """Each true card is found within 5 mm, or its centre lies under something reported in a card zone."""
     cal = calibrate(scene.image)
     assert cal is not None
     rect = cal.rectify(scene.image, READER_K)
     felt_model = estimate_felt(rect, READER_K)
-    objects = find_cards(rect, felt_model, READER_K)
+    objects = find_cards(rect, felt_model, READER_K, card_mm=card_mm)
     objects += unread_things(rect, felt_model, READER_K, Mat(), objects)
     cards = cards_of(objects)
     for t in scene.cards:
@@ -571,3 +571,31 @@ def test_single_cards_of_unlike_sizes_do_not_fix_the_decks_size() -> None:
     cards = cards_of(find(scene, READER_K))
     assert len(cards) == len(scene.cards)
     assert sum(o.size[0] >= 57.0 for o in cards) >= 5
+
+
+def errors_mm(scene: RenderedScene, card_mm: tuple[float, float] | None = None) -> list[float]:
+    """How far each true card is from the nearest card found at the reader's resolution (mm)."""
+    cal = calibrate(scene.image)
+    assert cal is not None
+    rect = cal.rectify(scene.image, READER_K)
+    cards = cards_of(find_cards(rect, estimate_felt(rect, READER_K), READER_K, card_mm=card_mm))
+    return [min((quad_error_mm(o.quad, t.quad_mat) for o in cards), default=1e9) for t in scene.cards]
+
+
+def test_cards_on_felt_as_pale_as_their_paper_are_found_at_their_learnt_decks_size() -> None:
+    # felt as pale as antigua's aged paper (`evaluate_wide --seed 13001`, antigua's scenes 14 and 25: 16 cards
+    # read unsure): each single card is cut at its printed frame, 8 mm small, the frame's deck is taken at that
+    # size and every card placed at it (0 of 16 within 5 mm). At the size its learning frames measured, each
+    # card is found within 3 mm, or listed
+    scene = pale_felt_scene(26, (149, 186, 205))
+    errors = errors_mm(scene, (60.0, 93.0))
+    assert sum(e < 3.0 for e in errors) >= 14, sorted(round(e, 1) for e in errors)
+    assert_every_card_found_or_listed(scene, (60.0, 93.0))
+
+
+def test_a_cards_shadow_is_felt_to_the_colours_fit() -> None:
+    # on the same felt a card's shadow differs from the felt in colour as much as the paper does (both
+    # 0.01-0.03): the fit took it for paper and moved rectangles onto it (10 of 16 within 3 mm). Far darker
+    # than the paper, it is taken for the felt: 13 of 16
+    errors = errors_mm(pale_felt_scene(24, (149, 186, 205)))
+    assert sum(e < 3.0 for e in errors) >= 12, sorted(round(e, 1) for e in errors)
