@@ -852,6 +852,7 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
     it is not half on a thing that is no card (a napkin), and it overlaps no
     card found. Only the seats still short of their four cards, with
     something busy with print left beside the cards found, are searched.
+    ``learnt``: ``card`` is a learnt deck's size (:attr:`StepFit.learnt_step`, :attr:`StepFit.shadow`).
     """
     per_seat = [0, 0, 0, 0]
     for o in found:
@@ -979,7 +980,7 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
     # edge. Where the paper's colour tells (its fall to the felt's across the sides of a card, :class:`StepFit`),
     # the rectangles on it are taken first (on it all round, as found: a fit would only trade a mm here for a
     # turn there; else fitted near where they are), then those farther off moved onto it, last the rest as found
-    levels = _colour_levels(np.asarray(ranked + kept, np.float64).reshape(-1, 4, 2), contrast)
+    levels = _colour_levels(np.asarray(ranked + kept, np.float64).reshape(-1, 4, 2), contrast, shadows=learnt)
     sides = np.sort(levels[:, :, 0] - levels[:, :, 1], axis=1)
     # a fit is taken on a fall the paper of this frame's cards can show (yellowed paper on felt of nearly its
     # hue falls less than most decks' paper), above the felt's own spread
@@ -1002,7 +1003,7 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
 
     def fitted(quad: QuadMM, coarse: bool = True) -> tuple[QuadMM, bool]:
         """The colour's fit, at the frame's least fall; resized too where the deck's size is not sure."""
-        return _colour_step_fitted(quad, contrast, least, coarse=coarse, resize=not sized)
+        return _colour_step_fitted(quad, contrast, least, coarse=coarse, resize=not sized, shadows=learnt)
 
     deferred: list[QuadMM] = []
     failed: list[npt.NDArray[np.float64]] = []  # centres whose fit found no fall: a peak beside one is no better
@@ -1026,7 +1027,7 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
             deferred.append(quad)
         elif unclaimed(moved_to):
             keep(moved_to)
-        else:  # moved onto a card kept (a fall at a neighbour's edge): the rectangle as found may still be its card
+        elif learnt:  # moved onto a card kept (a neighbour's edge): the rectangle as found may still be its card
             deferred.append(quad)
     for quad in deferred:
         if unclaimed(quad):
@@ -1065,9 +1066,12 @@ class StepFit:
     on a fall but on its card (worn paper on felt of nearly its colour falls 0.015-0.02, under the frame's
     least)."""
     shadow: float = 0.1
-    """Outside a side, a point this share darker than the rectangle's paper (the median brightness just inside its
-    sides) is the card's shadow, taken for the felt: a shadow's colour difference from the felt, small as it is,
-    matches that of paper nearly of the felt's colour, and the fit would take the shadow for the card."""
+    """Where the deck's size is a learnt deck's, outside a side a point this share darker than the rectangle's
+    paper (the median brightness just inside its sides) is the card's shadow, taken for the felt: a shadow's
+    colour difference from the felt, small as it is, matches that of paper nearly of the felt's colour, and the
+    fit would take the shadow for the card. (Not in a frame read out of the box, nor a learning frame: there the
+    fit left the shadow inside a card found off its card, and :func:`off_card` refuses a learning frame by it;
+    moved off the shadow, not always onto its card, a quad 8-16 mm off had none inside, and was learnt.)"""
     grows_mm: tuple[tuple[float, ...], ...] = ((-2.0, 0.0, 2.0), (-1.0, -0.5, 0.0, 0.5, 1.0))
     """Coarse then fine: the sides' lengths tried, each grown by these (mm) from the last stage's: a deck's size
     taken from one or two cards cut small (a worn edge as pale as the felt) is a few mm off, and a rectangle
@@ -1090,19 +1094,20 @@ def _across_sides(q: npt.NDArray[np.float64], points: int, offsets_mm: list[floa
 STEP_FIT = StepFit()
 
 
-def _colour_levels(quads: npt.NDArray[np.float64], contrast: _ContrastMap, fit: StepFit = STEP_FIT
-                   ) -> npt.NDArray[np.float32]:
+def _colour_levels(quads: npt.NDArray[np.float64], contrast: _ContrastMap, fit: StepFit = STEP_FIT,
+                   shadows: bool = False) -> npt.NDArray[np.float32]:
     """For each rectangle (n x 4 x 2), each side's colour difference from the felt just inside and just outside
-    it (n x 4 x 2): the medians of the points at :attr:`StepFit.depths_mm` either way."""
+    it (n x 4 x 2): the medians of the points at :attr:`StepFit.depths_mm` either way; with ``shadows``, a
+    shadow outside a side counts as felt (:attr:`StepFit.shadow`)."""
     q = _clockwise_each(quads)
     pts = _across_sides(q, fit.points, [-x for x in fit.depths_mm] + list(fit.depths_mm))
     ratio, dp = contrast.at(pts.reshape(-1, 2))
     shape = (len(q), 4, 2, len(fit.depths_mm) * fit.points)
     ratio, dp = ratio.reshape(shape), dp.reshape(shape)
-    # outside a side, what is far darker than the rectangle's paper is its shadow, of the felt's colour
-    paper = _median(ratio[:, :, 0].reshape(len(q), -1))[:, None, None]
-    shadow = ratio[:, :, 1] < paper * np.float32(1.0 - fit.shadow)
-    dp[:, :, 1] = np.where(shadow, np.float32(0.0), dp[:, :, 1])
+    if shadows:  # outside a side, what is far darker than the rectangle's paper is its shadow, of the felt's colour
+        paper = _median(ratio[:, :, 0].reshape(len(q), -1))[:, None, None]
+        shadow = ratio[:, :, 1] < paper * np.float32(1.0 - fit.shadow)
+        dp[:, :, 1] = np.where(shadow, np.float32(0.0), dp[:, :, 1])
     return _median(dp)
 
 
@@ -1116,7 +1121,7 @@ def _on_paper_all_round(levels: npt.NDArray[np.float32], fit: StepFit = STEP_FIT
 
 
 def _colour_step_fitted(quad: QuadMM, contrast: _ContrastMap, least: float | None = None, fit: StepFit = STEP_FIT,
-                        coarse: bool = True, resize: bool = False) -> tuple[QuadMM, bool]:
+                        coarse: bool = True, resize: bool = False, shadows: bool = False) -> tuple[QuadMM, bool]:
     """The rectangle moved and turned (and, if ``resize``, resized) to where its colour falls to the felt's, and
     whether it does.
 
@@ -1161,7 +1166,7 @@ def _colour_step_fitted(quad: QuadMM, contrast: _ContrastMap, least: float | Non
                          np.stack([np.sin(rads), np.cos(rads)], axis=1)], axis=1)  # turns x 2 x 2
         turned = np.einsum("spj,tij->stpi", shapes, rots)  # sizes x turns x 4 x 2
         quads = (turned[:, :, None] + (c0 + shifts)[None, None, :, None]).reshape(-1, 4, 2)
-        levels = _colour_levels(quads, contrast, fit)
+        levels = _colour_levels(quads, contrast, fit, shadows)
         steps = np.sort(levels[:, :, 0] - levels[:, :, 1], axis=1)
         last = n == len(fit.steps) - 1
         score = steps.sum(axis=1) if last else steps[:, 1]
