@@ -543,6 +543,28 @@ def test_a_faint_card_whose_print_splits_its_paper_under_a_glare_is_found() -> N
     assert min(quad_error_mm(o.quad, ten.quad_mat) for o in cards) < 3.0
 
 
+def test_a_sparse_ace_under_a_glare_on_dark_felt_is_found_or_said() -> None:
+    # the same scene: the 1e (one thin sword, little print) lies in the glare's brightest part, its paper 4 % over
+    # the glare-lit felt (under every cut in lightness), its edges under the log-brightness noise of the dark felt
+    # (the rectangle look, the busy look); the plain-brightness outline closes round it, but joined by a short edge
+    # to the 10 mm-away king's outline, whose rectangle was no card's shape: neither read nor said
+    scene = _scene_at(22656396154311044825687326168245585642,
+                      337997062326933379571549398666871980955, 3171856091, "catalana")
+    assert scene.spec.glare > 0.8 and sum(scene.spec.felt) < 3 * 80
+    (ace,) = [t for t in scene.cards if str(t.card) == "1e"]
+    cal = calibrate(scene.image)
+    assert cal is not None
+    rect = cal.rectify(scene.image, READER_K)
+    felt = estimate_felt(rect, READER_K)
+    objects = find_cards(rect, felt, READER_K)
+    objects += unread_things(rect, felt, READER_K, Mat(), objects)
+    found = min(quad_error_mm(o.quad, ace.quad_mat) for o in cards_of(objects)) < 3.0
+    centre = tuple(float(v) for v in np.asarray(ace.quad_mat).mean(axis=0))
+    said = [o for o in objects if o.why is not None and o.seat == ace.seat
+            and cv2.pointPolygonTest(o.quad.astype(np.float32).reshape(-1, 1, 2), centre, False) >= 0]
+    assert found or said
+
+
 def test_an_outline_joined_to_a_zone_line_it_lies_across_is_opened_off_it() -> None:
     # a card turned 12 degrees over a zone's printed line: their edges, grown as the outline look grows them,
     # make one outline no card's shape; filled and opened, the line's strip goes and the card's body stays

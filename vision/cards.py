@@ -756,6 +756,9 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
                                               ks, card)
             for outline in outlines:
                 obj = _outline_quad(np.round(outline / f).astype(np.int32), rectified, k, 1.0 / ks)
+                if obj is None:  # a short edge joined to the card's outline (where a neighbour's comes near)
+                    obj = next((o for o in (_outline_quad(np.round(p / f).astype(np.int32), rectified, k, 1.0 / ks)
+                                            for p in _lines_opened(outline, ks, OPEN_SPUR_MM)) if o is not None), None)
                 if obj is not None and not any(_covers(o, obj) for o in out):
                     out.append(CardObject(_fit_edges(_resized(obj.quad, card), rectified, k), None))
             if lines_cut or not ragged:
@@ -1726,21 +1729,24 @@ def _card_outlines(edges: Image, k: float, card: tuple[float, float]) -> tuple[l
 OPEN_LINES_MM = 8.0
 """An outline filled and opened by a disc this wide loses what is joined to it by a thin line (a printed zone line,
 a few mm wide once its edges are grown) and keeps a card's body (57-70 mm wide)."""
+OPEN_SPUR_MM = 20.0
+"""An outline refused whole is opened by a disc this wide: a short edge joined to it (where a neighbour's edge comes
+within a few mm, a knob some 12 mm across at the outline's resolution) goes, a card's body stays."""
 
 
-def _lines_opened(cnt: Contour, k: float) -> list[Contour]:
+def _lines_opened(cnt: Contour, k: float, mm: float = OPEN_LINES_MM) -> list[Contour]:
     """The single cards' outlines left of an outline, filled, once thin lines joined to it are opened off.
 
     A card lying across a printed zone line (touching it, or turned over it) has its outline joined to the
     line's, into one that is no card's shape; cutting the lines out cuts the card's own edge where it crosses
     them, and its outline no longer closes. Filled, the card's outline is a solid body and the line a thin
-    strip: an opening takes the strip off and leaves the card.
+    strip: an opening (by a disc ``mm`` wide) takes the strip off and leaves the card.
     """
     x, y, w, h = cv2.boundingRect(cnt)
     pad = 2
     filled = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
     cv2.drawContours(filled, [cnt - np.array([x - pad, y - pad])], -1, 255, -1)
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(OPEN_LINES_MM * k / 2) + 1,) * 2)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(mm * k / 2) + 1,) * 2)
     opened = np.asarray(cv2.morphologyEx(filled, cv2.MORPH_OPEN, disc), np.uint8)
     one = CARD_MM[0] * CARD_MM[1] * k * k
     out = []
