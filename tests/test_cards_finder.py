@@ -23,13 +23,16 @@ from models.scene import (
 from table.cards import DECK
 from vision.calibration import calibrate
 from vision.cards import (
+    OPEN_SPUR_MM,
     CardObject,
     RectangleLook,
     _card_outlines,
     _colour_step_fitted,
     _ContrastMap,
     _fit_edges,
+    _lines_opened,
     _median,
+    _outline_rect,
     _peak_order,
     _PeakMap,
     _PeakWalk,
@@ -551,18 +554,28 @@ def test_a_sparse_ace_under_a_glare_on_dark_felt_is_found_or_said() -> None:
     scene = _scene_at(22656396154311044825687326168245585642,
                       337997062326933379571549398666871980955, 3171856091, "catalana")
     assert scene.spec.glare > 0.8 and sum(scene.spec.felt) < 3 * 80
-    (ace,) = [t for t in scene.cards if str(t.card) == "1e"]
-    cal = calibrate(scene.image)
-    assert cal is not None
-    rect = cal.rectify(scene.image, READER_K)
-    felt = estimate_felt(rect, READER_K)
-    objects = find_cards(rect, felt, READER_K)
-    objects += unread_things(rect, felt, READER_K, Mat(), objects)
-    found = min(quad_error_mm(o.quad, ace.quad_mat) for o in cards_of(objects)) < 3.0
-    centre = tuple(float(v) for v in np.asarray(ace.quad_mat).mean(axis=0))
-    said = [o for o in objects if o.why is not None and o.seat == ace.seat
-            and cv2.pointPolygonTest(o.quad.astype(np.float32).reshape(-1, 1, 2), centre, False) >= 0]
-    assert found or said
+    assert any(str(t.card) == "1e" for t in scene.cards)
+    assert_every_card_found_or_listed(scene)
+
+
+def test_an_outline_joined_by_a_short_edge_to_a_neighbours_is_opened_off_it() -> None:
+    # a card's outline with a short edge and a knob of a neighbour's outline below it (the 1e above): its rectangle,
+    # taken in as the outline look takes it, is too long for a card; opened by a wide disc, the card's body stays
+    k = 0.5
+    truth = np.asarray(card_corners(CardPlacement((120.0, 130.0), 4.0), (61.5, 95.0)), np.float64)
+    bottom = max(((truth[i] + truth[(i + 1) % 4]) / 2 for i in range(4)), key=lambda m: m[1])
+    edges = np.zeros((300, 300), np.uint8)
+    cv2.polylines(edges, [np.round(truth * k).astype(np.int32)], True, 255, 1)
+    x, y = bottom
+    cv2.line(edges, (round(x * k), round(y * k)), (round(x * k), round((y + 8) * k)), 255, 1)
+    cv2.rectangle(edges, (round((x - 6) * k), round((y + 8) * k)), (round((x + 6) * k), round((y + 18) * k)), 255, 1)
+    edges = np.asarray(cv2.dilate(edges, np.ones((3, 3), np.uint8)), np.uint8)
+    (joined,) = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]
+    assert not card_shaped(*_outline_rect(joined, k, 1.0 / k)[0].size)
+    (opened,) = _lines_opened(joined, k, OPEN_SPUR_MM)
+    assert card_shaped(*_outline_rect(opened, k, 1.0 / k)[0].size)
+    # within about a pixel of this resolution (2 mm): the edges at full resolution place it after
+    assert quad_error_mm(_resized(_rect_quad(opened, k)[0], (61.5, 95.0)), truth) < 3.0
 
 
 def test_an_outline_joined_to_a_zone_line_it_lies_across_is_opened_off_it() -> None:

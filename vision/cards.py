@@ -491,7 +491,7 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     deck = card  # the deck's size, measured on more cards where one or two singles gave it (below)
     if _seat_short(found, mat):  # a seat short of its four cards: look again, harder
         cards = [o for o in found if o.why is None]
-        more = _outlined_cards(rectified, felt, k, mat, cards, card)
+        more, opened = _outlined_cards(rectified, felt, k, mat, cards, card)
         if _seat_short(cards + more, mat):  # paper as pale as the felt, or darker: its straight outline
             measured = [CardObject(q, None).size for q in singles]
             if len(measured) < RECTANGLES.sized_by or not _agree(measured):
@@ -508,6 +508,8 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
                 more += _rectangle_cards(rectified, felt, k, mat, found + more, deck, sized, in_colour=True)
         if _seat_short(cards + more, mat):  # the outlines find most; the faint cut costs as much
             more += _faint_cards(rectified, felt, light, k, mat, cards + more, card)
+        if opened and _seat_short(cards + more, mat):  # last: outlines a card's only once a short edge is opened off
+            more += _where_short(opened, cards + more, mat, card)
         # what was not card-shaped and held a card found now (a card and its glare, its shadow) is that card,
         # and what the card leaves of it is said below
         held = [o for o in found if o.why is not None and any(_covers(o, m) for m in more)]
@@ -687,14 +689,19 @@ def _covers(blob: CardObject, card: CardObject) -> bool:
     return bool(inside >= 0)
 
 
-def _seat_short(found: list[CardObject], mat: Mat) -> bool:
-    """Whether some seat shows fewer than the four cards of a hand (card-shaped objects in its zone)."""
+def _per_seat(found: list[CardObject], mat: Mat) -> list[int]:
+    """How many card-shaped objects each seat's zone holds (their centres)."""
     per_seat = [0, 0, 0, 0]
     for o in found:
         seat = CardObject(o.quad, mat.zone_at(*o.centre)).seat
         if o.why is None and seat is not None:
             per_seat[seat] += 1
-    return min(per_seat) < 4
+    return per_seat
+
+
+def _seat_short(found: list[CardObject], mat: Mat) -> bool:
+    """Whether some seat shows fewer than the four cards of a hand (card-shaped objects in its zone)."""
+    return min(_per_seat(found, mat)) < 4
 
 
 def _taken(found: list[CardObject], k: float, shape: tuple[int, int], pad_mm: float) -> Image:
@@ -707,7 +714,7 @@ def _taken(found: list[CardObject], k: float, shape: tuple[int, int], pad_mm: fl
 
 
 def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: list[CardObject],
-                    card: tuple[float, float]) -> list[CardObject]:
+                    card: tuple[float, float]) -> tuple[list[CardObject], list[CardObject]]:
     """Cards of nearly the felt's own colour (cream paper on beige felt), found by their outlines.
 
     The felt model cannot tell such paper from felt, but a card's edge is sharp
@@ -721,6 +728,12 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
     Outlines of cards a few mm apart, joined by their edges, are cut at their
     necks; the edges are looked at again without the zones' printed lines, and
     on dark felt in plain brightness too, while a seat is still short.
+
+    Also, apart, the cards of outlines of no card's shape that are one once a
+    wide disc opens them (:data:`OPEN_SPUR_MM`): a short edge joins a card's
+    outline to a neighbour's a few mm off (a sparse ace under a glare on dark
+    felt, found by nothing else), but a shadow or a worn edge makes such
+    outlines too; a weaker sign, taken last (:func:`_where_short`).
     """
     f = min(1.0, OUTLINE_PX_PER_MM / k)
     small = np.asarray(cv2.resize(rectified, None, fx=f, fy=f, interpolation=cv2.INTER_AREA), np.uint8)
@@ -729,7 +742,7 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
     mag = _gradient(log)
     free = cv2.resize(felt.free, (mag.shape[1], mag.shape[0]), interpolation=cv2.INTER_NEAREST) > 0
     if not free.any():
-        return []
+        return [], []
     search = _search_mask(mat, ks, mag.shape[:2]) & ~_taken(found, ks, mag.shape[:2], 3.0)
     # Canny's thin edges keep cards a few mm apart from joining. In 8 bits: from just under the
     # felt's darkest (stones and shadows may go black) to the lightest paper, at most 200 levels
@@ -744,6 +757,7 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
     if float(np.median(grey[free])) < DARK_FELT:
         looks.append((grey, float(median(_gradient(grey)[free]))))
     out: list[CardObject] = []
+    opened: list[CardObject] = []
     for img8, noise in looks:
         edges = cv2.Canny(img8, 4.0 * noise, 8.0 * noise, L2gradient=True) & search
         # a card touching a printed zone line joins it: look again without the lines (only when
@@ -751,19 +765,42 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
         variant, lines_cut = edges, False
         while True:
             if not _seat_short(found + out, mat):
-                return out  # each seat has its four: no need to look any harder
+                return out, opened  # each seat has its four: no need to look any harder
             outlines, ragged = _card_outlines(np.asarray(cv2.dilate(variant, np.ones((3, 3), np.uint8)), np.uint8),
                                               ks, card)
             for outline in outlines:
-                obj = _outline_quad(np.round(outline / f).astype(np.int32), rectified, k, 1.0 / ks)
-                if obj is None:  # a short edge joined to the card's outline (where a neighbour's comes near)
-                    obj = next((o for o in (_outline_quad(np.round(p / f).astype(np.int32), rectified, k, 1.0 / ks)
-                                            for p in _lines_opened(outline, ks, OPEN_SPUR_MM)) if o is not None), None)
-                if obj is not None and not any(_covers(o, obj) for o in out):
-                    out.append(CardObject(_fit_edges(_resized(obj.quad, card), rectified, k), None))
+                whole = np.round(outline / f).astype(np.int32)
+                obj = _outline_quad(whole, rectified, k, 1.0 / ks)
+                into = out
+                if obj is None and not card_shaped(*_outline_rect(whole, k, 1.0 / ks)[0].size):
+                    # no card's shape: a short edge may join the card's outline to a neighbour's a few mm off
+                    parts = (np.round(p / f).astype(np.int32) for p in _lines_opened(outline, ks, OPEN_SPUR_MM))
+                    obj = next((o for o in (_outline_quad(p, rectified, k, 1.0 / ks) for p in parts) if o), None)
+                    into = opened
+                if obj is not None and not any(_covers(o, obj) for o in into):
+                    into.append(CardObject(_fit_edges(_resized(obj.quad, card), rectified, k), None))
             if lines_cut or not ragged:
                 break
             variant, lines_cut = edges & ~outline_band(mat, ks, edges.shape[:2], 4.0), True
+    return out, opened
+
+
+def _where_short(more: list[CardObject], found: list[CardObject], mat: Mat,
+                 card: tuple[float, float]) -> list[CardObject]:
+    """Of cards a weaker sign gave, those in a seat still short of its four and off every card ``found`` (by
+    :attr:`RectangleLook.most_overlap` of a card)."""
+    per_seat = _per_seat(found, mat)
+    least = RECTANGLES.most_overlap * card[0] * card[1]
+    kept = [o.quad.astype(np.float32) for o in found if o.why is None]
+    out = []
+    for o in more:
+        seat = CardObject(o.quad, mat.zone_at(*o.centre)).seat
+        q = o.quad.astype(np.float32)
+        if seat is None or per_seat[seat] >= 4 or any(cv2.intersectConvexConvex(q, f)[0] > least for f in kept):
+            continue
+        out.append(o)
+        kept.append(q)
+        per_seat[seat] += 1
     return out
 
 
@@ -846,11 +883,7 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
     card found. Only the seats still short of their four cards, with
     something busy with print left beside the cards found, are searched.
     """
-    per_seat = [0, 0, 0, 0]
-    for o in found:
-        s = CardObject(o.quad, mat.zone_at(*o.centre)).seat
-        if o.why is None and s is not None:
-            per_seat[s] += 1
+    per_seat = _per_seat(found, mat)
     short = [s for s in range(4) if per_seat[s] < 4]
     if not short:
         return []
@@ -1774,6 +1807,14 @@ def _log_grey(image: Image) -> FloatImage:
     return log_image(np.asarray(grey, np.uint8))
 
 
+def _outline_rect(cnt: Contour, k: float, grown_mm: float) -> tuple[CardObject, float]:
+    """An outline's rectangle (px, grown by ``grown_mm`` all round) taken in by what it was grown, and how much of
+    the rectangle the outline fills."""
+    quad, fill = _rect_quad(cnt, k)
+    short, long = CardObject(quad, None).size
+    return CardObject(_resized(quad, (max(0.0, short - 2 * grown_mm), max(0.0, long - 2 * grown_mm))), None), fill
+
+
 def _outline_quad(cnt: Contour, rectified: Image, k: float, grown_mm: float) -> CardObject | None:
     """The card inside an outline (px of ``rectified``, grown by ``grown_mm`` all round), if it is one.
 
@@ -1782,12 +1823,10 @@ def _outline_quad(cnt: Contour, rectified: Image, k: float, grown_mm: float) -> 
     by what the edges were grown, is the card. Its paper must be lighter than
     the felt just outside it.
     """
-    quad, fill = _rect_quad(cnt, k)
-    short, long = CardObject(quad, None).size
-    quad = _resized(quad, (max(0.0, short - 2 * grown_mm), max(0.0, long - 2 * grown_mm)))  # each side in
-    obj = CardObject(quad, None)
+    obj, fill = _outline_rect(cnt, k, grown_mm)
     if fill < MIN_FILL or not card_shaped(*obj.size):
         return None
+    quad = obj.quad
     x, y, w, h = cv2.boundingRect(cnt)
     pad = round(6 * k)
     H, W = rectified.shape[:2]
