@@ -506,6 +506,9 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
             more += _rectangle_cards(rectified, felt, k, mat, found + more, deck, sized)
             if _seat_short(cards + more, mat):  # paper as bright as a felt of another hue: edges in colour too
                 more += _rectangle_cards(rectified, felt, k, mat, found + more, deck, sized, in_colour=True)
+            if _seat_short(cards + more, mat) and sum(felt.colour) < 3 * DARK_FELT:
+                # a card under a glare on dark felt: its edges under the log brightness's noise, not the plain's
+                more += _rectangle_cards(rectified, felt, k, mat, found + more, deck, sized, in_plain=True)
         if _seat_short(cards + more, mat):  # the outlines find most; the faint cut costs as much
             more += _faint_cards(rectified, felt, light, k, mat, cards + more, card)
         if opened and _seat_short(cards + more, mat):  # last: outlines a card's only once a short edge is opened off
@@ -821,7 +824,10 @@ class RectangleLook:
     """...and at least this (log-brightness a pixel); or its colour difference from the felt
     (:meth:`vision.felt.Felt.contrast`) changes as many times the felt's own..."""
     min_colour_edge: float = 0.004
-    """...and at least this a pixel (paper as bright as a felt of another hue shows its edge in colour only)."""
+    """...and at least this a pixel (paper as bright as a felt of another hue shows its edge in colour only); or,
+    on dark felt, its plain brightness (the channels' mean) changes as many times the felt's own..."""
+    min_plain_edge: float = 1.0
+    """...and at least this (grey levels a pixel)."""
     min_side: float = 0.5
     """Least share of every side of a rectangle that runs along an edge."""
     corners: float = 0.12
@@ -866,7 +872,8 @@ def _agree(sizes: list[tuple[float, float]], look: RectangleLook = RECTANGLES) -
 
 def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
                      found: list[CardObject], card: tuple[float, float], sized: bool = True,
-                     in_colour: bool = False, look: RectangleLook = RECTANGLES) -> list[CardObject]:
+                     in_colour: bool = False, in_plain: bool = False,
+                     look: RectangleLook = RECTANGLES) -> list[CardObject]:
     """Cards found as rectangles of their deck's size whose four sides all run along an edge.
 
     Paper as pale as the felt, or darker (yellowed paper on pale felt), or a
@@ -922,17 +929,23 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
     ha, hb = round(a_px / 2), round(b_px / 2)
     one = np.ones((3, 3), np.uint8)
     contrast = _ContrastMap.of(rectified, felt, k)
-    # ``in_colour``: a card's edge may show in colour only (yellowed paper as bright as a felt of another hue)
+    # the edges of a second image count too: ``in_colour``, the colour difference from the felt (a card's edge
+    # may show in colour only: yellowed paper as bright as a felt of another hue); ``in_plain``, the plain
+    # brightness (a glare on dark felt veils a card's edge under the log brightness's noise there, not the plain's)
+    second: FloatImage | None = None
     climit: Any = np.inf
-    if in_colour:
-        cgx, cgy = _blurred_gradient(every(contrast.dp, 2), look.blur_px / 2)
+    if in_colour or in_plain:
+        second, least = ((contrast.dp, look.min_colour_edge) if in_colour else
+                         (np.asarray(cv2.transform(rectified, np.full((1, 3), 1.0 / 3.0, np.float32)), np.float32),
+                          look.min_plain_edge))
+        cgx, cgy = _blurred_gradient(every(second, 2), look.blur_px / 2)
         cnoise = float(median(np.asarray(cv2.magnitude(cgx, cgy), np.float32)[free])) / 2
-        climit = max(look.min_colour_edge, look.edge_sigmas * cnoise)
+        climit = max(least, look.edge_sigmas * cnoise)
     maps: list[_PeakMap] = []
     for seat, bx0, by0, bx1, by1 in boxes:
         sgx, sgy = _log_gradient(np.ascontiguousarray(rectified[by0:by1, bx0:bx1]), look.blur_px)
-        dgx, dgy = (_blurred_gradient(np.ascontiguousarray(contrast.dp[by0:by1, bx0:bx1]), look.blur_px)
-                    if in_colour else (sgx, sgy))
+        dgx, dgy = (_blurred_gradient(np.ascontiguousarray(second[by0:by1, bx0:bx1]), look.blur_px)
+                    if second is not None else (sgx, sgy))
         zx0, zy0, zx1, zy1 = mat.card_zone(seat)
         h, w = sgx.shape
         centre = ((w - 1) / 2.0, (h - 1) / 2.0)
@@ -941,10 +954,10 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
             cos, sin = math.cos(r), math.sin(r)
             # edges across the sides whose normal is u = (cos, sin), and across those whose normal is
             # v = (-sin, cos), either way (paper lighter than the felt or its shadow, or darker than the felt)
-            # (in brightness, or when ``in_colour`` in colour too)
+            # (in log brightness, and in the second image's)
             across = [cv2.compare(np.abs(sgx * cos + sgy * sin), limit, cv2.CMP_GT),
                       cv2.compare(np.abs(sgy * cos - sgx * sin), limit, cv2.CMP_GT)]
-            if in_colour:
+            if second is not None:
                 across = [cv2.bitwise_or(across[0], cv2.compare(np.abs(dgx * cos + dgy * sin), climit, cv2.CMP_GT)),
                           cv2.bitwise_or(across[1], cv2.compare(np.abs(dgy * cos - dgx * sin), climit, cv2.CMP_GT))]
             planes = cv2.dilate(cv2.merge(across), one)  # kept whole when scaled down
