@@ -827,7 +827,10 @@ class RectangleLook:
     """...and at least this a pixel (paper as bright as a felt of another hue shows its edge in colour only); or,
     on dark felt, its plain brightness (the channels' mean) changes as many times the felt's own..."""
     min_plain_edge: float = 1.0
-    """...and at least this (grey levels a pixel)."""
+    """...and at least this (grey levels a pixel)..."""
+    glare_lift: float = 2.0
+    """...around a seat where a glare lights the felt this many times its own brightness (elsewhere the log
+    brightness's edges are as good, and the look costs 10-250 ms a seat)."""
     min_side: float = 0.5
     """Least share of every side of a rectangle that runs along an edge."""
     corners: float = 0.12
@@ -864,6 +867,17 @@ class RectangleLook:
 RECTANGLES = RectangleLook()
 
 
+def _glared(felt: Felt, mat: Mat, seat: int, k: float, look: RectangleLook = RECTANGLES) -> bool:
+    """Whether a glare lights the felt around a seat's card zone :attr:`RectangleLook.glare_lift` times its own
+    brightness (the felt's model follows the glare's light)."""
+    x0, y0, x1, y1 = mat.card_zone(seat)
+    r = UNREAD_REACH_MM
+    H, W = felt.colour_map.shape[:2]
+    lit = felt.colour_map[max(0, round((y0 - r) * k)):min(H, round((y1 + r) * k)),
+                          max(0, round((x0 - r) * k)):min(W, round((x1 + r) * k))]
+    return bool(lit.size) and float(lit.sum(axis=2).max()) >= look.glare_lift * sum(felt.colour)
+
+
 def _agree(sizes: list[tuple[float, float]], look: RectangleLook = RECTANGLES) -> bool:
     """Whether cards' sizes (short, long side, mm) lie within :attr:`RectangleLook.size_spread_mm` of each other."""
     a = np.asarray(sizes, np.float64).reshape(-1, 2)
@@ -891,10 +905,10 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
     something busy with print left beside the cards found, are searched.
     """
     per_seat = _per_seat(found, mat)
-    short = [s for s in range(4) if per_seat[s] < 4]
+    H, W = rectified.shape[:2]
+    short = [s for s in range(4) if per_seat[s] < 4 and (not in_plain or _glared(felt, mat, s, k, look))]
     if not short:
         return []
-    H, W = rectified.shape[:2]
     # only seats with something busy with print left beside the cards found (a card's print shows,
     # whatever its paper), or a patch unlike the felt (a glare on pale felt washes print out, not the
     # paper's tint): a seat short because its player has fewer cards costs nothing more. What was
