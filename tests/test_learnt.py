@@ -367,9 +367,12 @@ def test_a_deck_learnt_from_coarse_frames_leaves_unknown_a_card_the_ends_are_sur
         learnt: LearntDeck, model: CardClassifier, monkeypatch: pytest.MonkeyPatch) -> None:
     clf = learnt.classifier(model)
     assert learnt.px_per_mm < clf.tell.min_learnt_px_per_mm  # learnt from the live camera's frames
-    seven = Card.parse("7e")
+    seven, six = Card.parse("7e"), Card.parse("6e")
     crop = still_crop(learnt.crops[seven.index])
     live = np.asarray(learnt.crops[seven.index])
+    p = np.zeros((1, 2, 40))
+    p[0, :, seven.index], p[0, 1, six.index] = 0.97, 10 * clf.tell.check_rival  # sure, 6e a rival in one view
+    monkeypatch.setattr(clf, "_probabilities_of", lambda scores: np.repeat(p, len(scores), axis=0))
     for said, sure in (("7e", True), ("6e", False)):
         monkeypatch.setattr(model, "ends", _Ends(said))
         still_call, live_call = clf.classify([crop, live])
@@ -377,6 +380,21 @@ def test_a_deck_learnt_from_coarse_frames_leaves_unknown_a_card_the_ends_are_sur
         assert live_call.card == seven and live_call.sure()  # the live camera's crop: nothing to check it by
         if not sure:
             assert still_call.probability < DEFAULT_THRESHOLD - KERNEL_MARGIN
+
+
+def test_a_coarse_learnt_decks_sure_call_no_other_card_rivals_is_not_asked_of_the_ends(
+        learnt: LearntDeck, model: CardClassifier, monkeypatch: pytest.MonkeyPatch) -> None:
+    clf = learnt.classifier(model)
+    seven = Card.parse("7e")
+    crop = still_crop(learnt.crops[seven.index])
+    p = clf.probabilities([crop])[0]
+    others = np.delete(p, seven.index, axis=1)
+    assert p[:, seven.index].min() >= DEFAULT_THRESHOLD + KERNEL_MARGIN  # its own crop: sure, every other card
+    assert others.max() <= clf.tell.check_rival / 10  # far under the rival's bar, whatever the CPU's kernels
+    ends = _Ends("6e")
+    monkeypatch.setattr(model, "ends", ends)
+    call = clf.classify([crop])[0]
+    assert call.card == seven and call.sure() and ends.asked == 0
 
 
 def test_a_crop_from_a_finer_frame_is_seen_as_the_learning_frames_show_it(learnt: LearntDeck,

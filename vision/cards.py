@@ -498,7 +498,7 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     deck = card  # the deck's size, measured on more cards where one or two singles gave it (below)
     if _seat_short(found, mat):  # a seat short of its four cards: look again, harder
         cards = [o for o in found if o.why is None]
-        more = _outlined_cards(rectified, felt, k, mat, cards, card)
+        more, opened = _outlined_cards(rectified, felt, k, mat, cards, card)
         if _seat_short(cards + more, mat):  # paper as pale as the felt, or darker: its straight outline
             measured = [CardObject(q, None).size for q in singles]
             if card_mm is None and (len(measured) < RECTANGLES.sized_by or not _agree(measured)):
@@ -515,8 +515,14 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
             if _seat_short(cards + more, mat):  # paper as bright as a felt of another hue: edges in colour too
                 more += _rectangle_cards(rectified, felt, k, mat, found + more, deck, sized, in_colour=True,
                                          learnt=learnt)
+            if _seat_short(cards + more, mat) and sum(felt.colour) < 3 * DARK_FELT:
+                # a card under a glare on dark felt: its edges under the log brightness's noise, not the plain's
+                more += _rectangle_cards(rectified, felt, k, mat, found + more, deck, sized, in_plain=True,
+                                         learnt=learnt)
         if _seat_short(cards + more, mat):  # the outlines find most; the faint cut costs as much
             more += _faint_cards(rectified, felt, light, k, mat, cards + more, card)
+        if opened and _seat_short(cards + more, mat):  # last: outlines a card's only once a short edge is opened off
+            more += _where_short(opened, cards + more, mat, card)
         # what was not card-shaped and held a card found now (a card and its glare, its shadow) is that card,
         # and what the card leaves of it is said below
         held = [o for o in found if o.why is not None and any(_covers(o, m) for m in more)]
@@ -696,14 +702,19 @@ def _covers(blob: CardObject, card: CardObject) -> bool:
     return bool(inside >= 0)
 
 
-def _seat_short(found: list[CardObject], mat: Mat) -> bool:
-    """Whether some seat shows fewer than the four cards of a hand (card-shaped objects in its zone)."""
+def _per_seat(found: list[CardObject], mat: Mat) -> list[int]:
+    """How many card-shaped objects each seat's zone holds (their centres)."""
     per_seat = [0, 0, 0, 0]
     for o in found:
         seat = CardObject(o.quad, mat.zone_at(*o.centre)).seat
         if o.why is None and seat is not None:
             per_seat[seat] += 1
-    return min(per_seat) < 4
+    return per_seat
+
+
+def _seat_short(found: list[CardObject], mat: Mat) -> bool:
+    """Whether some seat shows fewer than the four cards of a hand (card-shaped objects in its zone)."""
+    return min(_per_seat(found, mat)) < 4
 
 
 def _taken(found: list[CardObject], k: float, shape: tuple[int, int], pad_mm: float) -> Image:
@@ -716,7 +727,7 @@ def _taken(found: list[CardObject], k: float, shape: tuple[int, int], pad_mm: fl
 
 
 def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: list[CardObject],
-                    card: tuple[float, float]) -> list[CardObject]:
+                    card: tuple[float, float]) -> tuple[list[CardObject], list[CardObject]]:
     """Cards of nearly the felt's own colour (cream paper on beige felt), found by their outlines.
 
     The felt model cannot tell such paper from felt, but a card's edge is sharp
@@ -730,6 +741,12 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
     Outlines of cards a few mm apart, joined by their edges, are cut at their
     necks; the edges are looked at again without the zones' printed lines, and
     on dark felt in plain brightness too, while a seat is still short.
+
+    Also, apart, the cards of outlines of no card's shape that are one once a
+    wide disc opens them (:data:`OPEN_SPUR_MM`): a short edge joins a card's
+    outline to a neighbour's a few mm off (a sparse ace under a glare on dark
+    felt, found by nothing else), but a shadow or a worn edge makes such
+    outlines too; a weaker sign, taken last (:func:`_where_short`).
     """
     f = min(1.0, OUTLINE_PX_PER_MM / k)
     small = np.asarray(cv2.resize(rectified, None, fx=f, fy=f, interpolation=cv2.INTER_AREA), np.uint8)
@@ -738,7 +755,7 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
     mag = _gradient(log)
     free = cv2.resize(felt.free, (mag.shape[1], mag.shape[0]), interpolation=cv2.INTER_NEAREST) > 0
     if not free.any():
-        return []
+        return [], []
     search = _search_mask(mat, ks, mag.shape[:2]) & ~_taken(found, ks, mag.shape[:2], 3.0)
     # Canny's thin edges keep cards a few mm apart from joining. In 8 bits: from just under the
     # felt's darkest (stones and shadows may go black) to the lightest paper, at most 200 levels
@@ -753,6 +770,7 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
     if float(np.median(grey[free])) < DARK_FELT:
         looks.append((grey, float(median(_gradient(grey)[free]))))
     out: list[CardObject] = []
+    opened: list[CardObject] = []
     for img8, noise in looks:
         edges = cv2.Canny(img8, 4.0 * noise, 8.0 * noise, L2gradient=True) & search
         # a card touching a printed zone line joins it: look again without the lines (only when
@@ -760,16 +778,42 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
         variant, lines_cut = edges, False
         while True:
             if not _seat_short(found + out, mat):
-                return out  # each seat has its four: no need to look any harder
+                return out, opened  # each seat has its four: no need to look any harder
             outlines, ragged = _card_outlines(np.asarray(cv2.dilate(variant, np.ones((3, 3), np.uint8)), np.uint8),
                                               ks, card)
             for outline in outlines:
-                obj = _outline_quad(np.round(outline / f).astype(np.int32), rectified, k, 1.0 / ks)
-                if obj is not None and not any(_covers(o, obj) for o in out):
-                    out.append(CardObject(_fit_edges(_resized(obj.quad, card), rectified, k), None))
+                whole = np.round(outline / f).astype(np.int32)
+                obj = _outline_quad(whole, rectified, k, 1.0 / ks)
+                into = out
+                if obj is None and not card_shaped(*_outline_rect(whole, k, 1.0 / ks)[0].size):
+                    # no card's shape: a short edge may join the card's outline to a neighbour's a few mm off
+                    parts = (np.round(p / f).astype(np.int32) for p in _lines_opened(outline, ks, OPEN_SPUR_MM))
+                    obj = next((o for o in (_outline_quad(p, rectified, k, 1.0 / ks) for p in parts) if o), None)
+                    into = opened
+                if obj is not None and not any(_covers(o, obj) for o in into):
+                    into.append(CardObject(_fit_edges(_resized(obj.quad, card), rectified, k), None))
             if lines_cut or not ragged:
                 break
             variant, lines_cut = edges & ~outline_band(mat, ks, edges.shape[:2], 4.0), True
+    return out, opened
+
+
+def _where_short(more: list[CardObject], found: list[CardObject], mat: Mat,
+                 card: tuple[float, float]) -> list[CardObject]:
+    """Of cards a weaker sign gave, those in a seat still short of its four and off every card ``found`` (by
+    :attr:`RectangleLook.most_overlap` of a card)."""
+    per_seat = _per_seat(found, mat)
+    least = RECTANGLES.most_overlap * card[0] * card[1]
+    kept = [o.quad.astype(np.float32) for o in found if o.why is None]
+    out = []
+    for o in more:
+        seat = CardObject(o.quad, mat.zone_at(*o.centre)).seat
+        q = o.quad.astype(np.float32)
+        if seat is None or per_seat[seat] >= 4 or any(cv2.intersectConvexConvex(q, f)[0] > least for f in kept):
+            continue
+        out.append(o)
+        kept.append(q)
+        per_seat[seat] += 1
     return out
 
 
@@ -790,7 +834,13 @@ class RectangleLook:
     """...and at least this (log-brightness a pixel); or its colour difference from the felt
     (:meth:`vision.felt.Felt.contrast`) changes as many times the felt's own..."""
     min_colour_edge: float = 0.004
-    """...and at least this a pixel (paper as bright as a felt of another hue shows its edge in colour only)."""
+    """...and at least this a pixel (paper as bright as a felt of another hue shows its edge in colour only); or,
+    on dark felt, its plain brightness (the channels' mean) changes as many times the felt's own..."""
+    min_plain_edge: float = 1.0
+    """...and at least this (grey levels a pixel)..."""
+    glare_lift: float = 2.0
+    """...around a seat where a glare lights the felt this many times its own brightness (elsewhere the log
+    brightness's edges are as good, and the look costs 10-250 ms a seat)."""
     min_side: float = 0.5
     """Least share of every side of a rectangle that runs along an edge."""
     corners: float = 0.12
@@ -827,6 +877,17 @@ class RectangleLook:
 RECTANGLES = RectangleLook()
 
 
+def _glared(felt: Felt, mat: Mat, seat: int, k: float, look: RectangleLook = RECTANGLES) -> bool:
+    """Whether a glare lights the felt around a seat's card zone :attr:`RectangleLook.glare_lift` times its own
+    brightness (the felt's model follows the glare's light)."""
+    x0, y0, x1, y1 = mat.card_zone(seat)
+    r = UNREAD_REACH_MM
+    H, W = felt.colour_map.shape[:2]
+    lit = felt.colour_map[max(0, round((y0 - r) * k)):min(H, round((y1 + r) * k)),
+                          max(0, round((x0 - r) * k)):min(W, round((x1 + r) * k))]
+    return bool(lit.size) and float(lit.sum(axis=2).max()) >= look.glare_lift * sum(felt.colour)
+
+
 def _agree(sizes: list[tuple[float, float]], look: RectangleLook = RECTANGLES) -> bool:
     """Whether cards' sizes (short, long side, mm) lie within :attr:`RectangleLook.size_spread_mm` of each other."""
     a = np.asarray(sizes, np.float64).reshape(-1, 2)
@@ -835,8 +896,8 @@ def _agree(sizes: list[tuple[float, float]], look: RectangleLook = RECTANGLES) -
 
 def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
                      found: list[CardObject], card: tuple[float, float], sized: bool = True,
-                     in_colour: bool = False, look: RectangleLook = RECTANGLES,
-                     learnt: bool = False) -> list[CardObject]:
+                     in_colour: bool = False, in_plain: bool = False,
+                     look: RectangleLook = RECTANGLES, learnt: bool = False) -> list[CardObject]:
     """Cards found as rectangles of their deck's size whose four sides all run along an edge.
 
     Paper as pale as the felt, or darker (yellowed paper on pale felt), or a
@@ -854,15 +915,11 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
     something busy with print left beside the cards found, are searched.
     ``learnt``: ``card`` is a learnt deck's size (:attr:`StepFit.learnt_step`, :attr:`StepFit.shadow`).
     """
-    per_seat = [0, 0, 0, 0]
-    for o in found:
-        s = CardObject(o.quad, mat.zone_at(*o.centre)).seat
-        if o.why is None and s is not None:
-            per_seat[s] += 1
-    short = [s for s in range(4) if per_seat[s] < 4]
+    per_seat = _per_seat(found, mat)
+    H, W = rectified.shape[:2]
+    short = [s for s in range(4) if per_seat[s] < 4 and (not in_plain or _glared(felt, mat, s, k, look))]
     if not short:
         return []
-    H, W = rectified.shape[:2]
     # only seats with something busy with print left beside the cards found (a card's print shows,
     # whatever its paper), or a patch unlike the felt (a glare on pale felt washes print out, not the
     # paper's tint): a seat short because its player has fewer cards costs nothing more. What was
@@ -897,17 +954,23 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
     ha, hb = round(a_px / 2), round(b_px / 2)
     one = np.ones((3, 3), np.uint8)
     contrast = _ContrastMap.of(rectified, felt, k)
-    # ``in_colour``: a card's edge may show in colour only (yellowed paper as bright as a felt of another hue)
+    # the edges of a second image count too: ``in_colour``, the colour difference from the felt (a card's edge
+    # may show in colour only: yellowed paper as bright as a felt of another hue); ``in_plain``, the plain
+    # brightness (a glare on dark felt veils a card's edge under the log brightness's noise there, not the plain's)
+    second: FloatImage | None = None
     climit: Any = np.inf
-    if in_colour:
-        cgx, cgy = _blurred_gradient(every(contrast.dp, 2), look.blur_px / 2)
+    if in_colour or in_plain:
+        second, least = ((contrast.dp, look.min_colour_edge) if in_colour else
+                         (np.asarray(cv2.transform(rectified, np.full((1, 3), 1.0 / 3.0, np.float32)), np.float32),
+                          look.min_plain_edge))
+        cgx, cgy = _blurred_gradient(every(second, 2), look.blur_px / 2)
         cnoise = float(median(np.asarray(cv2.magnitude(cgx, cgy), np.float32)[free])) / 2
-        climit = max(look.min_colour_edge, look.edge_sigmas * cnoise)
+        climit = max(least, look.edge_sigmas * cnoise)
     maps: list[_PeakMap] = []
     for seat, bx0, by0, bx1, by1 in boxes:
         sgx, sgy = _log_gradient(np.ascontiguousarray(rectified[by0:by1, bx0:bx1]), look.blur_px)
-        dgx, dgy = (_blurred_gradient(np.ascontiguousarray(contrast.dp[by0:by1, bx0:bx1]), look.blur_px)
-                    if in_colour else (sgx, sgy))
+        dgx, dgy = (_blurred_gradient(np.ascontiguousarray(second[by0:by1, bx0:bx1]), look.blur_px)
+                    if second is not None else (sgx, sgy))
         zx0, zy0, zx1, zy1 = mat.card_zone(seat)
         h, w = sgx.shape
         centre = ((w - 1) / 2.0, (h - 1) / 2.0)
@@ -916,10 +979,10 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
             cos, sin = math.cos(r), math.sin(r)
             # edges across the sides whose normal is u = (cos, sin), and across those whose normal is
             # v = (-sin, cos), either way (paper lighter than the felt or its shadow, or darker than the felt)
-            # (in brightness, or when ``in_colour`` in colour too)
+            # (in log brightness, and in the second image's)
             across = [cv2.compare(np.abs(sgx * cos + sgy * sin), limit, cv2.CMP_GT),
                       cv2.compare(np.abs(sgy * cos - sgx * sin), limit, cv2.CMP_GT)]
-            if in_colour:
+            if second is not None:
                 across = [cv2.bitwise_or(across[0], cv2.compare(np.abs(dgx * cos + dgy * sin), climit, cv2.CMP_GT)),
                           cv2.bitwise_or(across[1], cv2.compare(np.abs(dgy * cos - dgx * sin), climit, cv2.CMP_GT))]
             planes = cv2.dilate(cv2.merge(across), one)  # kept whole when scaled down
@@ -1760,21 +1823,24 @@ def _card_outlines(edges: Image, k: float, card: tuple[float, float]) -> tuple[l
 OPEN_LINES_MM = 8.0
 """An outline filled and opened by a disc this wide loses what is joined to it by a thin line (a printed zone line,
 a few mm wide once its edges are grown) and keeps a card's body (57-70 mm wide)."""
+OPEN_SPUR_MM = 20.0
+"""An outline refused whole is opened by a disc this wide: a short edge joined to it (where a neighbour's edge comes
+within a few mm, a knob some 12 mm across at the outline's resolution) goes, a card's body stays."""
 
 
-def _lines_opened(cnt: Contour, k: float) -> list[Contour]:
+def _lines_opened(cnt: Contour, k: float, mm: float = OPEN_LINES_MM) -> list[Contour]:
     """The single cards' outlines left of an outline, filled, once thin lines joined to it are opened off.
 
     A card lying across a printed zone line (touching it, or turned over it) has its outline joined to the
     line's, into one that is no card's shape; cutting the lines out cuts the card's own edge where it crosses
     them, and its outline no longer closes. Filled, the card's outline is a solid body and the line a thin
-    strip: an opening takes the strip off and leaves the card.
+    strip: an opening (by a disc ``mm`` wide) takes the strip off and leaves the card.
     """
     x, y, w, h = cv2.boundingRect(cnt)
     pad = 2
     filled = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
     cv2.drawContours(filled, [cnt - np.array([x - pad, y - pad])], -1, 255, -1)
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(OPEN_LINES_MM * k / 2) + 1,) * 2)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(mm * k / 2) + 1,) * 2)
     opened = np.asarray(cv2.morphologyEx(filled, cv2.MORPH_OPEN, disc), np.uint8)
     one = CARD_MM[0] * CARD_MM[1] * k * k
     out = []
@@ -1802,6 +1868,14 @@ def _log_grey(image: Image) -> FloatImage:
     return log_image(np.asarray(grey, np.uint8))
 
 
+def _outline_rect(cnt: Contour, k: float, grown_mm: float) -> tuple[CardObject, float]:
+    """An outline's rectangle (px, grown by ``grown_mm`` all round) taken in by what it was grown, and how much of
+    the rectangle the outline fills."""
+    quad, fill = _rect_quad(cnt, k)
+    short, long = CardObject(quad, None).size
+    return CardObject(_resized(quad, (max(0.0, short - 2 * grown_mm), max(0.0, long - 2 * grown_mm))), None), fill
+
+
 def _outline_quad(cnt: Contour, rectified: Image, k: float, grown_mm: float) -> CardObject | None:
     """The card inside an outline (px of ``rectified``, grown by ``grown_mm`` all round), if it is one.
 
@@ -1810,12 +1884,10 @@ def _outline_quad(cnt: Contour, rectified: Image, k: float, grown_mm: float) -> 
     by what the edges were grown, is the card. Its paper must be lighter than
     the felt just outside it.
     """
-    quad, fill = _rect_quad(cnt, k)
-    short, long = CardObject(quad, None).size
-    quad = _resized(quad, (max(0.0, short - 2 * grown_mm), max(0.0, long - 2 * grown_mm)))  # each side in
-    obj = CardObject(quad, None)
+    obj, fill = _outline_rect(cnt, k, grown_mm)
     if fill < MIN_FILL or not card_shaped(*obj.size):
         return None
+    quad = obj.quad
     x, y, w, h = cv2.boundingRect(cnt)
     pad = round(6 * k)
     H, W = rectified.shape[:2]
