@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import cv2
 import numpy as np
@@ -23,13 +24,16 @@ from models.scene import (
 from table.cards import DECK
 from vision.calibration import calibrate
 from vision.cards import (
+    OPEN_SPUR_MM,
     CardObject,
     RectangleLook,
     _card_outlines,
     _colour_step_fitted,
     _ContrastMap,
     _fit_edges,
+    _lines_opened,
     _median,
+    _outline_rect,
     _peak_order,
     _PeakMap,
     _PeakWalk,
@@ -299,13 +303,13 @@ def test_worn_cards_on_felt_of_their_papers_colour_are_found_whole() -> None:
     assert_all_found(scene, find(scene, READER_K), tol_mm=5.0)
 
 
-def assert_every_card_found_or_listed(scene: RenderedScene) -> None:
+def assert_every_card_found_or_listed(scene: RenderedScene, card_mm: tuple[float, float] | None = None) -> None:
     """Each true card is found within 5 mm, or its centre lies under something reported in a card zone."""
     cal = calibrate(scene.image)
     assert cal is not None
     rect = cal.rectify(scene.image, READER_K)
     felt_model = estimate_felt(rect, READER_K)
-    objects = find_cards(rect, felt_model, READER_K)
+    objects = find_cards(rect, felt_model, READER_K, card_mm=card_mm)
     objects += unread_things(rect, felt_model, READER_K, Mat(), objects)
     cards = cards_of(objects)
     for t in scene.cards:
@@ -491,14 +495,15 @@ def test_median_is_numpys() -> None:
         assert np.array_equal(_median(x), np.median(x, axis=-1))
 
 
-def _scene_at(state: int, inc: int, uinteger: int, style: str, has_uint32: int = 1) -> RenderedScene:
+def _scene_at(state: int, inc: int, uinteger: int, style: str, has_uint32: int = 1,
+              **fixed: Any) -> RenderedScene:
     """The scene a measure's run drew where its generator stood (PCG64 ``state``, ``inc``, the uint32 it
     held, whether it held one): one scene of the run drawn again, not all before it, at a still's resolution,
-    of a held-out style."""
+    of a held-out style (with the fields the run fixed, ``fixed``)."""
     rng = np.random.default_rng()
     rng.bit_generator.state = {"bit_generator": "PCG64", "state": {"state": state, "inc": inc},
                                "has_uint32": has_uint32, "uinteger": uinteger}
-    return render_scene(random_scene(rng, px_per_mm=2.9, deck=HELD_OUT_STYLES[style]), rng)
+    return render_scene(random_scene(rng, px_per_mm=2.9, deck=HELD_OUT_STYLES[style], **fixed), rng)
 
 
 def test_a_card_freed_from_a_glare_is_not_grown_into_the_glare_past_its_decks_size() -> None:
@@ -543,6 +548,49 @@ def test_a_faint_card_whose_print_splits_its_paper_under_a_glare_is_found() -> N
     assert min(quad_error_mm(o.quad, ten.quad_mat) for o in cards) < 3.0
 
 
+def test_a_sparse_ace_under_a_glare_on_dark_felt_is_found_or_said() -> None:
+    # the same scene: the 1e (one thin sword, little print) lies in the glare's brightest part, its paper 4 % over
+    # the glare-lit felt (under every cut in lightness), its edges under the log-brightness noise of the dark felt
+    # (the rectangle look, the busy look); the plain-brightness outline closes round it, but joined by a short edge
+    # to the 10 mm-away king's outline, whose rectangle was no card's shape: neither read nor said
+    scene = _scene_at(22656396154311044825687326168245585642,
+                      337997062326933379571549398666871980955, 3171856091, "catalana")
+    assert scene.spec.glare > 0.8 and sum(scene.spec.felt) < 3 * 80
+    assert any(str(t.card) == "1e" for t in scene.cards)
+    assert_every_card_found_or_listed(scene)
+
+
+def test_a_worn_card_under_a_glare_on_dark_felt_is_found_by_its_edges_in_plain_brightness() -> None:
+    # a glare of 0.91 over seat 0 on dark green felt: the antigua 12o's paper 3 % over the glare-lit felt, one side's
+    # edge under the log brightness's noise (set by the dark felt) and the outline open there; in plain brightness
+    # all four sides run along edges: neither read nor said before the rectangle look looked there too
+    scene = _scene_at(63291010872888848009624878896896905110, 90750984832771704908184579979025356679, 396912906,
+                      "antigua", glare=0.9097708869624372, glare_at=(235.34327845814514, 688.4281878991785),
+                      felt=(43, 61, 40))
+    assert any(str(t.card) == "12o" and t.seat == 0 for t in scene.cards)
+    assert_every_card_found_or_listed(scene)
+
+
+def test_an_outline_joined_by_a_short_edge_to_a_neighbours_is_opened_off_it() -> None:
+    # a card's outline with a short edge and a knob of a neighbour's outline below it (the 1e above): its rectangle,
+    # taken in as the outline look takes it, is too long for a card; opened by a wide disc, the card's body stays
+    k = 0.5
+    truth = np.asarray(card_corners(CardPlacement((120.0, 130.0), 4.0), (61.5, 95.0)), np.float64)
+    bottom = max(((truth[i] + truth[(i + 1) % 4]) / 2 for i in range(4)), key=lambda m: m[1])
+    edges = np.zeros((300, 300), np.uint8)
+    cv2.polylines(edges, [np.round(truth * k).astype(np.int32)], True, 255, 1)
+    x, y = bottom
+    cv2.line(edges, (round(x * k), round(y * k)), (round(x * k), round((y + 8) * k)), 255, 1)
+    cv2.rectangle(edges, (round((x - 6) * k), round((y + 8) * k)), (round((x + 6) * k), round((y + 18) * k)), 255, 1)
+    edges = np.asarray(cv2.dilate(edges, np.ones((3, 3), np.uint8)), np.uint8)
+    (joined,) = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]
+    assert not card_shaped(*_outline_rect(joined, k, 1.0 / k)[0].size)
+    (opened,) = _lines_opened(joined, k, OPEN_SPUR_MM)
+    assert card_shaped(*_outline_rect(opened, k, 1.0 / k)[0].size)
+    # within about a pixel of this resolution (2 mm): the edges at full resolution place it after
+    assert quad_error_mm(_resized(_rect_quad(opened, k)[0], (61.5, 95.0)), truth) < 3.0
+
+
 def test_an_outline_joined_to_a_zone_line_it_lies_across_is_opened_off_it() -> None:
     # a card turned 12 degrees over a zone's printed line: their edges, grown as the outline look grows them,
     # make one outline no card's shape; filled and opened, the line's strip goes and the card's body stays
@@ -571,3 +619,24 @@ def test_single_cards_of_unlike_sizes_do_not_fix_the_decks_size() -> None:
     cards = cards_of(find(scene, READER_K))
     assert len(cards) == len(scene.cards)
     assert sum(o.size[0] >= 57.0 for o in cards) >= 5
+
+
+def errors_mm(scene: RenderedScene, card_mm: tuple[float, float] | None = None) -> list[float]:
+    """How far each true card is from the nearest card found at the reader's resolution (mm)."""
+    cal = calibrate(scene.image)
+    assert cal is not None
+    rect = cal.rectify(scene.image, READER_K)
+    cards = cards_of(find_cards(rect, estimate_felt(rect, READER_K), READER_K, card_mm=card_mm))
+    return [min((quad_error_mm(o.quad, t.quad_mat) for o in cards), default=1e9) for t in scene.cards]
+
+
+def test_cards_on_felt_as_pale_as_their_paper_are_found_at_their_learnt_decks_size() -> None:
+    # felt as pale as antigua's aged paper (`evaluate_wide --seed 13001`, antigua's scenes 14 and 25: 16 cards
+    # read unsure): each single card is cut at its printed frame, 8 mm small, the frame's deck is taken at that
+    # size and every card placed at it (0 of 16 within 5 mm). At the size its learning frames measured, each
+    # card is found within 3 mm, or listed
+    scene = pale_felt_scene(26, (149, 186, 205))
+    errors = errors_mm(scene, (60.0, 93.0))
+    assert sum(e < 3.0 for e in errors) >= 14, sorted(round(e, 1) for e in errors)
+    assert_every_card_found_or_listed(scene, (60.0, 93.0))
+

@@ -239,6 +239,22 @@ def test_a_learnt_deck_survives_a_restart(learnt: LearntDeck, model: CardClassif
         load_deck("moderna-1", tmp_path)
 
 
+def test_a_deck_keeps_its_card_size_and_one_kept_before_it_was_still_loads(learnt: LearntDeck, model: CardClassifier,
+                                                                          tmp_path: Path) -> None:
+    # the learning frames' cards measure the deck (moderna's: 57 x 88 mm); the reader fits its cards to that size
+    assert learnt.card_mm is not None
+    assert abs(learnt.card_mm[0] - STYLE.card_mm[0]) < 1.0 and abs(learnt.card_mm[1] - STYLE.card_mm[1]) < 1.0
+    assert learnt.classifier(model).card_mm == learnt.card_mm
+    folder = save_deck("moderna-1", learnt, tmp_path)
+    again = load_deck("moderna-1", tmp_path)
+    assert again.card_mm is not None and np.allclose(again.card_mm, learnt.card_mm, atol=0.01)
+    meta = json.loads((folder / "deck.json").read_text())
+    del meta["card_mm"]  # a deck kept before its size was
+    for kept in ({}, {"card_mm": [10.0, 10.0]}, {"card_mm": "57x88"}):
+        (folder / "deck.json").write_text(json.dumps({**meta, **kept}))
+        assert load_deck("moderna-1", tmp_path).card_mm is None
+
+
 def test_a_deck_learnt_with_another_model_asks_to_be_learnt_again(learnt: LearntDeck,
                                                                     model: CardClassifier) -> None:
     with pytest.raises(DeckNotFound, match="learn it again"):

@@ -297,3 +297,25 @@ def test_a_card_under_part_of_a_rectangle_read_unsure_is_said_with_its_own_box()
         x, y = t.quad_mat.mean(axis=0)
         assert any(u.box[0] <= x <= u.box[2] and u.box[1] <= y <= u.box[3]
                    and u.zone == Zone.cards(t.seat) for u in reading.unknown), t.card
+
+
+class SizedNeverSure(NeverSure):
+    """Never sure of a card, and knows its deck's card size (as a learnt deck's classifier does)."""
+
+    def __init__(self, card_mm: tuple[float, float]) -> None:
+        self.card_mm = card_mm
+
+
+def test_the_reader_fits_cards_to_the_size_its_decks_classifier_knows() -> None:
+    # antigua's cards on felt as pale as their paper: cut at their printed frame, 8 mm small, when the frame's
+    # cards give the size (at most 1 within 3 mm); a learnt deck's classifier knows its size, and the reader
+    # passes it to the finder
+    rng = np.random.default_rng(26)
+    spec = random_scene(rng, cards=random_cards(rng), deck=HELD_OUT_STYLES["antigua"], felt=(149, 186, 205),
+                        glare=0.0, hand_over_pool=False, extras=(), hidden_markers=(), px_per_mm=2.9)
+    scene = render_scene(spec, rng)
+    reader = TableReader(classifier=SizedNeverSure((60.0, 93.0)))
+    reader.read(scene.image)
+    cards = [o for o in reader.detail.objects if o.why is None and o.seat is not None]
+    errors = [min((quad_error_mm(o.quad, t.quad_mat) for o in cards), default=1e9) for t in scene.cards]
+    assert sum(e < 3.0 for e in errors) >= 14, sorted(round(e, 1) for e in errors)

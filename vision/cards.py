@@ -437,8 +437,12 @@ def _watershed_split(blob: Image, core_px: float) -> list[Contour]:
 
 
 def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None = None,
-               threshold: float | None = None) -> list[CardObject]:
-    """Every card-sized object around the card zones of a rectified mat image."""
+               threshold: float | None = None, card_mm: tuple[float, float] | None = None) -> list[CardObject]:
+    """Every card-sized object around the card zones of a rectified mat image.
+
+    ``card_mm``: the deck's card size (short, long side, mm) where it is known (a learnt deck's), else the
+    size is taken from the cards of the frame.
+    """
     mat = mat or Mat()
     k = px_per_mm
     light = felt.lightness(rectified)
@@ -462,8 +466,11 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
             pending.append(cnt)
     # each side onto the card's own edge (a faded, grimy edge band is cut off with the felt)
     singles = [_colour_fitted(CardObject(q, None), rectified, felt, k).quad for q in singles]
-    # the deck's own size, learnt from the single cards of this frame
-    if singles:
+    # the deck's own size: the learnt deck's where known, else learnt from the single cards of this frame (on felt
+    # as pale as a worn deck's paper they may all be cut at their printed frame, 8 mm small)
+    if card_mm is not None:
+        card = card_mm
+    elif singles:
         sizes = np.array([CardObject(q, None).size for q in singles])
         card = (float(np.median(sizes[:, 0])), float(np.median(sizes[:, 1])))
     else:
@@ -491,10 +498,10 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     deck = card  # the deck's size, measured on more cards where one or two singles gave it (below)
     if _seat_short(found, mat):  # a seat short of its four cards: look again, harder
         cards = [o for o in found if o.why is None]
-        more = _outlined_cards(rectified, felt, k, mat, cards, card)
+        more, opened = _outlined_cards(rectified, felt, k, mat, cards, card)
         if _seat_short(cards + more, mat):  # paper as pale as the felt, or darker: its straight outline
             measured = [CardObject(q, None).size for q in singles]
-            if len(measured) < RECTANGLES.sized_by or not _agree(measured):
+            if card_mm is None and (len(measured) < RECTANGLES.sized_by or not _agree(measured)):
                 # a size from one or two cards may be one cut small (a worn edge as pale as the felt): the
                 # outlined cards whose sides the colour moves onto their edges measure it too
                 for o in more:
@@ -502,12 +509,20 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
                     measured += [f.size] if f.quad is not o.quad else []
                 if measured:
                     deck = (float(np.median([m[0] for m in measured])), float(np.median([m[1] for m in measured])))
-            sized = len(measured) >= RECTANGLES.sized_by and _agree(measured)
-            more += _rectangle_cards(rectified, felt, k, mat, found + more, deck, sized)
+            sized = card_mm is not None or (len(measured) >= RECTANGLES.sized_by and _agree(measured))
+            learnt = card_mm is not None
+            more += _rectangle_cards(rectified, felt, k, mat, found + more, deck, sized, learnt=learnt)
             if _seat_short(cards + more, mat):  # paper as bright as a felt of another hue: edges in colour too
-                more += _rectangle_cards(rectified, felt, k, mat, found + more, deck, sized, in_colour=True)
+                more += _rectangle_cards(rectified, felt, k, mat, found + more, deck, sized, in_colour=True,
+                                         learnt=learnt)
+            if _seat_short(cards + more, mat) and sum(felt.colour) < 3 * DARK_FELT:
+                # a card under a glare on dark felt: its edges under the log brightness's noise, not the plain's
+                more += _rectangle_cards(rectified, felt, k, mat, found + more, deck, sized, in_plain=True,
+                                         learnt=learnt)
         if _seat_short(cards + more, mat):  # the outlines find most; the faint cut costs as much
             more += _faint_cards(rectified, felt, light, k, mat, cards + more, card)
+        if opened and _seat_short(cards + more, mat):  # last: outlines a card's only once a short edge is opened off
+            more += _where_short(opened, cards + more, mat, card)
         # what was not card-shaped and held a card found now (a card and its glare, its shadow) is that card,
         # and what the card leaves of it is said below
         held = [o for o in found if o.why is not None and any(_covers(o, m) for m in more)]
@@ -520,7 +535,7 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     # every side where the card's colour meets the felt's (what the other looks and the refits leave of a
     # worn edge; the single cards were fitted so before the deck's size was taken from them), never past the
     # deck's size (a card freed from a glare touches the glare's light, as unlike the felt as its paper)
-    found = [_colour_fitted(o, rectified, felt, k, deck if singles else None)
+    found = [_colour_fitted(o, rectified, felt, k, deck if singles or card_mm is not None else None)
              if o.why is None and not any(o.quad is q for q in singles) else o for o in found]
     # a blob that cards were freed from may hold another card, washed out by the same glare: what the
     # cards found leave of it, when card-sized, is reported (never dropped silently), where a seat still
@@ -687,14 +702,19 @@ def _covers(blob: CardObject, card: CardObject) -> bool:
     return bool(inside >= 0)
 
 
-def _seat_short(found: list[CardObject], mat: Mat) -> bool:
-    """Whether some seat shows fewer than the four cards of a hand (card-shaped objects in its zone)."""
+def _per_seat(found: list[CardObject], mat: Mat) -> list[int]:
+    """How many card-shaped objects each seat's zone holds (their centres)."""
     per_seat = [0, 0, 0, 0]
     for o in found:
         seat = CardObject(o.quad, mat.zone_at(*o.centre)).seat
         if o.why is None and seat is not None:
             per_seat[seat] += 1
-    return min(per_seat) < 4
+    return per_seat
+
+
+def _seat_short(found: list[CardObject], mat: Mat) -> bool:
+    """Whether some seat shows fewer than the four cards of a hand (card-shaped objects in its zone)."""
+    return min(_per_seat(found, mat)) < 4
 
 
 def _taken(found: list[CardObject], k: float, shape: tuple[int, int], pad_mm: float) -> Image:
@@ -707,7 +727,7 @@ def _taken(found: list[CardObject], k: float, shape: tuple[int, int], pad_mm: fl
 
 
 def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: list[CardObject],
-                    card: tuple[float, float]) -> list[CardObject]:
+                    card: tuple[float, float]) -> tuple[list[CardObject], list[CardObject]]:
     """Cards of nearly the felt's own colour (cream paper on beige felt), found by their outlines.
 
     The felt model cannot tell such paper from felt, but a card's edge is sharp
@@ -721,6 +741,12 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
     Outlines of cards a few mm apart, joined by their edges, are cut at their
     necks; the edges are looked at again without the zones' printed lines, and
     on dark felt in plain brightness too, while a seat is still short.
+
+    Also, apart, the cards of outlines of no card's shape that are one once a
+    wide disc opens them (:data:`OPEN_SPUR_MM`): a short edge joins a card's
+    outline to a neighbour's a few mm off (a sparse ace under a glare on dark
+    felt, found by nothing else), but a shadow or a worn edge makes such
+    outlines too; a weaker sign, taken last (:func:`_where_short`).
     """
     f = min(1.0, OUTLINE_PX_PER_MM / k)
     small = np.asarray(cv2.resize(rectified, None, fx=f, fy=f, interpolation=cv2.INTER_AREA), np.uint8)
@@ -729,7 +755,7 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
     mag = _gradient(log)
     free = cv2.resize(felt.free, (mag.shape[1], mag.shape[0]), interpolation=cv2.INTER_NEAREST) > 0
     if not free.any():
-        return []
+        return [], []
     search = _search_mask(mat, ks, mag.shape[:2]) & ~_taken(found, ks, mag.shape[:2], 3.0)
     # Canny's thin edges keep cards a few mm apart from joining. In 8 bits: from just under the
     # felt's darkest (stones and shadows may go black) to the lightest paper, at most 200 levels
@@ -744,6 +770,7 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
     if float(np.median(grey[free])) < DARK_FELT:
         looks.append((grey, float(median(_gradient(grey)[free]))))
     out: list[CardObject] = []
+    opened: list[CardObject] = []
     for img8, noise in looks:
         edges = cv2.Canny(img8, 4.0 * noise, 8.0 * noise, L2gradient=True) & search
         # a card touching a printed zone line joins it: look again without the lines (only when
@@ -751,16 +778,42 @@ def _outlined_cards(rectified: Image, felt: Felt, k: float, mat: Mat, found: lis
         variant, lines_cut = edges, False
         while True:
             if not _seat_short(found + out, mat):
-                return out  # each seat has its four: no need to look any harder
+                return out, opened  # each seat has its four: no need to look any harder
             outlines, ragged = _card_outlines(np.asarray(cv2.dilate(variant, np.ones((3, 3), np.uint8)), np.uint8),
                                               ks, card)
             for outline in outlines:
-                obj = _outline_quad(np.round(outline / f).astype(np.int32), rectified, k, 1.0 / ks)
-                if obj is not None and not any(_covers(o, obj) for o in out):
-                    out.append(CardObject(_fit_edges(_resized(obj.quad, card), rectified, k), None))
+                whole = np.round(outline / f).astype(np.int32)
+                obj = _outline_quad(whole, rectified, k, 1.0 / ks)
+                into = out
+                if obj is None and not card_shaped(*_outline_rect(whole, k, 1.0 / ks)[0].size):
+                    # no card's shape: a short edge may join the card's outline to a neighbour's a few mm off
+                    parts = (np.round(p / f).astype(np.int32) for p in _lines_opened(outline, ks, OPEN_SPUR_MM))
+                    obj = next((o for o in (_outline_quad(p, rectified, k, 1.0 / ks) for p in parts) if o), None)
+                    into = opened
+                if obj is not None and not any(_covers(o, obj) for o in into):
+                    into.append(CardObject(_fit_edges(_resized(obj.quad, card), rectified, k), None))
             if lines_cut or not ragged:
                 break
             variant, lines_cut = edges & ~outline_band(mat, ks, edges.shape[:2], 4.0), True
+    return out, opened
+
+
+def _where_short(more: list[CardObject], found: list[CardObject], mat: Mat,
+                 card: tuple[float, float]) -> list[CardObject]:
+    """Of cards a weaker sign gave, those in a seat still short of its four and off every card ``found`` (by
+    :attr:`RectangleLook.most_overlap` of a card)."""
+    per_seat = _per_seat(found, mat)
+    least = RECTANGLES.most_overlap * card[0] * card[1]
+    kept = [o.quad.astype(np.float32) for o in found if o.why is None]
+    out = []
+    for o in more:
+        seat = CardObject(o.quad, mat.zone_at(*o.centre)).seat
+        q = o.quad.astype(np.float32)
+        if seat is None or per_seat[seat] >= 4 or any(cv2.intersectConvexConvex(q, f)[0] > least for f in kept):
+            continue
+        out.append(o)
+        kept.append(q)
+        per_seat[seat] += 1
     return out
 
 
@@ -781,7 +834,13 @@ class RectangleLook:
     """...and at least this (log-brightness a pixel); or its colour difference from the felt
     (:meth:`vision.felt.Felt.contrast`) changes as many times the felt's own..."""
     min_colour_edge: float = 0.004
-    """...and at least this a pixel (paper as bright as a felt of another hue shows its edge in colour only)."""
+    """...and at least this a pixel (paper as bright as a felt of another hue shows its edge in colour only); or,
+    on dark felt, its plain brightness (the channels' mean) changes as many times the felt's own..."""
+    min_plain_edge: float = 1.0
+    """...and at least this (grey levels a pixel)..."""
+    glare_lift: float = 2.0
+    """...around a seat where a glare lights the felt this many times its own brightness (elsewhere the log
+    brightness's edges are as good, and the look costs 10-250 ms a seat)."""
     min_side: float = 0.5
     """Least share of every side of a rectangle that runs along an edge."""
     corners: float = 0.12
@@ -818,6 +877,17 @@ class RectangleLook:
 RECTANGLES = RectangleLook()
 
 
+def _glared(felt: Felt, mat: Mat, seat: int, k: float, look: RectangleLook = RECTANGLES) -> bool:
+    """Whether a glare lights the felt around a seat's card zone :attr:`RectangleLook.glare_lift` times its own
+    brightness (the felt's model follows the glare's light)."""
+    x0, y0, x1, y1 = mat.card_zone(seat)
+    r = UNREAD_REACH_MM
+    H, W = felt.colour_map.shape[:2]
+    lit = felt.colour_map[max(0, round((y0 - r) * k)):min(H, round((y1 + r) * k)),
+                          max(0, round((x0 - r) * k)):min(W, round((x1 + r) * k))]
+    return bool(lit.size) and float(lit.sum(axis=2).max()) >= look.glare_lift * sum(felt.colour)
+
+
 def _agree(sizes: list[tuple[float, float]], look: RectangleLook = RECTANGLES) -> bool:
     """Whether cards' sizes (short, long side, mm) lie within :attr:`RectangleLook.size_spread_mm` of each other."""
     a = np.asarray(sizes, np.float64).reshape(-1, 2)
@@ -826,7 +896,8 @@ def _agree(sizes: list[tuple[float, float]], look: RectangleLook = RECTANGLES) -
 
 def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
                      found: list[CardObject], card: tuple[float, float], sized: bool = True,
-                     in_colour: bool = False, look: RectangleLook = RECTANGLES) -> list[CardObject]:
+                     in_colour: bool = False, in_plain: bool = False,
+                     look: RectangleLook = RECTANGLES, learnt: bool = False) -> list[CardObject]:
     """Cards found as rectangles of their deck's size whose four sides all run along an edge.
 
     Paper as pale as the felt, or darker (yellowed paper on pale felt), or a
@@ -842,16 +913,13 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
     it is not half on a thing that is no card (a napkin), and it overlaps no
     card found. Only the seats still short of their four cards, with
     something busy with print left beside the cards found, are searched.
+    ``learnt``: ``card`` is a learnt deck's size (:attr:`StepFit.learnt_step`, :attr:`StepFit.shadow`).
     """
-    per_seat = [0, 0, 0, 0]
-    for o in found:
-        s = CardObject(o.quad, mat.zone_at(*o.centre)).seat
-        if o.why is None and s is not None:
-            per_seat[s] += 1
-    short = [s for s in range(4) if per_seat[s] < 4]
+    per_seat = _per_seat(found, mat)
+    H, W = rectified.shape[:2]
+    short = [s for s in range(4) if per_seat[s] < 4 and (not in_plain or _glared(felt, mat, s, k, look))]
     if not short:
         return []
-    H, W = rectified.shape[:2]
     # only seats with something busy with print left beside the cards found (a card's print shows,
     # whatever its paper), or a patch unlike the felt (a glare on pale felt washes print out, not the
     # paper's tint): a seat short because its player has fewer cards costs nothing more. What was
@@ -886,17 +954,23 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
     ha, hb = round(a_px / 2), round(b_px / 2)
     one = np.ones((3, 3), np.uint8)
     contrast = _ContrastMap.of(rectified, felt, k)
-    # ``in_colour``: a card's edge may show in colour only (yellowed paper as bright as a felt of another hue)
+    # the edges of a second image count too: ``in_colour``, the colour difference from the felt (a card's edge
+    # may show in colour only: yellowed paper as bright as a felt of another hue); ``in_plain``, the plain
+    # brightness (a glare on dark felt veils a card's edge under the log brightness's noise there, not the plain's)
+    second: FloatImage | None = None
     climit: Any = np.inf
-    if in_colour:
-        cgx, cgy = _blurred_gradient(every(contrast.dp, 2), look.blur_px / 2)
+    if in_colour or in_plain:
+        second, least = ((contrast.dp, look.min_colour_edge) if in_colour else
+                         (np.asarray(cv2.transform(rectified, np.full((1, 3), 1.0 / 3.0, np.float32)), np.float32),
+                          look.min_plain_edge))
+        cgx, cgy = _blurred_gradient(every(second, 2), look.blur_px / 2)
         cnoise = float(median(np.asarray(cv2.magnitude(cgx, cgy), np.float32)[free])) / 2
-        climit = max(look.min_colour_edge, look.edge_sigmas * cnoise)
+        climit = max(least, look.edge_sigmas * cnoise)
     maps: list[_PeakMap] = []
     for seat, bx0, by0, bx1, by1 in boxes:
         sgx, sgy = _log_gradient(np.ascontiguousarray(rectified[by0:by1, bx0:bx1]), look.blur_px)
-        dgx, dgy = (_blurred_gradient(np.ascontiguousarray(contrast.dp[by0:by1, bx0:bx1]), look.blur_px)
-                    if in_colour else (sgx, sgy))
+        dgx, dgy = (_blurred_gradient(np.ascontiguousarray(second[by0:by1, bx0:bx1]), look.blur_px)
+                    if second is not None else (sgx, sgy))
         zx0, zy0, zx1, zy1 = mat.card_zone(seat)
         h, w = sgx.shape
         centre = ((w - 1) / 2.0, (h - 1) / 2.0)
@@ -905,10 +979,10 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
             cos, sin = math.cos(r), math.sin(r)
             # edges across the sides whose normal is u = (cos, sin), and across those whose normal is
             # v = (-sin, cos), either way (paper lighter than the felt or its shadow, or darker than the felt)
-            # (in brightness, or when ``in_colour`` in colour too)
+            # (in log brightness, and in the second image's)
             across = [cv2.compare(np.abs(sgx * cos + sgy * sin), limit, cv2.CMP_GT),
                       cv2.compare(np.abs(sgy * cos - sgx * sin), limit, cv2.CMP_GT)]
-            if in_colour:
+            if second is not None:
                 across = [cv2.bitwise_or(across[0], cv2.compare(np.abs(dgx * cos + dgy * sin), climit, cv2.CMP_GT)),
                           cv2.bitwise_or(across[1], cv2.compare(np.abs(dgy * cos - dgx * sin), climit, cv2.CMP_GT))]
             planes = cv2.dilate(cv2.merge(across), one)  # kept whole when scaled down
@@ -969,7 +1043,7 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
     # edge. Where the paper's colour tells (its fall to the felt's across the sides of a card, :class:`StepFit`),
     # the rectangles on it are taken first (on it all round, as found: a fit would only trade a mm here for a
     # turn there; else fitted near where they are), then those farther off moved onto it, last the rest as found
-    levels = _colour_levels(np.asarray(ranked + kept, np.float64).reshape(-1, 4, 2), contrast)
+    levels = _colour_levels(np.asarray(ranked + kept, np.float64).reshape(-1, 4, 2), contrast, shadows=learnt)
     sides = np.sort(levels[:, :, 0] - levels[:, :, 1], axis=1)
     # a fit is taken on a fall the paper of this frame's cards can show (yellowed paper on felt of nearly its
     # hue falls less than most decks' paper), above the felt's own spread
@@ -977,6 +1051,8 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
     if kept:
         paper = float(np.median(levels[len(ranked):, :, 0]))
         least = max(contrast.least_step, min(least, STEP_FIT.paper_share * paper))
+    if learnt:
+        least = min(least, STEP_FIT.learnt_step)
     tells = bool(np.any(sides[:, 1] >= least))  # on some card found or candidate: worth fitting the rest
     clear = sides[:len(ranked), 1] >= STEP_FIT.least_step
     # of those on the colour's fall, those on it all round first (a rectangle a third off a figure card may have
@@ -990,7 +1066,7 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
 
     def fitted(quad: QuadMM, coarse: bool = True) -> tuple[QuadMM, bool]:
         """The colour's fit, at the frame's least fall; resized too where the deck's size is not sure."""
-        return _colour_step_fitted(quad, contrast, least, coarse=coarse, resize=not sized)
+        return _colour_step_fitted(quad, contrast, least, coarse=coarse, resize=not sized, shadows=learnt)
 
     deferred: list[QuadMM] = []
     failed: list[npt.NDArray[np.float64]] = []  # centres whose fit found no fall: a peak beside one is no better
@@ -1014,6 +1090,8 @@ def _rectangle_cards(rectified: Image, felt: Felt, k: float, mat: Mat,
             deferred.append(quad)
         elif unclaimed(moved_to):
             keep(moved_to)
+        elif learnt:  # moved onto a card kept (a neighbour's edge): the rectangle as found may still be its card
+            deferred.append(quad)
     for quad in deferred:
         if unclaimed(quad):
             keep(quad)
@@ -1045,6 +1123,18 @@ class StepFit:
     """Just inside every side the colour difference is at least this share of the rectangle's paper's (the
     median of its sides'): a rectangle moved half off its card onto the print's colour edges has bare felt
     inside one side."""
+    learnt_step: float = 0.012
+    """Where the deck's size is a learnt deck's (:func:`find_cards`'s ``card_mm``), a fall this large is enough:
+    only the place and turn are sought, and a rectangle of the card's own size finds no place with three sides
+    on a fall but on its card (worn paper on felt of nearly its colour falls 0.015-0.02, under the frame's
+    least)."""
+    shadow: float = 0.1
+    """Where the deck's size is a learnt deck's, outside a side a point this share darker than the rectangle's
+    paper (the median brightness just inside its sides) is the card's shadow, taken for the felt: a shadow's
+    colour difference from the felt, small as it is, matches that of paper nearly of the felt's colour, and the
+    fit would take the shadow for the card. (Not in a frame read out of the box, nor a learning frame: there the
+    fit left the shadow inside a card found off its card, and :func:`off_card` refuses a learning frame by it;
+    moved off the shadow, not always onto its card, a quad 8-16 mm off had none inside, and was learnt.)"""
     grows_mm: tuple[tuple[float, ...], ...] = ((-2.0, 0.0, 2.0), (-1.0, -0.5, 0.0, 0.5, 1.0))
     """Coarse then fine: the sides' lengths tried, each grown by these (mm) from the last stage's: a deck's size
     taken from one or two cards cut small (a worn edge as pale as the felt) is a few mm off, and a rectangle
@@ -1067,14 +1157,21 @@ def _across_sides(q: npt.NDArray[np.float64], points: int, offsets_mm: list[floa
 STEP_FIT = StepFit()
 
 
-def _colour_levels(quads: npt.NDArray[np.float64], contrast: _ContrastMap, fit: StepFit = STEP_FIT
-                   ) -> npt.NDArray[np.float32]:
+def _colour_levels(quads: npt.NDArray[np.float64], contrast: _ContrastMap, fit: StepFit = STEP_FIT,
+                   shadows: bool = False) -> npt.NDArray[np.float32]:
     """For each rectangle (n x 4 x 2), each side's colour difference from the felt just inside and just outside
-    it (n x 4 x 2): the medians of the points at :attr:`StepFit.depths_mm` either way."""
+    it (n x 4 x 2): the medians of the points at :attr:`StepFit.depths_mm` either way; with ``shadows``, a
+    shadow outside a side counts as felt (:attr:`StepFit.shadow`)."""
     q = _clockwise_each(quads)
     pts = _across_sides(q, fit.points, [-x for x in fit.depths_mm] + list(fit.depths_mm))
-    _, dp = contrast.at(pts.reshape(-1, 2))
-    return _median(dp.reshape(len(q), 4, 2, len(fit.depths_mm) * fit.points))
+    ratio, dp = contrast.at(pts.reshape(-1, 2))
+    shape = (len(q), 4, 2, len(fit.depths_mm) * fit.points)
+    ratio, dp = ratio.reshape(shape), dp.reshape(shape)
+    if shadows:  # outside a side, what is far darker than the rectangle's paper is its shadow, of the felt's colour
+        paper = _median(ratio[:, :, 0].reshape(len(q), -1))[:, None, None]
+        shadow = ratio[:, :, 1] < paper * np.float32(1.0 - fit.shadow)
+        dp[:, :, 1] = np.where(shadow, np.float32(0.0), dp[:, :, 1])
+    return _median(dp)
 
 
 def _on_paper_all_round(levels: npt.NDArray[np.float32], fit: StepFit = STEP_FIT) -> npt.NDArray[np.bool_]:
@@ -1087,7 +1184,7 @@ def _on_paper_all_round(levels: npt.NDArray[np.float32], fit: StepFit = STEP_FIT
 
 
 def _colour_step_fitted(quad: QuadMM, contrast: _ContrastMap, least: float | None = None, fit: StepFit = STEP_FIT,
-                        coarse: bool = True, resize: bool = False) -> tuple[QuadMM, bool]:
+                        coarse: bool = True, resize: bool = False, shadows: bool = False) -> tuple[QuadMM, bool]:
     """The rectangle moved and turned (and, if ``resize``, resized) to where its colour falls to the felt's, and
     whether it does.
 
@@ -1132,7 +1229,7 @@ def _colour_step_fitted(quad: QuadMM, contrast: _ContrastMap, least: float | Non
                          np.stack([np.sin(rads), np.cos(rads)], axis=1)], axis=1)  # turns x 2 x 2
         turned = np.einsum("spj,tij->stpi", shapes, rots)  # sizes x turns x 4 x 2
         quads = (turned[:, :, None] + (c0 + shifts)[None, None, :, None]).reshape(-1, 4, 2)
-        levels = _colour_levels(quads, contrast, fit)
+        levels = _colour_levels(quads, contrast, fit, shadows)
         steps = np.sort(levels[:, :, 0] - levels[:, :, 1], axis=1)
         last = n == len(fit.steps) - 1
         score = steps.sum(axis=1) if last else steps[:, 1]
@@ -1726,21 +1823,24 @@ def _card_outlines(edges: Image, k: float, card: tuple[float, float]) -> tuple[l
 OPEN_LINES_MM = 8.0
 """An outline filled and opened by a disc this wide loses what is joined to it by a thin line (a printed zone line,
 a few mm wide once its edges are grown) and keeps a card's body (57-70 mm wide)."""
+OPEN_SPUR_MM = 20.0
+"""An outline refused whole is opened by a disc this wide: a short edge joined to it (where a neighbour's edge comes
+within a few mm, a knob some 12 mm across at the outline's resolution) goes, a card's body stays."""
 
 
-def _lines_opened(cnt: Contour, k: float) -> list[Contour]:
+def _lines_opened(cnt: Contour, k: float, mm: float = OPEN_LINES_MM) -> list[Contour]:
     """The single cards' outlines left of an outline, filled, once thin lines joined to it are opened off.
 
     A card lying across a printed zone line (touching it, or turned over it) has its outline joined to the
     line's, into one that is no card's shape; cutting the lines out cuts the card's own edge where it crosses
     them, and its outline no longer closes. Filled, the card's outline is a solid body and the line a thin
-    strip: an opening takes the strip off and leaves the card.
+    strip: an opening (by a disc ``mm`` wide) takes the strip off and leaves the card.
     """
     x, y, w, h = cv2.boundingRect(cnt)
     pad = 2
     filled = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
     cv2.drawContours(filled, [cnt - np.array([x - pad, y - pad])], -1, 255, -1)
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(OPEN_LINES_MM * k / 2) + 1,) * 2)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(mm * k / 2) + 1,) * 2)
     opened = np.asarray(cv2.morphologyEx(filled, cv2.MORPH_OPEN, disc), np.uint8)
     one = CARD_MM[0] * CARD_MM[1] * k * k
     out = []
@@ -1768,6 +1868,14 @@ def _log_grey(image: Image) -> FloatImage:
     return log_image(np.asarray(grey, np.uint8))
 
 
+def _outline_rect(cnt: Contour, k: float, grown_mm: float) -> tuple[CardObject, float]:
+    """An outline's rectangle (px, grown by ``grown_mm`` all round) taken in by what it was grown, and how much of
+    the rectangle the outline fills."""
+    quad, fill = _rect_quad(cnt, k)
+    short, long = CardObject(quad, None).size
+    return CardObject(_resized(quad, (max(0.0, short - 2 * grown_mm), max(0.0, long - 2 * grown_mm))), None), fill
+
+
 def _outline_quad(cnt: Contour, rectified: Image, k: float, grown_mm: float) -> CardObject | None:
     """The card inside an outline (px of ``rectified``, grown by ``grown_mm`` all round), if it is one.
 
@@ -1776,12 +1884,10 @@ def _outline_quad(cnt: Contour, rectified: Image, k: float, grown_mm: float) -> 
     by what the edges were grown, is the card. Its paper must be lighter than
     the felt just outside it.
     """
-    quad, fill = _rect_quad(cnt, k)
-    short, long = CardObject(quad, None).size
-    quad = _resized(quad, (max(0.0, short - 2 * grown_mm), max(0.0, long - 2 * grown_mm)))  # each side in
-    obj = CardObject(quad, None)
+    obj, fill = _outline_rect(cnt, k, grown_mm)
     if fill < MIN_FILL or not card_shaped(*obj.size):
         return None
+    quad = obj.quad
     x, y, w, h = cv2.boundingRect(cnt)
     pad = round(6 * k)
     H, W = rectified.shape[:2]

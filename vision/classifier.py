@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib.resources
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -112,6 +112,15 @@ class Classifier(Protocol):
     """What the reader needs of a card classifier (the ONNX model, or a fake in tests)."""
 
     def classify(self, crops: list[npt.NDArray[np.uint8]]) -> list[Prediction]: ...
+
+
+@runtime_checkable
+class SizedDeck(Protocol):
+    """A classifier of one deck whose card size is known (a learnt deck's): the reader's finder fits the cards it
+    finds to that size rather than guess it from the frame's cards (:func:`vision.cards.find_cards`)."""
+
+    @property
+    def card_mm(self) -> tuple[float, float] | None: ...
 
 
 class NeverSure:

@@ -41,7 +41,7 @@ from table.errors import InvalidInput, MusTableError
 from vision import facedown
 from vision.calibration import marker_blur_mm
 from vision.cardcrop import CROP_H, CROP_W, CardCrop, order_quad, to_model_input, warp_card
-from vision.cards import off_card
+from vision.cards import card_shaped, off_card
 from vision.classifier import DEFAULT_THRESHOLD, CardClassifier, Prediction, call_cards
 from vision.ends import (
     CARD_WIDTH_MM,
@@ -278,6 +278,8 @@ class LayoutCard:
     quad_image: npt.NDArray[np.float32]
     frame_blur_mm: float = 0.0
     """How blurred its frame is at the mat (:func:`vision.calibration.marker_blur_mm`; 0: not measured)."""
+    size_mm: tuple[float, float] | None = None
+    """Its short and long side as found on the mat (mm; None: not measured)."""
 
 
 def find_layout(frames: Sequence[Image], mat: Mat | None = None,
@@ -367,7 +369,7 @@ def _frame_layout(k: int, frame: Image, mat: Mat,
                                             params={"photo": k + 1, "seat": s, "place": i + 1,
                                                     "seen": str(p.card), "want": str(card)}))
                 break
-            found.append(LayoutCard(card, k, s, i, quads[i], blur))
+            found.append(LayoutCard(card, k, s, i, quads[i], blur, o.size))
     return found, faults
 
 
@@ -416,6 +418,10 @@ class LearntDeck:
     blurred (or a deck kept before them)."""
     labels_blurred: npt.NDArray[np.int64] | None = None
     """Their cards (indices in DECK), ``[M']``."""
+    card_mm: tuple[float, float] | None = None
+    """The deck's card size (short, long side, mm; the median of the learning frames' cards, found whole on
+    contrasting felt); None: not known (a deck kept before it was). The finder fits the cards of a frame to it
+    (:func:`vision.cards.find_cards`): on felt as pale as the paper the frame's own cards may all be cut small."""
 
     def classifier(self, model: CardClassifier | None = None) -> LearntClassifier:
         """The classifier that reads this deck (``TableReader(classifier=...)``)."""
@@ -434,7 +440,8 @@ class LearntDeck:
             (tmp / "deck.json").write_text(json.dumps(
                 {"format": FORMAT, "cards": len(DECK), "model": self.model,
                  "variants": int(len(self.labels) // len(DECK)), "px_per_mm": round(self.px_per_mm, 3),
-                 "blur_mm": [round(b, 3) for b in self.blur_mm]},
+                 "blur_mm": [round(b, 3) for b in self.blur_mm],
+                 **({"card_mm": [round(x, 2) for x in self.card_mm]} if self.card_mm is not None else {})},
                 indent=1) + "\n")
             if folder.exists():
                 shutil.rmtree(folder)
@@ -461,7 +468,8 @@ class LearntDeck:
                 or not set(lb.tolist()) <= set(range(len(DECK))):
             fb, lb = None, None  # none kept (or damaged): a still's crops take one look per blur
         return cls(np.asarray(crops, np.uint8), feats, np.asarray(labels, np.int64), str(meta["model"]),
-                   float(meta.get("px_per_mm", 0.0)), _blurs(meta.get("blur_mm")), fb, lb)
+                   float(meta.get("px_per_mm", 0.0)), _blurs(meta.get("blur_mm")), fb, lb,
+                   _card_size(meta.get("card_mm")))
 
 
 class LearntClassifier:
@@ -488,6 +496,11 @@ class LearntClassifier:
         self._stack = _Stack.of(deck.features, deck.labels)
         self._spread: _Spread | None = None
         self._one_look = self._blurred_variations()
+
+    @property
+    def card_mm(self) -> tuple[float, float] | None:
+        """The deck's card size (:attr:`LearntDeck.card_mm`): the reader fits the cards it finds to it."""
+        return self.deck.card_mm
 
     def _blurred_variations(self) -> _Stack | None:
         """The sharper frames' cards learnt blurred to the blurriest frame's blur, where every card not
@@ -754,6 +767,14 @@ class LearntClassifier:
         return calls
 
 
+def _card_size(kept: object) -> tuple[float, float] | None:
+    """A kept deck's ``card_mm``: short and long side, card-shaped, else not known (a deck kept before it was)."""
+    if not isinstance(kept, list) or len(kept) != 2 or not all(isinstance(x, (int, float)) for x in kept):
+        return None
+    short, long = float(kept[0]), float(kept[1])
+    return (short, long) if card_shaped(short, long) else None
+
+
 def _blurs(kept: object) -> tuple[float, ...]:
     """A kept deck's ``blur_mm``: one number a card, else not known (``()``: a deck kept before it was)."""
     if not isinstance(kept, list) or len(kept) != len(DECK) \
@@ -846,7 +867,16 @@ def learn_deck(frames: Sequence[Image], mat: Mat | None = None, model: CardClass
     return LearntDeck(np.stack(crops), feats[:len(variations)], np.asarray(labels, np.int64),
                       model_digest(model.path), fine, blur_mm,
                       feats[len(variations):] if extra else None,
-                      np.asarray(extra_labels, np.int64) if extra else None)
+                      np.asarray(extra_labels, np.int64) if extra else None, card_size(layout))
+
+
+def card_size(layout: Sequence[LayoutCard]) -> tuple[float, float] | None:
+    """The deck's card size (short, long side, mm): the median of its learning frames' cards (None: not measured)."""
+    sizes = np.array([lc.size_mm for lc in layout if lc.size_mm is not None], np.float64).reshape(-1, 2)
+    if not len(sizes):
+        return None
+    short, long = (float(x) for x in np.median(sizes, axis=0))
+    return (short, long) if card_shaped(short, long) else None
 
 
 def _vary(frame: Image, lc: LayoutCard, variants: int, rng: np.random.Generator,

@@ -28,7 +28,7 @@ from table.cards import Card
 from vision.calibration import Calibration, Calibrator
 from vision.cardcrop import warp_card
 from vision.cards import UNREAD_WHY, CardObject, card_area_share, find_cards, unread_things
-from vision.classifier import DEFAULT_THRESHOLD, CardClassifier, Classifier, Prediction
+from vision.classifier import DEFAULT_THRESHOLD, CardClassifier, Classifier, Prediction, SizedDeck
 from vision.felt import Felt, estimate_felt
 from vision.frames import as_frame
 from vision.mat import MIN_PX_PER_MM, Mat, Zone
@@ -216,7 +216,8 @@ class TableReader:
         rect = cal.rectify(frame, k)
         felt = estimate_felt(rect, k, self.mat)
         t2 = clock()
-        objects = find_cards(rect, felt, k, self.mat)
+        deck_size = self._classifier.card_mm if isinstance(self._classifier, SizedDeck) else None
+        objects = find_cards(rect, felt, k, self.mat, card_mm=deck_size)
         objects += unread_things(rect, felt, k, self.mat, objects)
         crops_for = [o for o in objects if o.why is None and o.seat is not None]
         crops = [warp_card(frame, cal.to_image(o.quad).astype(np.float32)) for o in crops_for]
