@@ -498,6 +498,7 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     deck = card  # the deck's size, measured on more cards where one or two singles gave it (below)
     if _seat_short(found, mat):  # a seat short of its four cards: look again, harder
         cards = [o for o in found if o.why is None]
+        plain: list[CardObject] = []
         more, opened = _outlined_cards(rectified, felt, k, mat, cards, card)
         if _seat_short(cards + more, mat):  # paper as pale as the felt, or darker: its straight outline
             measured = [CardObject(q, None).size for q in singles]
@@ -516,18 +517,21 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
                 more += _rectangle_cards(rectified, felt, k, mat, found + more, deck, sized, in_colour=True,
                                          learnt=learnt)
             if _seat_short(cards + more, mat) and sum(felt.colour) < 3 * DARK_FELT:
-                # a card under a glare on dark felt: its edges under the log brightness's noise, not the plain's
-                more += _rectangle_cards(rectified, felt, k, mat, found + more, deck, sized, in_plain=True,
+                # a card under a glare on dark felt: its edges under the log brightness's noise, not the plain's;
+                # but the glare's own light edges a card-sized patch of felt there too (a 12o was read on a glare
+                # and half a 7c): a weaker sign, said where nothing else finds a card, never read
+                plain = _rectangle_cards(rectified, felt, k, mat, found + more, deck, sized, in_plain=True,
                                          learnt=learnt)
         if _seat_short(cards + more, mat):  # the outlines find most; the faint cut costs as much
             more += _faint_cards(rectified, felt, light, k, mat, cards + more, card)
         if opened and _seat_short(cards + more, mat):  # last: outlines a card's only once a short edge is opened off
             more += _where_short(opened, cards + more, mat, card)
+        said = [CardObject(o.quad, None, UNREAD_WHY) for o in _where_short(plain, cards + more, mat, card)]
         # what was not card-shaped and held a card found now (a card and its glare, its shadow) is that card,
         # and what the card leaves of it is said below
         held = [o for o in found if o.why is not None and any(_covers(o, m) for m in more)]
         lit += [c for c in (_part_blob(o, mask, k) for o in held) if c is not None]
-        found = [o for o in found if not any(o is h for h in held)] + more
+        found = [o for o in found if not any(o is h for h in held)] + more + said
     # a card of another size than the frame's deck lost part of its paper (to a glare) or took
     # some felt with it (a glare's edge, a printed mark on its border): the deck's rectangle,
     # fitted to its edges, is the card
