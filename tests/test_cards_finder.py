@@ -29,6 +29,7 @@ from vision.cards import (
     CardObject,
     RectangleLook,
     _card_outlines,
+    _colour_levels,
     _colour_step_fitted,
     _ContrastMap,
     _fit_edges,
@@ -412,6 +413,15 @@ def test_rectangles_on_felt_as_pale_as_the_paper_land_on_the_cards(seed: int) ->
     errors = [min(quad_error_mm(o.quad, t.quad_mat) for o in cards) for t in scene.cards]
     assert max(errors) < 7.0
     assert sum(e > 3.0 for e in errors) <= 3
+
+
+def test_no_rectangle_to_judge_gives_no_levels_with_or_without_shadows() -> None:
+    # at a learnt deck's size a seat's search can end with no rectangle and no card kept: the shadow rule once
+    # raised there (a reshape of nothing), and a whole evaluate_wide run stopped on clasica's first scenes
+    rect, felt_model, _ = one_card("antigua", 14, (153, 180, 192), 5)
+    contrast = _ContrastMap.of(rect, felt_model, READER_K)
+    for shadows in (False, True):
+        assert _colour_levels(np.zeros((0, 4, 2)), contrast, shadows=shadows).shape == (0, 4, 2)
 
 
 def test_a_rectangle_off_a_worn_card_moves_and_turns_onto_where_its_colour_ends() -> None:

@@ -1172,7 +1172,7 @@ def _colour_levels(quads: npt.NDArray[np.float64], contrast: _ContrastMap, fit: 
     shape = (len(q), 4, 2, len(fit.depths_mm) * fit.points)
     ratio, dp = ratio.reshape(shape), dp.reshape(shape)
     if shadows:  # outside a side, what is far darker than the rectangle's paper is its shadow, of the felt's colour
-        paper = _median(ratio[:, :, 0].reshape(len(q), -1))[:, None, None]
+        paper = _median(ratio[:, :, 0].reshape(len(q), 4 * shape[3]))[:, None, None]  # no rectangle: none
         shadow = ratio[:, :, 1] < paper * np.float32(1.0 - fit.shadow)
         dp[:, :, 1] = np.where(shadow, np.float32(0.0), dp[:, :, 1])
     return _median(dp)
