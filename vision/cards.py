@@ -541,6 +541,10 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     # deck's size (a card freed from a glare touches the glare's light, as unlike the felt as its paper)
     found = [_colour_fitted(o, rectified, felt, k, deck if singles or card_mm is not None else None)
              if o.why is None and not any(o.quad is q for q in singles) else o for o in found]
+    # a learnt deck's card found a side or two off its paper (on felt as pale as the paper a printed frame
+    # line or a zone line edges a rectangle as well as the card's own edge) is moved onto its paper
+    if card_mm is not None:
+        found = _onto_paper(found, _ContrastMap.of(rectified, felt, k), card_mm)
     # a blob that cards were freed from may hold another card, washed out by the same glare: what the
     # cards found leave of it, when card-sized, is reported (never dropped silently), where a seat still
     # lacks a card (beside a hand of four it is only the glare)
@@ -1248,6 +1252,125 @@ def _colour_step_fitted(quad: QuadMM, contrast: _ContrastMap, least: float | Non
     rot = np.array([[math.cos(r), -math.sin(r)], [math.sin(r), math.cos(r)]])
     fitted = _clockwise((rel + ga * su + gb * sv) @ rot.T + c0 + (cx, cy))
     return (fitted, True) if card_shaped(*CardObject(fitted, None).size) else (quad, False)
+
+
+@dataclass(frozen=True)
+class PaperFit:
+    """A learnt deck's card found off its paper moved, whole, onto where its colour ends (:func:`_onto_paper`)."""
+
+    off_edge: float = 0.3
+    """A card lies off its card's edge when its score (:func:`_paper_fit_score`: its weakest side's mean fall of
+    the colour difference outwards, as a share of the frame's paper's) is under this (cards on their edges score
+    0.4-1, a side of theirs under a glare or a neighbour's shadow; those a side off, 0-0.28)..."""
+    on_edge: float = 0.5
+    """...and is moved only to a place that scores this..."""
+    least_gain: float = 0.2
+    """...and this much more than where it was (a place on a card never found, not a neighbour's)."""
+    points: int = 10
+    """Points along each side (its ends left out) at :attr:`StepFit.depths_mm` inside and outside."""
+    steps: tuple[tuple[float, float, float, float], ...] = ((4.0, 36.0, 5.0, 90.0), (1.0, 3.0, 1.0, 4.0),
+                                                            (0.5, 1.0, 0.5, 1.0))
+    """Coarse to fine (shift step mm, span mm either way, turn step deg, span deg either way): a rectangle kept on
+    a frame line and the felt beside its card lies up to half a card off (seen 17-31 mm), or across it."""
+    apart: float = 0.75
+    """A place whose centre lies nearer another card's than this share of the deck's short side is that card's."""
+
+
+PAPER_FIT = PaperFit()
+
+
+def _placed(rel: npt.NDArray[np.float64], c0: npt.NDArray[np.float64], shifts: npt.NDArray[np.float64],
+            turns_deg: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """A rectangle's corners (``rel``, about its centre ``c0``) turned by each turn and moved by each shift:
+    (turns x shifts) x 4 x 2, turn-major."""
+    rads = np.deg2rad(turns_deg)
+    rots = np.stack([np.stack([np.cos(rads), -np.sin(rads)], axis=1),
+                     np.stack([np.sin(rads), np.cos(rads)], axis=1)], axis=1)  # turns x 2 x 2
+    turned = np.einsum("pj,tij->tpi", rel, rots)
+    return np.asarray((turned[:, None] + (c0 + shifts)[None, :, None]).reshape(-1, 4, 2), np.float64)
+
+
+def _side_points(quads: npt.NDArray[np.float64], contrast: _ContrastMap, fit: PaperFit = PAPER_FIT,
+                 step: StepFit = STEP_FIT) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """The colour difference from the felt just inside and just outside each point of each side of each
+    rectangle (n x 4 x points each, the mean over :attr:`StepFit.depths_mm`), a shadow outside taken for the
+    felt (:attr:`StepFit.shadow`)."""
+    q = _clockwise_each(quads)
+    d = len(step.depths_mm)
+    pts = _across_sides(q, fit.points, [-x for x in step.depths_mm] + list(step.depths_mm))
+    ratio, dp = contrast.at(pts.reshape(-1, 2))
+    shape = (len(q), 4, 2 * d, fit.points)
+    ratio, dp = ratio.reshape(shape), dp.reshape(shape)
+    paper = _median(ratio[:, :, :d].reshape(len(q), -1))[:, None, None, None]
+    dp = np.where((np.arange(2 * d) >= d)[None, None, :, None] & (ratio < paper * np.float32(1.0 - step.shadow)),
+                  np.float32(0.0), dp)
+    return (np.asarray(dp[:, :, :d].mean(axis=2), np.float32), np.asarray(dp[:, :, d:].mean(axis=2), np.float32))
+
+
+def _paper_fit_score(inside: npt.NDArray[np.float32], outside: npt.NDArray[np.float32], paper: float
+                     ) -> npt.NDArray[np.float32]:
+    """How well each rectangle lies on its card's edge: its weakest side's mean fall of the colour difference
+    outwards, each point's taken up to the frame's paper's (a side turned across the edge scores its share;
+    a side a neighbour touches scores little, as does one a rectangle turned across its card lays over paper
+    both ways: only a place that scores well elsewhere moves it)."""
+    fall = np.clip(inside - outside, 0.0, paper) / np.float32(max(paper, 1e-6))
+    return np.asarray(fall.mean(axis=2).min(axis=1), np.float32)
+
+
+def _onto_paper(found: list[CardObject], contrast: _ContrastMap, card: tuple[float, float],
+                fit: PaperFit = PAPER_FIT) -> list[CardObject]:
+    """Each card with a side off its card's edge moved, at the learnt deck's size ``card``, to the nearby place
+    (:attr:`PaperFit.steps`) where its colour falls to the felt's across every side, if there is one.
+
+    The rectangle look's edges on felt as pale as the paper are as much a printed frame line or a zone line as
+    a card's edge: a rectangle of the deck's size may be kept with one side on its card's frame line and the
+    opposite side on the felt (or the next card) beyond it, or turned across its card. Its colour says so: just
+    inside a side lies felt. A learnt deck's exact size leaves a card one place where every side has its paper
+    inside and the felt outside.
+    """
+    cards = [i for i, o in enumerate(found) if o.why is None]
+    if not cards:
+        return found
+    quads = np.asarray([_resized(found[i].quad, card) for i in cards], np.float64)
+    inside, outside = _side_points(quads, contrast, fit)
+    paper = float(np.median(inside))
+    before = _paper_fit_score(inside, outside, paper)
+    off = before < fit.off_edge
+    if not off.any():
+        return found
+    out = list(found)
+    apart = fit.apart * card[0]
+    area = card[0] * card[1]
+    for j in np.flatnonzero(off):
+        i = cards[int(j)]
+        others = [out[n].quad for n in cards if n != i]
+        centres = np.array([q.mean(axis=0) for q in others], np.float64).reshape(-1, 2)
+        q = _clockwise(quads[int(j)])
+        c0 = q.mean(axis=0)
+        rel = q - c0
+        cx, cy, cd, best = 0.0, 0.0, 0.0, -np.inf
+        for step, span, dstep, dspan in fit.steps:
+            offsets = np.arange(-span, span + 1e-9, step)
+            shifts = np.stack(np.meshgrid(cx + offsets, cy + offsets, indexing="ij"), axis=-1).reshape(-1, 2)
+            turns = cd + np.arange(-dspan, dspan - 1e-9 if dspan >= 90.0 else dspan + 1e-9, dstep)
+            placed = _placed(rel, c0, shifts, turns)
+            near = (np.linalg.norm(placed.mean(axis=1)[:, None] - centres[None], axis=2) < apart).any(axis=1)
+            pin, pout = _side_points(placed, contrast, fit)
+            score = np.where(near, -np.inf, _paper_fit_score(pin, pout, paper))
+            n = int(np.argmax(score))
+            ti, si = divmod(n, len(shifts))
+            cx, cy, cd, best = float(shifts[si, 0]), float(shifts[si, 1]), float(turns[ti]), float(score[n])
+        r = math.radians(cd)
+        rot = np.array([[math.cos(r), -math.sin(r)], [math.sin(r), math.cos(r)]])
+        moved = _clockwise(rel @ rot.T + c0 + (cx, cy))
+        if best < max(fit.on_edge, before[j] + fit.least_gain):
+            continue
+        m32 = moved.astype(np.float32)
+        if any(cv2.intersectConvexConvex(m32, o.astype(np.float32))[0] > RECTANGLES.most_overlap * area
+               for o in others):
+            continue
+        out[i] = CardObject(moved, found[i].zone)
+    return out
 
 
 def _unlike_left(rectified: Image, felt: Felt, k: float, region: tuple[int, int, int, int],
