@@ -1274,6 +1274,14 @@ class PaperFit:
     a frame line and the felt beside its card lies up to half a card off (seen 17-31 mm), or across it."""
     apart: float = 0.75
     """A place whose centre lies nearer another card's than this share of the deck's short side is that card's."""
+    paper_percentile: float = 75.0
+    """The frame's paper's colour difference from the felt: this percentile of it just inside every card's sides
+    (a card kept half off its paper has the felt inside two; its score must not top out on its own)."""
+    coarse_depths_mm: tuple[float, ...] = (3.0, 5.0)
+    """The coarse grid judges the colour this far either side of each side (its step may miss a card's edge by
+    2 mm, and the fine stages' depths, :attr:`StepFit.depths_mm`, then fall on the wrong side of it)."""
+    kept: int = 4
+    """The coarse grid's best places (apart by its step) each refined: its step may miss the card's place by half."""
 
 
 PAPER_FIT = PaperFit()
@@ -1291,13 +1299,15 @@ def _placed(rel: npt.NDArray[np.float64], c0: npt.NDArray[np.float64], shifts: n
 
 
 def _side_points(quads: npt.NDArray[np.float64], contrast: _ContrastMap, fit: PaperFit = PAPER_FIT,
-                 step: StepFit = STEP_FIT) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+                 step: StepFit = STEP_FIT, depths_mm: tuple[float, ...] | None = None
+                 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
     """The colour difference from the felt just inside and just outside each point of each side of each
-    rectangle (n x 4 x points each, the mean over :attr:`StepFit.depths_mm`), a shadow outside taken for the
-    felt (:attr:`StepFit.shadow`)."""
+    rectangle (n x 4 x points each, the mean over ``depths_mm``, by default :attr:`StepFit.depths_mm`), a
+    shadow outside taken for the felt (:attr:`StepFit.shadow`)."""
     q = _clockwise_each(quads)
-    d = len(step.depths_mm)
-    pts = _across_sides(q, fit.points, [-x for x in step.depths_mm] + list(step.depths_mm))
+    depths = step.depths_mm if depths_mm is None else depths_mm
+    d = len(depths)
+    pts = _across_sides(q, fit.points, [-x for x in depths] + list(depths))
     ratio, dp = contrast.at(pts.reshape(-1, 2))
     shape = (len(q), 4, 2 * d, fit.points)
     ratio, dp = ratio.reshape(shape), dp.reshape(shape)
@@ -1333,7 +1343,7 @@ def _onto_paper(found: list[CardObject], contrast: _ContrastMap, card: tuple[flo
         return found
     quads = np.asarray([_resized(found[i].quad, card) for i in cards], np.float64)
     inside, outside = _side_points(quads, contrast, fit)
-    paper = float(np.median(inside))
+    paper = float(np.percentile(inside, fit.paper_percentile))
     before = _paper_fit_score(inside, outside, paper)
     off = before < fit.off_edge
     if not off.any():
@@ -1348,18 +1358,32 @@ def _onto_paper(found: list[CardObject], contrast: _ContrastMap, card: tuple[flo
         q = _clockwise(quads[int(j)])
         c0 = q.mean(axis=0)
         rel = q - c0
-        cx, cy, cd, best = 0.0, 0.0, 0.0, -np.inf
-        for step, span, dstep, dspan in fit.steps:
-            offsets = np.arange(-span, span + 1e-9, step)
-            shifts = np.stack(np.meshgrid(cx + offsets, cy + offsets, indexing="ij"), axis=-1).reshape(-1, 2)
-            turns = cd + np.arange(-dspan, dspan - 1e-9 if dspan >= 90.0 else dspan + 1e-9, dstep)
-            placed = _placed(rel, c0, shifts, turns)
-            near = (np.linalg.norm(placed.mean(axis=1)[:, None] - centres[None], axis=2) < apart).any(axis=1)
-            pin, pout = _side_points(placed, contrast, fit)
-            score = np.where(near, -np.inf, _paper_fit_score(pin, pout, paper))
-            n = int(np.argmax(score))
-            ti, si = divmod(n, len(shifts))
-            cx, cy, cd, best = float(shifts[si, 0]), float(shifts[si, 1]), float(turns[ti]), float(score[n])
+        starts = [(0.0, 0.0, 0.0)]
+        best, cx, cy, cd = -np.inf, 0.0, 0.0, 0.0
+        for n_step, (step, span, dstep, dspan) in enumerate(fit.steps):
+            tried: list[tuple[float, float, float, float]] = []
+            for sx, sy, sd in starts:
+                offsets = np.arange(-span, span + 1e-9, step)
+                shifts = np.stack(np.meshgrid(sx + offsets, sy + offsets, indexing="ij"), axis=-1).reshape(-1, 2)
+                turns = sd + np.arange(-dspan, dspan - 1e-9 if dspan >= 90.0 else dspan + 1e-9, dstep)
+                placed = _placed(rel, c0, shifts, turns)
+                near = (np.linalg.norm(placed.mean(axis=1)[:, None] - centres[None], axis=2) < apart).any(axis=1)
+                pin, pout = _side_points(placed, contrast, fit, depths_mm=fit.coarse_depths_mm if n_step == 0 else None)
+                score = np.where(near, -np.inf, _paper_fit_score(pin, pout, paper))
+                # the coarse grid's best few, apart (its step may fall either side of the card's place)
+                for n in np.argsort(-score)[:fit.kept * 8 if n_step == 0 else 1]:
+                    ti, si = divmod(int(n), len(shifts))
+                    tried.append((float(score[n]), float(shifts[si, 0]), float(shifts[si, 1]), float(turns[ti])))
+            tried.sort(key=lambda t: -t[0])
+            starts = []
+            for sc, x, y, d in tried:
+                if sc > -np.inf and all(math.dist((x, y), (a, b)) > step for a, b, _ in starts):
+                    starts.append((x, y, d))
+                    if len(starts) == (fit.kept if n_step == 0 else 1):
+                        break
+            if not starts:
+                break
+            best, (cx, cy, cd) = tried[0][0], starts[0]
         r = math.radians(cd)
         rot = np.array([[math.cos(r), -math.sin(r)], [math.sin(r), math.cos(r)]])
         moved = _clockwise(rel @ rot.T + c0 + (cx, cy))
