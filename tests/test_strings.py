@@ -74,6 +74,9 @@ def test_sentences_fill_their_arguments() -> None:
     assert say("learn_card_edge", {"photo": 1, "seat": 0, "place": 1, "places": [1, 2]}) == (
         "Foto 1, zona del asiento 1: las cartas 1 y 2 no se ven enteras (su sombra parece su borde): "
         "cambia la luz o el tapete y repite la foto")
+    assert say("learn_card_edge", {"photo": 1, "seat": 1, "place": 3, "places": [3], "why": "felt"}) == (
+        "Foto 1, zona del asiento 2: la carta 3 no se ve entera (el tapete es casi del color de la carta): "
+        "cambia la luz o el tapete y repite la foto")
 
 
 _ENGLISH = (" is ", " the ", " not ", " seat ", " may ", "turn", " card ", " has ")

@@ -687,11 +687,13 @@ def _down_cards(args: Mapping[str, Any]) -> str:
 
 
 def _edge_cards(args: Mapping[str, Any]) -> str:
-    """«la carta 2 no se ve entera (su sombra parece su borde): cambia la luz o el tapete y repite la foto»."""
+    """«la carta 2 no se ve entera (su sombra parece su borde): cambia la luz o el tapete y repite la foto»; with
+    ``why`` «felt», «(el tapete es casi del color de la carta)»."""
     places = [p for p in args.get("places", ()) if type(p) is int] or [args.get("place")]
     what = (f"la carta {places[0]} no se ve entera" if len(places) == 1 else
             f"las cartas {', '.join(map(str, places[:-1]))} y {places[-1]} no se ven enteras")
-    return f"{what} (su sombra parece su borde): cambia la luz o el tapete y repite la foto"
+    why = ("el tapete es casi del color de la carta" if args.get("why") == "felt" else "su sombra parece su borde")
+    return f"{what} ({why}): cambia la luz o el tapete y repite la foto"
 
 
 def _stones_off(args: Mapping[str, Any]) -> str:
