@@ -16,6 +16,7 @@ from vision.cardcrop import half_turn, order_quad, warp_card
 from vision.classifier import (
     BACKING,
     DEFAULT_THRESHOLD,
+    ENDS_CHECK_BELOW,
     KERNEL_MARGIN,
     CardClassifier,
     Prediction,
@@ -327,6 +328,27 @@ def test_the_reader_backs_each_unsure_card_by_its_own_probabilities() -> None:
     assert backed[0].sure() and str(backed[0].card) == str(DECK[5])  # the sure card, as it was
     assert str(backed[1].card) == "12e" and backed[1].sure()  # the blank's own row was the one looked at
     assert not _Told(_FakeEnds([near]), _backing(12, (e, b))).classify([good, blank])[1].sure()
+
+
+def test_a_sure_call_under_the_check_bar_is_unknown_where_the_ends_are_sure_of_another_card() -> None:
+    # a card model trained without Fournier 1878 was sure its 4e was the 12e (0.91-0.95) in every hand; the ends
+    # read 4e. Two readers sure of two cards: unknown. The ends naming the same card, or a call above the check's
+    # bar, change nothing
+    good, _ = _good_and_blank(2.6)
+    card = DECK[5]
+    sure = np.full((2, 40), 0.05 / 39)
+    sure[:, card.index] = 0.93
+    assert DEFAULT_THRESHOLD + KERNEL_MARGIN < 0.93 < ENDS_CHECK_BELOW - KERNEL_MARGIN
+    other = _FakeEnds([EndsReading(4, 0.99, Suit.ESPADAS, 0.99, True)])
+    got = _Told(other, sure).classify([good])[0]
+    assert other.asked == 1 and not got.sure()
+    assert got.probability < DEFAULT_THRESHOLD - KERNEL_MARGIN
+    same = _Told(_FakeEnds([EndsReading(card.rank, 0.99, card.suit, 0.99, True)]), sure).classify([good])[0]
+    assert same.sure() and same.card == card
+    surer = sure.copy()
+    surer[:, card.index] = 0.995
+    above = _FakeEnds([EndsReading(4, 0.99, Suit.ESPADAS, 0.99, True)])
+    assert _Told(above, surer).classify([good])[0].sure() and above.asked == 0
 
 
 def test_the_ends_are_not_asked_about_a_card_from_a_coarse_frame() -> None:
