@@ -686,10 +686,10 @@ def test_a_learnt_decks_card_kept_off_its_paper_is_moved_onto_it(shift: tuple[fl
     rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
     off = (truth - c) @ rot.T + c + shift
     assert quad_error_mm(off, truth) > 14.0
-    moved = _onto_paper([CardObject(off, None)], _ContrastMap.of(rect, felt_model, READER_K), size)
+    moved = _onto_paper([CardObject(off, None)], rect, felt_model, READER_K, size)
     assert quad_error_mm(moved[0].quad, truth) < 2.0
     # where it lies on its card already, it stays
-    kept = _onto_paper([CardObject(truth, None)], _ContrastMap.of(rect, felt_model, READER_K), size)
+    kept = _onto_paper([CardObject(truth, None)], rect, felt_model, READER_K, size)
     assert quad_error_mm(kept[0].quad, truth) < 1.0
 
 

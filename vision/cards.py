@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
@@ -544,7 +544,7 @@ def find_cards(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat | None =
     # a learnt deck's card found a side or two off its paper (on felt as pale as the paper a printed frame
     # line or a zone line edges a rectangle as well as the card's own edge) is moved onto its paper
     if card_mm is not None:
-        found = _onto_paper(found, _ContrastMap.of(rectified, felt, k), card_mm)
+        found = _onto_paper(found, rectified, felt, k, card_mm)
     # a blob that cards were freed from may hold another card, washed out by the same glare: what the
     # cards found leave of it, when card-sized, is reported (never dropped silently), where a seat still
     # lacks a card (beside a hand of four it is only the glare)
@@ -1254,6 +1254,25 @@ def _colour_step_fitted(quad: QuadMM, contrast: _ContrastMap, least: float | Non
     return (fitted, True) if card_shaped(*CardObject(fitted, None).size) else (quad, False)
 
 
+class _Sampler(Protocol):
+    """What gives the brightness ratio and colour difference from the felt at points (mat mm)."""
+
+    def at(self, points: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...
+
+
+@dataclass(frozen=True)
+class _PointContrast:
+    """:func:`_felt_contrast` at the points asked only: a frame's few hundred side points cost far less than the
+    whole frame's map (:class:`_ContrastMap`), which only a search needs."""
+
+    rectified: Image
+    felt: Felt
+    k: float
+
+    def at(self, points: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        return _felt_contrast(self.rectified, self.felt, points, self.k)
+
+
 @dataclass(frozen=True)
 class PaperFit:
     """A learnt deck's card found off its paper moved, whole, onto where its colour ends (:func:`_onto_paper`)."""
@@ -1298,7 +1317,7 @@ def _placed(rel: npt.NDArray[np.float64], c0: npt.NDArray[np.float64], shifts: n
     return np.asarray((turned[:, None] + (c0 + shifts)[None, :, None]).reshape(-1, 4, 2), np.float64)
 
 
-def _side_points(quads: npt.NDArray[np.float64], contrast: _ContrastMap, fit: PaperFit = PAPER_FIT,
+def _side_points(quads: npt.NDArray[np.float64], contrast: _Sampler, fit: PaperFit = PAPER_FIT,
                  step: StepFit = STEP_FIT, depths_mm: tuple[float, ...] | None = None
                  ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
     """The colour difference from the felt just inside and just outside each point of each side of each
@@ -1327,7 +1346,7 @@ def _paper_fit_score(inside: npt.NDArray[np.float32], outside: npt.NDArray[np.fl
     return np.asarray(fall.mean(axis=2).min(axis=1), np.float32)
 
 
-def _onto_paper(found: list[CardObject], contrast: _ContrastMap, card: tuple[float, float],
+def _onto_paper(found: list[CardObject], rectified: Image, felt: Felt, k: float, card: tuple[float, float],
                 fit: PaperFit = PAPER_FIT) -> list[CardObject]:
     """Each card with a side off its card's edge moved, at the learnt deck's size ``card``, to the nearby place
     (:attr:`PaperFit.steps`) where its colour falls to the felt's across every side, if there is one.
@@ -1342,12 +1361,13 @@ def _onto_paper(found: list[CardObject], contrast: _ContrastMap, card: tuple[flo
     if not cards:
         return found
     quads = np.asarray([_resized(found[i].quad, card) for i in cards], np.float64)
-    inside, outside = _side_points(quads, contrast, fit)
+    inside, outside = _side_points(quads, _PointContrast(rectified, felt, k), fit)  # the whole map only if needed
     paper = float(np.percentile(inside, fit.paper_percentile))
     before = _paper_fit_score(inside, outside, paper)
     off = before < fit.off_edge
     if not off.any():
         return found
+    contrast = _ContrastMap.of(rectified, felt, k)
     out = list(found)
     apart = fit.apart * card[0]
     area = card[0] * card[1]
