@@ -1287,10 +1287,11 @@ class PaperFit:
     """...and this much more than where it was (a place on a card never found, not a neighbour's)."""
     points: int = 10
     """Points along each side (its ends left out) at :attr:`StepFit.depths_mm` inside and outside."""
-    steps: tuple[tuple[float, float, float, float], ...] = ((4.0, 36.0, 5.0, 90.0), (1.0, 3.0, 1.0, 4.0),
+    steps: tuple[tuple[float, float, float, float], ...] = ((6.0, 36.0, 6.0, 90.0), (1.0, 4.0, 1.0, 4.0),
                                                             (0.5, 1.0, 0.5, 1.0))
     """Coarse to fine (shift step mm, span mm either way, turn step deg, span deg either way): a rectangle kept on
-    a frame line and the felt beside its card lies up to half a card off (seen 17-31 mm), or across it."""
+    a frame line and the felt beside its card lies up to half a card off (seen 17-31 mm), or across it. (A coarse
+    grid of 4 mm and 5 degrees found the same places at twice the cost: 360 ms at the p95 of a learnt read.)"""
     apart: float = 0.75
     """A place whose centre lies nearer another card's than this share of the deck's short side is that card's."""
     paper_percentile: float = 75.0
