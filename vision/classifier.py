@@ -299,7 +299,8 @@ class CardClassifier:
     ``ends``: the ends reader (:class:`vision.ends.EndsModel`, rank from the
     index and suit from the pintas), ``None`` for the installed one when the
     main model is the default one and its two files are there, ``False`` for
-    none. It is asked only about the cards the main model is not sure of.
+    none. It is asked about the cards the main model is not sure of, and checks those it is sure of under
+    :data:`ENDS_CHECK_BELOW`.
     """
 
     def __init__(self, path: str | Path | None = None, threads: int = 1,
