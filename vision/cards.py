@@ -1176,9 +1176,7 @@ def _colour_levels(quads: npt.NDArray[np.float64], contrast: _ContrastMap, fit: 
     shape = (len(q), 4, 2, len(fit.depths_mm) * fit.points)
     ratio, dp = ratio.reshape(shape), dp.reshape(shape)
     if shadows:  # outside a side, what is far darker than the rectangle's paper is its shadow, of the felt's colour
-        paper = _median(ratio[:, :, 0].reshape(len(q), 4 * shape[3]))[:, None, None]  # no rectangle: none
-        shadow = ratio[:, :, 1] < paper * np.float32(1.0 - fit.shadow)
-        dp[:, :, 1] = np.where(shadow, np.float32(0.0), dp[:, :, 1])
+        dp[:, :, 1] = _shadow_as_felt(ratio[:, :, 0], ratio[:, :, 1], dp[:, :, 1], fit)
     return _median(dp)
 
 
@@ -1189,6 +1187,25 @@ def _on_paper_all_round(levels: npt.NDArray[np.float32], fit: StepFit = STEP_FIT
     inside = levels[:, :, 0]
     paper = _median(inside)
     return np.asarray(inside.min(axis=1) >= fit.paper_inside * paper, bool)
+
+
+def _rotations(turns_deg: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """The rotation matrix of each turn (degrees): turns x 2 x 2."""
+    rads = np.deg2rad(turns_deg)
+    return np.asarray(np.stack([np.stack([np.cos(rads), -np.sin(rads)], axis=1),
+                                np.stack([np.sin(rads), np.cos(rads)], axis=1)], axis=1), np.float64)
+
+
+def _shadow_as_felt(inside_ratio: npt.NDArray[Any], outside_ratio: npt.NDArray[Any], outside_dp: npt.NDArray[Any],
+                    fit: StepFit = STEP_FIT) -> npt.NDArray[np.float32]:
+    """``outside_dp`` (each rectangle's colour difference from the felt outside its sides, rectangles first) with
+    each point far darker than its rectangle's paper (the median brightness just inside its sides) taken for the
+    felt: a shadow, of the felt's colour (:attr:`StepFit.shadow`). No rectangle: none."""
+    n = len(inside_ratio)
+    paper = _median(inside_ratio.reshape(n, int(np.prod(inside_ratio.shape[1:]))))
+    paper = paper.reshape((n,) + (1,) * (outside_ratio.ndim - 1))
+    return np.asarray(np.where(outside_ratio < paper * np.float32(1.0 - fit.shadow), np.float32(0.0), outside_dp),
+                      np.float32)
 
 
 def _colour_step_fitted(quad: QuadMM, contrast: _ContrastMap, least: float | None = None, fit: StepFit = STEP_FIT,
@@ -1232,10 +1249,7 @@ def _colour_step_fitted(quad: QuadMM, contrast: _ContrastMap, least: float | Non
         sizes = np.stack(np.meshgrid(ga + np.asarray(grows), gb + np.asarray(grows), indexing="ij"),
                          axis=-1).reshape(-1, 2)
         shapes = rel[None] + sizes[:, 0, None, None] * su[None] + sizes[:, 1, None, None] * sv[None]  # sizes x 4 x 2
-        rads = np.deg2rad(turns)
-        rots = np.stack([np.stack([np.cos(rads), -np.sin(rads)], axis=1),
-                         np.stack([np.sin(rads), np.cos(rads)], axis=1)], axis=1)  # turns x 2 x 2
-        turned = np.einsum("spj,tij->stpi", shapes, rots)  # sizes x turns x 4 x 2
+        turned = np.einsum("spj,tij->stpi", shapes, _rotations(turns))  # sizes x turns x 4 x 2
         quads = (turned[:, :, None] + (c0 + shifts)[None, None, :, None]).reshape(-1, 4, 2)
         levels = _colour_levels(quads, contrast, fit, shadows)
         steps = np.sort(levels[:, :, 0] - levels[:, :, 1], axis=1)
@@ -1311,10 +1325,7 @@ def _placed(rel: npt.NDArray[np.float64], c0: npt.NDArray[np.float64], shifts: n
             turns_deg: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """A rectangle's corners (``rel``, about its centre ``c0``) turned by each turn and moved by each shift:
     (turns x shifts) x 4 x 2, turn-major."""
-    rads = np.deg2rad(turns_deg)
-    rots = np.stack([np.stack([np.cos(rads), -np.sin(rads)], axis=1),
-                     np.stack([np.sin(rads), np.cos(rads)], axis=1)], axis=1)  # turns x 2 x 2
-    turned = np.einsum("pj,tij->tpi", rel, rots)
+    turned = np.einsum("pj,tij->tpi", rel, _rotations(turns_deg))
     return np.asarray((turned[:, None] + (c0 + shifts)[None, :, None]).reshape(-1, 4, 2), np.float64)
 
 
@@ -1331,10 +1342,8 @@ def _side_points(quads: npt.NDArray[np.float64], contrast: _Sampler, fit: PaperF
     ratio, dp = contrast.at(pts.reshape(-1, 2))
     shape = (len(q), 4, 2 * d, fit.points)
     ratio, dp = ratio.reshape(shape), dp.reshape(shape)
-    paper = _median(ratio[:, :, :d].reshape(len(q), -1))[:, None, None, None]
-    dp = np.where((np.arange(2 * d) >= d)[None, None, :, None] & (ratio < paper * np.float32(1.0 - step.shadow)),
-                  np.float32(0.0), dp)
-    return (np.asarray(dp[:, :, :d].mean(axis=2), np.float32), np.asarray(dp[:, :, d:].mean(axis=2), np.float32))
+    outside = _shadow_as_felt(ratio[:, :, :d], ratio[:, :, d:], dp[:, :, d:], step)
+    return np.asarray(dp[:, :, :d].mean(axis=2), np.float32), np.asarray(outside.mean(axis=2), np.float32)
 
 
 def _paper_fit_score(inside: npt.NDArray[np.float32], outside: npt.NDArray[np.float32], paper: float
@@ -1405,11 +1414,9 @@ def _onto_paper(found: list[CardObject], rectified: Image, felt: Felt, k: float,
             if not starts:
                 break
             best, (cx, cy, cd) = tried[0][0], starts[0]
-        r = math.radians(cd)
-        rot = np.array([[math.cos(r), -math.sin(r)], [math.sin(r), math.cos(r)]])
-        moved = _clockwise(rel @ rot.T + c0 + (cx, cy))
         if best < max(fit.on_edge, before[j] + fit.least_gain):
             continue
+        moved = _clockwise(_placed(rel, c0, np.array([[cx, cy]]), np.array([cd]))[0])
         m32 = moved.astype(np.float32)
         if any(cv2.intersectConvexConvex(m32, o.astype(np.float32))[0] > RECTANGLES.most_overlap * area
                for o in others):
