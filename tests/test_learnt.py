@@ -24,7 +24,7 @@ from table.errors import InvalidInput
 from vision import facedown
 from vision.cardcrop import warp_card
 from vision.cards import ON_CARD, quad_error_mm, shadow_fall
-from vision.classifier import DEFAULT_THRESHOLD, KERNEL_MARGIN, CardClassifier
+from vision.classifier import DEFAULT_THRESHOLD, KERNEL_MARGIN, CardClassifier, Prediction
 from vision.ends import EndsReading, warp_face
 from vision.learnt import (
     FACE_DOWN,
@@ -236,6 +236,62 @@ def test_frames_in_the_wrong_order_are_refused(model: CardClassifier) -> None:
         learn_deck([f[1], f[0], f[2]], model=model)
     with pytest.raises(InvalidInput, match="3 frames"):
         learn_deck(f[:2], model=model)
+
+
+class _SureOf:
+    """The card model, with no ends reader, that reads card ``seen`` as ``said`` at ``p`` and holds every
+    other call at ``cap`` at most: a model that never saw the deck, sure of a wrong card, in a frame too
+    coarse for the ends to check it."""
+
+    ends = None
+
+    def __init__(self, model: CardClassifier, seen: Card | None, said: Card | None, p: float,
+                 cap: float = 1.0) -> None:
+        self.model, self.seen, self.said, self.p, self.cap = model, seen, said, p, cap
+
+    def classify(self, crops: list[np.ndarray]) -> list[Prediction]:
+        out = []
+        for q in self.model.classify(crops):
+            if q.card == self.seen and self.said is not None:
+                out.append(Prediction(self.said, self.p, True))
+            else:
+                out.append(Prediction(q.card, min(q.probability, self.cap), q.agreed))
+        return out
+
+
+def _coarse(frame: int, seed: int = 11, swap: tuple[int, int] | None = None) -> np.ndarray:
+    """Learning frame ``frame`` of the test style at 1.45 px/mm (a 2304 x 1296 frame); ``swap``: seat 0's
+    cards at these two places laid the other way round."""
+    rng = np.random.default_rng(seed)
+    spec = learning_scene(rng, frame, deck=STYLE, px_per_mm=1.45)
+    if swap is not None:
+        cards = [list(s) for s in spec.cards]
+        a, b = swap
+        cards[0][a], cards[0][b] = cards[0][b], cards[0][a]
+        spec = replace(spec, cards=tuple(tuple(s) for s in cards))
+    return render_scene(spec, rng).image
+
+
+def test_a_coarse_frames_one_unchecked_wrong_call_is_the_models_doubt_not_the_layouts(model: CardClassifier) -> None:
+    frame = _coarse(0)
+    assert frame_faults(0, frame, model=model) == []
+    seen, said = DECK[5], DECK[38]  # 2c read as a card of the third frame, as a model never shown the deck may
+    # sure, under the ends' check, and nothing checked it: the layout stands (the deck is learnt)
+    assert frame_faults(0, frame, model=_SureOf(model, seen, said, 0.93)) == []  # type: ignore[arg-type]
+    # sure beyond it: the reader stands behind the call, and the frame is refused naming the place
+    faults = frame_faults(0, frame, model=_SureOf(model, seen, said, 0.99))  # type: ignore[arg-type]
+    assert [(f.code, f.params["seat"], f.params["place"], f.params["seen"]) for f in faults] == [
+        ("learn_wrong_card", 1, 2, str(said))]
+
+
+def test_a_coarse_frames_swap_or_another_frames_cards_are_refused_unchecked(model: CardClassifier) -> None:
+    unchecked = _SureOf(model, None, None, 0.0, cap=0.93)  # every sure call under the ends' check
+    # two cards laid the other way round: each read as the other
+    faults = frame_faults(0, _coarse(0, swap=(1, 2)), model=unchecked)  # type: ignore[arg-type]
+    assert [(f.code, f.params["seat"], f.params["place"]) for f in faults] == [("learn_wrong_card", 0, 2)]
+    # the second frame's cards laid for the first: many cards read as others
+    faults = frame_faults(0, _coarse(1), model=unchecked)  # type: ignore[arg-type]
+    assert faults and {f.code for f in faults} == {"learn_wrong_card"}
 
 
 def test_a_learnt_deck_survives_a_restart(learnt: LearntDeck, model: CardClassifier,

@@ -599,7 +599,15 @@ UNREAD_MIN_EDGE = 0.06
 UNREAD_CLOSE_MM = 10.0
 """Busy pixels this close are one thing (a card's print is dense; a felt's weave, shadow or glare is not)."""
 UNREAD_AREA = 0.25
-"""Least share of a card a busy thing left uncovered must fill to be reported."""
+"""Least share of a card a busy thing left uncovered must fill to be reported..."""
+UNREAD_INK = 0.08
+"""...or, a thing that fills this share at least, span (its convex hull), its print filling
+:data:`UNREAD_DENSITY` of that span. A plain card (a dos de copas) whose frame line breaks where a quad found
+across it ends leaves only its top band and two cups: 0.12 of a card, spanning 0.33 (antigua on felt of its
+paper's colour, seed 18406, scene 38: the card went unsaid)."""
+UNREAD_DENSITY = 0.25
+"""A card's print fills 0.36 of what it spans; the outline of a phone on dark felt 0.11 of its 1.15 (seed 7,
+scene 0), and a phone is no card."""
 UNREAD_REACH_MM = 20.0
 """Room looked at around each card zone: a card whose centre lies in the zone reaches out of it."""
 
@@ -618,13 +626,19 @@ def unread_things(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat,
     k = px_per_mm
     blob = _unread_blob(rectified, felt, k, mat, found)
     card_px = CARD_MM[0] * CARD_MM[1] * k * k
-    if cv2.countNonZero(blob) < UNREAD_AREA * card_px:
+    if cv2.countNonZero(blob) < UNREAD_INK * card_px:
         return []  # no part can be card-sized (most frames): the labelling was a quarter of this look
     n, labels, stats, _ = cv2.connectedComponentsWithStats(blob, connectivity=8)
     out = []
     for i in range(1, n):
-        if stats[i, cv2.CC_STAT_AREA] < UNREAD_AREA * card_px:
+        ink = stats[i, cv2.CC_STAT_AREA]
+        if ink < UNREAD_INK * card_px \
+                or stats[i, cv2.CC_STAT_WIDTH] * stats[i, cv2.CC_STAT_HEIGHT] < UNREAD_AREA * card_px:
             continue
+        if ink < UNREAD_AREA * card_px:
+            span = cv2.contourArea(cv2.convexHull(cv2.findNonZero(np.asarray(labels == i, np.uint8))))
+            if span < UNREAD_AREA * card_px or ink < UNREAD_DENSITY * span:
+                continue
         x, y, w, h = (int(v) for v in stats[i, :4])
         quad = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float64) / k
         obj = CardObject(quad, mat.zone_at(*quad.mean(axis=0)), UNREAD_WHY)
