@@ -259,17 +259,15 @@ class _SureOf:
         return out
 
 
-def _coarse(frame: int, seed: int = 11, swap: tuple[int, int] | None = None) -> np.ndarray:
-    """Learning frame ``frame`` of the test style at 1.45 px/mm (a 2304 x 1296 frame); ``swap``: seat 0's
-    cards at these two places laid the other way round."""
+def _coarse(frame: int, seed: int = 11, put: dict[tuple[int, int], Card] | None = None) -> np.ndarray:
+    """Learning frame ``frame`` of the test style at 1.45 px/mm (a 2304 x 1296 frame), with the card at each
+    (seat, place) of ``put`` laid instead of the one the order puts there."""
     rng = np.random.default_rng(seed)
     spec = learning_scene(rng, frame, deck=STYLE, px_per_mm=1.45)
-    if swap is not None:
-        cards = [list(s) for s in spec.cards]
-        a, b = swap
-        cards[0][a], cards[0][b] = cards[0][b], cards[0][a]
-        spec = replace(spec, cards=tuple(tuple(s) for s in cards))
-    return render_scene(spec, rng).image
+    cards = [list(s) for s in spec.cards]
+    for (seat, place), card in (put or {}).items():
+        cards[seat][place] = card
+    return render_scene(replace(spec, cards=tuple(tuple(s) for s in cards)), rng).image
 
 
 def test_a_coarse_frames_one_unchecked_wrong_call_is_the_models_doubt_not_the_layouts(model: CardClassifier) -> None:
@@ -287,11 +285,24 @@ def test_a_coarse_frames_one_unchecked_wrong_call_is_the_models_doubt_not_the_la
 def test_a_coarse_frames_swap_or_another_frames_cards_are_refused_unchecked(model: CardClassifier) -> None:
     unchecked = _SureOf(model, None, None, 0.0, cap=0.93)  # every sure call under the ends' check
     # two cards laid the other way round: each read as the other
-    faults = frame_faults(0, _coarse(0, swap=(1, 2)), model=unchecked)  # type: ignore[arg-type]
+    swapped = _coarse(0, put={(0, 1): DECK[2], (0, 2): DECK[1]})
+    faults = frame_faults(0, swapped, model=unchecked)  # type: ignore[arg-type]
     assert [(f.code, f.params["seat"], f.params["place"]) for f in faults] == [("learn_wrong_card", 0, 2)]
     # the second frame's cards laid for the first: many cards read as others
     faults = frame_faults(0, _coarse(1), model=unchecked)  # type: ignore[arg-type]
     assert faults and {f.code for f in faults} == {"learn_wrong_card"}
+
+
+def test_two_cards_swapped_between_coarse_frames_are_refused_when_the_deck_is_learnt(
+        model: CardClassifier) -> None:
+    unchecked = _SureOf(model, None, None, 0.0, cap=0.93)
+    # 3o (frame 0, seat 0, third) and 3e (frame 1, seat 1, third) laid the other way round: each frame alone
+    # holds one card called another, unchecked, and passes as it is taken; the deck as a whole does not
+    frames = [_coarse(0, put={(0, 2): DECK[22]}), _coarse(1, put={(1, 2): DECK[2]}), _coarse(2)]
+    assert [frame_faults(k, f, model=unchecked) for k, f in enumerate(frames)] == [[], [], []]  # type: ignore[arg-type]
+    with pytest.raises(LayoutRefused, match=r"^frame 0, zone seat 0 cards: the third card is 3e, "
+                                            r"where the deck's order puts 3o"):
+        learn_deck(frames, model=unchecked)  # type: ignore[arg-type]
 
 
 def test_a_learnt_deck_survives_a_restart(learnt: LearntDeck, model: CardClassifier,

@@ -308,13 +308,18 @@ def find_layout(frames: Sequence[Image], mat: Mat | None = None,
         raise InvalidInput(f"a deck is learnt from {FRAMES} frames, not {len(frames)}", code="learn_frames_missing")
     mat = mat or Mat()
     model = model or CardClassifier()
-    found: list[LayoutCard] = []
-    for k, frame in enumerate(frames):
-        cards, faults = _frame_layout(k, frame, mat, model)
-        if faults:
-            raise faults[0]
-        found.extend(cards)
-    return found
+    laid = [_frame_layout(k, frame, mat, model) for k, frame in enumerate(frames)]
+    for frame in laid:
+        if frame.faults:
+            raise frame.faults[0]
+    # a card read (unchecked) as one of another frame whose own place reads it back: two cards swapped
+    calls = {card: p for frame in laid for card, p in frame.calls.items()}
+    for frame in laid:
+        for seen, want, fault in frame.doubted:
+            there = calls.get(seen)
+            if there is not None and there.card == want:
+                raise fault
+    return [card for frame in laid for card in frame.cards]
 
 
 def frame_faults(k: int, frame: Image, mat: Mat | None = None,
@@ -324,7 +329,7 @@ def frame_faults(k: int, frame: Image, mat: Mat | None = None,
     a card, a card lying face down (:mod:`vision.facedown`), a card where the deck's order puts
     another. Checked as each photo is taken,
     so a wrong layout is put right before the next one."""
-    return _frame_layout(k, frame, mat or Mat(), model or CardClassifier())[1]
+    return _frame_layout(k, frame, mat or Mat(), model or CardClassifier()).faults
 
 
 @dataclass(frozen=True)
@@ -365,16 +370,31 @@ def _found_at_own_size(objects: Sequence[CardObject], rect: Image | None, felt: 
     return [o.quad for o in find_cards(rect, felt, k, mat, card_mm=size) if o.why is None]
 
 
+@dataclass(frozen=True)
+class FrameLayout:
+    """What one learning frame showed (:func:`_frame_layout`)."""
+
+    cards: list[LayoutCard]
+    """Its cards where the layout puts them (those of zones without a fault)."""
+    faults: list[LayoutRefused]
+    """Everything wrong with it, zone by zone (empty: it is right)."""
+    calls: dict[Card, Prediction | None]
+    """The card model's call on each card the layout puts in it."""
+    doubted: list[tuple[Card, Card, LayoutRefused]]
+    """The cards called others that the frame was not refused for (:attr:`LayoutCheck.unchecked_wrong`): the card
+    each was called, the card the layout puts there, and the refusal it is if the card it was called lies in
+    another frame and is called this one (a swap)."""
+
+
 def _frame_layout(k: int, frame: Image, mat: Mat,
-                  model: CardClassifier, check: LayoutCheck = LAYOUT_CHECK
-                  ) -> tuple[list[LayoutCard], list[LayoutRefused]]:
-    """The cards of learning frame ``k`` where the layout puts them, and every fault found."""
+                  model: CardClassifier, check: LayoutCheck = LAYOUT_CHECK) -> FrameLayout:
+    """What learning frame ``k`` shows: its cards where the layout puts them, every fault found, each call."""
     reader = TableReader(mat, classifier=model)
     reading = reader.read(frame)
     cal = reader.detail.calibration
     if cal is None or reading.stale:
-        return [], [LayoutRefused(f"frame {k}: the mat is not found (fewer than three markers seen)",
-                                  code="learn_no_mat", params={"photo": k + 1})]
+        return FrameLayout([], [LayoutRefused(f"frame {k}: the mat is not found (fewer than three markers seen)",
+                                              code="learn_no_mat", params={"photo": k + 1})], {}, [])
     ends = _ends_of(model)
     blur = marker_blur_mm(frame, cal) or 0.0
     objects = reader.detail.objects
@@ -432,6 +452,7 @@ def _frame_layout(k: int, frame: Image, mat: Mat,
              if (p := preds.get(id(o))) is not None and p.sure(DEFAULT_THRESHOLD) and p.card != card}
     quads_laid = {(s, i): quad for s, seat in laid for i, (_, _, quad) in enumerate(seat)}
     unchecked = sum(not _checked(p, quads_laid[key], model) for key, p in wrong.items())
+    doubted: list[tuple[Card, Card, LayoutRefused]] = []
     for s, seat in laid:
         for i, (_, card, quad) in enumerate(seat):
             p = wrong.get((s, i))
@@ -439,15 +460,18 @@ def _frame_layout(k: int, frame: Image, mat: Mat,
                 continue
             there = calls.get(p.card)
             swapped = there is not None and there.card == card
+            fault = LayoutRefused(f"frame {k}, zone seat {s} cards: the {ORDINALS[i]} card is {p.card}, "
+                                  f"where the deck's order puts {card}", code="learn_wrong_card",
+                                  params={"photo": k + 1, "seat": s, "place": i + 1, "seen": str(p.card),
+                                          "want": str(card)})
             if _checked(p, quad, model) or swapped or unchecked >= check.unchecked_wrong:
-                faults.append(LayoutRefused(f"frame {k}, zone seat {s} cards: the {ORDINALS[i]} card is {p.card}, "
-                                            f"where the deck's order puts {card}", code="learn_wrong_card",
-                                            params={"photo": k + 1, "seat": s, "place": i + 1,
-                                                    "seen": str(p.card), "want": str(card)}))
+                faults.append(fault)
                 break
+            doubted.append((p.card, card, fault))
         else:
             found += [LayoutCard(card, k, s, i, quad, blur, o.size) for i, (o, card, quad) in enumerate(seat)]
-    return found, faults
+    faults.sort(key=lambda f: int(f.params.get("seat", 0)))  # zone by zone, as the display says them
+    return FrameLayout(found, faults, calls, doubted)
 
 
 def _checked(p: Prediction, quad: npt.NDArray[np.float32], model: CardClassifier) -> bool:
