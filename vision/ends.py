@@ -86,7 +86,13 @@ def px_per_mm_of(crop: npt.NDArray[np.uint8]) -> float:
     source = getattr(crop, "source", None)
     if source is None:
         return float(crop.shape[1]) / CARD_WIDTH_MM
-    q = order_quad(source[1])
+    return quad_px_per_mm(source[1])
+
+
+def quad_px_per_mm(quad: npt.NDArray[np.floating[Any]]) -> float:
+    """How fine a frame is at a card whose quad (in the frame's pixels) is ``quad``: its short sides over a
+    card's width."""
+    q = order_quad(np.asarray(quad, np.float64))
     short = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])) / 2
     return float(short / CARD_WIDTH_MM)
 

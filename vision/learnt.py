@@ -57,6 +57,7 @@ from vision.ends import (
     ends_installed,
     face_of,
     px_per_mm_of,
+    quad_px_per_mm,
     warp_face,
 )
 from vision.felt import Felt
@@ -303,6 +304,9 @@ def find_layout(frames: Sequence[Image], mat: Mat | None = None,
     The finder is the reader's own. A card the model is sure (at the reader's
     threshold, both views) is another than the one the order puts there is
     refused as well: the deck is most likely laid out in the wrong order.
+    Where nothing checked that call (:class:`LayoutCheck`), it is refused only
+    when the card it was called is read as this one in its own place, in any
+    frame: two cards swapped.
     """
     if len(frames) != FRAMES:
         raise InvalidInput(f"a deck is learnt from {FRAMES} frames, not {len(frames)}", code="learn_frames_missing")
@@ -479,9 +483,7 @@ def _checked(p: Prediction, quad: npt.NDArray[np.float32], model: CardClassifier
     frame fine enough for the model's ends reader to have checked it (:meth:`CardClassifier.classify`)."""
     if p.probability >= ENDS_CHECK_BELOW:
         return True
-    q = order_quad(np.asarray(quad, np.float64))
-    short = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])) / 2
-    return getattr(model, "ends", None) is not None and bool(short / CARD_WIDTH_MM >= MIN_PX_PER_MM)
+    return getattr(model, "ends", None) is not None and quad_px_per_mm(quad) >= MIN_PX_PER_MM
 
 
 def _ends_of(model: CardClassifier) -> EndsModel | None:
