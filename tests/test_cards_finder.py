@@ -733,3 +733,25 @@ def test_a_plain_card_left_under_a_quad_found_across_it_is_listed(seed: int) -> 
     listed = [u for u in unread_things(rect, felt, READER_K, mat, found)
               if cv2.pointPolygonTest(u.quad.astype(np.float32).reshape(-1, 1, 2), centre, False) >= 0]
     assert [u.why for u in listed] == [UNREAD_WHY]
+
+
+def test_a_white_card_whose_print_a_glare_washes_out_is_listed() -> None:
+    # a white card on pale grey felt under a glare: its print's edges fall to about 0.05 a pixel in log
+    # brightness (a cincuenta 4b, seed 20507, scene 24, kept 0.04-0.063). Whatever the finder makes of it,
+    # such print is busy enough to be said: with nothing found, it is listed at its seat with its box
+    k, mat = 1.2, Mat()
+    rng = np.random.default_rng(0)
+    felt = np.full((960, 960, 3), (222, 226, 226), np.float64) + rng.normal(0, 1.0, (960, 960, 3))
+    frame = np.clip(felt, 0, 255).astype(np.uint8)
+    x0, y0, x1, y1 = mat.card_zone(3)
+    centre = ((x0 + x1) / 2, (y0 + y1) / 2)
+    box = cv2.boxPoints(((centre[0] * k, centre[1] * k), (95 * k, 61.5 * k), 0.0)).astype(np.int32)
+    cv2.fillPoly(frame, [box], (238, 242, 241))
+    bx, by, bw, bh = cv2.boundingRect(box)
+    for a, b in (((bx + 10, by + 10), (bx + bw - 10, by + bh - 10)), ((bx + 10, by + bh - 10), (bx + bw - 10, by + 10)),
+                 ((bx + 8, by + 8), (bx + bw - 8, by + 8)), ((bx + 8, by + bh - 8), (bx + bw - 8, by + bh - 8))):
+        cv2.line(frame, a, b, (205, 208, 207), 3)  # the print, washed out
+    frame = np.asarray(cv2.GaussianBlur(frame, (0, 0), 0.8), np.uint8)
+    listed = unread_things(frame, estimate_felt(frame, k, mat), k, mat, [])
+    assert [(u.why, u.seat) for u in listed] == [(UNREAD_WHY, 3)]
+    assert cv2.pointPolygonTest(listed[0].quad.astype(np.float32).reshape(-1, 1, 2), centre, False) >= 0
