@@ -273,7 +273,7 @@ def _coarse(frame: int, seed: int = 11, put: dict[tuple[int, int], Card] | None 
 def test_a_coarse_frames_one_unchecked_wrong_call_is_the_models_doubt_not_the_layouts(model: CardClassifier) -> None:
     frame = _coarse(0)
     assert frame_faults(0, frame, model=model) == []
-    seen, said = DECK[5], DECK[38]  # 2c read as a card of the third frame, as a model never shown the deck may
+    seen, said = DECK[5], DECK[38]  # 6o read as 11b, a card of the third frame, as a model never shown the deck may
     # sure, under the ends' check, and nothing checked it: the layout stands (the deck is learnt)
     assert frame_faults(0, frame, model=_SureOf(model, seen, said, 0.93)) == []  # type: ignore[arg-type]
     # sure beyond it: the reader stands behind the call, and the frame is refused naming the place
