@@ -24,7 +24,9 @@ from models.scene import (
 from table.cards import DECK
 from vision.calibration import calibrate
 from vision.cards import (
+    GLARE_WHY,
     OPEN_SPUR_MM,
+    UNREAD_REACH_MM,
     UNREAD_WHY,
     CardObject,
     PaperFit,
@@ -53,7 +55,7 @@ from vision.cards import (
     unread_things,
 )
 from vision.felt import Felt, estimate_felt
-from vision.mat import Mat
+from vision.mat import Mat, Zone
 from vision.reading import RECTIFIED_PX_PER_MM
 
 K = 1.2
@@ -755,3 +757,60 @@ def test_a_white_card_whose_print_a_glare_washes_out_is_listed() -> None:
     listed = unread_things(frame, estimate_felt(frame, k, mat), k, mat, [])
     assert [(u.why, u.seat) for u in listed] == [(UNREAD_WHY, 3)]
     assert cv2.pointPolygonTest(listed[0].quad.astype(np.float32).reshape(-1, 1, 2), centre, False) >= 0
+
+
+def _glared_seat(found_at_seat: int, glare: float = 3.0, paper: tuple[int, int, int] = (120, 128, 132)
+                 ) -> tuple[list[str | None], list[CardObject], Any]:
+    """A frame of dim felt with a glare over seat 2's zone (the felt lit up to ``1 + glare`` times), cards of
+    ``paper`` found at the other seats and ``found_at_seat`` at seat 2 (as the finder would have found them),
+    and whatever :func:`unread_things` lists; also the glare's peak (mm)."""
+    k, mat = 1.2, Mat()
+    rng = np.random.default_rng(1)
+    x0, y0, x1, y1 = mat.card_zone(2)
+    peak = ((x0 + x1) / 2 + 40, (y0 + y1) / 2)
+    yy, xx = np.mgrid[0:960, 0:960] / k
+    lift = 1.0 + glare * np.exp(-((xx - peak[0]) ** 2 + (yy - peak[1]) ** 2) / (2 * 140.0 ** 2))
+    felt = np.asarray((60, 66, 66), np.float64) * lift[:, :, None] + rng.normal(0, 1.5, (960, 960, 3))
+    frame = np.clip(felt, 0, 255).astype(np.uint8)  # the washed-out card under the glare: nothing of it shows
+    found = []
+    for seat in range(4):
+        zx0, zy0, zx1, zy1 = mat.card_zone(seat)
+        centre = ((zx0 + zx1) / 2, (zy0 + zy1) / 2)
+        if seat == 2:  # along the zone, away from the glare's core
+            centres = [(x0 + 40 + 70 * j, (y0 + y1) / 2) for j in range(found_at_seat)]
+        else:
+            centres = [centre]
+        for cx, cy in centres:
+            long_x = zx1 - zx0 > zy1 - zy0
+            w, h = (60, 93) if long_x else (93, 60)
+            quad = np.array([[cx - w / 2, cy - h / 2], [cx + w / 2, cy - h / 2], [cx + w / 2, cy + h / 2],
+                             [cx - w / 2, cy + h / 2]], np.float64)
+            cv2.fillPoly(frame, [np.round(quad * k).astype(np.int32)], paper)
+            found.append(CardObject(quad, Zone.cards(seat)))
+    listed = unread_things(frame, estimate_felt(frame, k, mat), k, mat, found)
+    return [u.why for u in listed], listed, peak
+
+
+def test_a_seat_short_of_a_card_under_a_glare_says_the_glare_there() -> None:
+    # a glare on pale felt can wash a card out whole (antigua, seed 21405, scene 66: paper as light as the glared
+    # felt, print edges under the felt's grain): the seat that shows three cards says where the fourth may lie
+    whys, listed, peak = _glared_seat(3)
+    assert whys == [GLARE_WHY]
+    assert listed[0].seat == 2
+    assert cv2.pointPolygonTest(listed[0].quad.astype(np.float32).reshape(-1, 1, 2), peak, False) >= 0
+    x0, y0, x1, y1 = listed[0].box  # the glare's core, within what is looked at around the seat's zone
+    zx0, zy0, zx1, zy1 = Mat().card_zone(2)
+    assert zx0 - UNREAD_REACH_MM <= x0 and x1 <= zx1 + UNREAD_REACH_MM and zy0 - UNREAD_REACH_MM <= y0
+    assert y1 <= zy1 + UNREAD_REACH_MM and x1 - x0 < zx1 - zx0
+
+
+@pytest.mark.parametrize(("found_at_seat", "glare", "paper"), [
+    (4, 3.0, (120, 128, 132)),  # a hand of four under a glare lacks nothing
+    (0, 3.0, (120, 128, 132)),  # an empty seat (cards still in hand) is no card hidden
+    (3, 0.0, (120, 128, 132)),  # a seat short without a glare is the other looks' to say
+    (3, 1.5, (120, 128, 132)),  # a glare that lights the felt less than the paper washes no card out
+    (3, 3.0, (235, 245, 250)),  # nor one that only matches the paper's own brightness
+])
+def test_a_glare_is_said_only_where_it_can_wash_out_a_missing_card(found_at_seat: int, glare: float,
+                                                                    paper: tuple[int, int, int]) -> None:
+    assert _glared_seat(found_at_seat, glare, paper)[0] == []

@@ -631,7 +631,7 @@ def unread_things(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat,
     blob = _unread_blob(rectified, felt, k, mat, found)
     card_px = CARD_MM[0] * CARD_MM[1] * k * k
     if cv2.countNonZero(blob) < UNREAD_INK * card_px:
-        return []  # no part can be card-sized (most frames): the labelling was a quarter of this look
+        return glare_hides(rectified, felt, px_per_mm, mat, found)  # no part card-sized (most frames): no labelling
     n, labels, stats, _ = cv2.connectedComponentsWithStats(blob, connectivity=8)
     out = []
     for i in range(1, n):
@@ -648,6 +648,86 @@ def unread_things(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat,
         obj = CardObject(quad, mat.zone_at(*quad.mean(axis=0)), UNREAD_WHY)
         if obj.seat is not None:
             out.append(obj)
+    return out + glare_hides(rectified, felt, px_per_mm, mat, found + out)
+
+
+GLARE_WHY = "a glare may hide a card"
+"""Why :func:`glare_hides` puts a glare's box in ``unknown``."""
+
+
+@dataclass(frozen=True)
+class GlareHint:
+    """Where a glare is said to hide a card (:func:`glare_hides`)."""
+
+    lift: float = 2.0
+    """A glare lights the felt around a seat's card zone this many times the frame's felt brightness (the felt
+    model follows its light: :attr:`RectangleLook.glare_lift`)..."""
+    washed: float = 1.5
+    """...and there lighter than the paper of the frame's cards (the median of their :attr:`paper_rank`
+    percentiles) by this share: paper under it is lit past its own print. Over a seat short of a card, such a
+    glare in 240 random full-resolution scenes (seeds 7 and 8, seats of one to three cards among them) lit the
+    felt 0.2-1.24 times the paper; where it washed the 12o out (seed 21405, scene 66), 1.94 times."""
+    paper_rank: float = 75.0
+    """A card's paper is this percentile of its pixels' brightness (its print is darker, and under a quarter)."""
+    core: float = 0.5
+    """The glare's box is where the felt is lit this share of the way from the frame's felt to the glare's peak."""
+
+
+GLARE_HINT = GlareHint()
+
+
+def glare_hides(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat, found: list[CardObject],
+                hint: GlareHint = GLARE_HINT) -> list[CardObject]:
+    """The box of a glare over a seat that shows one to three cards and nothing else, as a thing not read.
+
+    A glare on felt as pale as a card's paper can wash a card out whole: its paper
+    as light as the glared felt (the felt model takes it in), its print and its
+    edges under the felt's own grain (antigua on pale grey felt under a strong
+    glare, seed 21405, scene 66: print edges of 0.036 a pixel, the felt's
+    0.027). Nothing of it can be found; but a seat short of its four cards under
+    such a glare is said there, never left an impossible table with no hint
+    where. An empty seat (cards still in hand) is not: no glare hides four cards.
+    """
+    k = px_per_mm
+    per_seat = [0, 0, 0, 0]
+    for o in found:
+        if o.seat is not None:
+            per_seat[o.seat] += 1
+    short = [s for s in range(4) if 0 < per_seat[s] < 4]
+    cards = [o for o in found if o.why is None and o.seat is not None]
+    if not short or not cards:
+        return []
+    papers = []
+    for o in cards:
+        x0, y0, x1, y1 = o.box
+        x0, y0 = max(0, round(x0 * k)), max(0, round(y0 * k))
+        patch = rectified[y0:round(y1 * k) + 1, x0:round(x1 * k) + 1].sum(axis=2, dtype=np.float32)
+        inside = np.zeros(patch.shape, np.uint8)
+        cv2.fillConvexPoly(inside, np.round(o.quad * k - (x0, y0)).astype(np.int32), 1)
+        values = patch[inside > 0]
+        if values.size:
+            papers.append(float(percentile(values, hint.paper_rank)))
+    if not papers:
+        return []
+    paper = float(np.median(papers))
+    felt_sum = np.asarray(felt.colour_map, np.float32).sum(axis=2)
+    lit = felt_sum / max(1.0, float(sum(felt.colour)))
+    H, W = lit.shape
+    out = []
+    for seat in short:
+        zx0, zy0, zx1, zy1 = mat.card_zone(seat)
+        r = UNREAD_REACH_MM
+        c0, r0 = max(0, round((zx0 - r) * k)), max(0, round((zy0 - r) * k))
+        c1, r1 = min(W, round((zx1 + r) * k)), min(H, round((zy1 + r) * k))
+        around = lit[r0:r1, c0:c1]
+        if not around.size or float(around.max()) < hint.lift \
+                or float(felt_sum[r0:r1, c0:c1].max()) < hint.washed * paper:
+            continue
+        peak = float(around.max())
+        ys, xs = np.nonzero(around >= 1.0 + hint.core * (peak - 1.0))
+        bx0, by0, bx1, by1 = (xs.min() + c0) / k, (ys.min() + r0) / k, (xs.max() + c0 + 1) / k, (ys.max() + r0 + 1) / k
+        quad = np.array([[bx0, by0], [bx1, by0], [bx1, by1], [bx0, by1]], np.float64)
+        out.append(CardObject(quad, Zone.cards(seat), GLARE_WHY))
     return out
 
 

@@ -884,6 +884,7 @@ def say_error(exc: MusTableError, lang: str = "es") -> str:
 _WHY = {
     "not card-shaped": "no tiene forma de carta",
     "card-sized, not found as a card": "del tamaño de una carta, sin hallarse como carta",
+    "a glare may hide a card": "un reflejo puede ocultar una carta",
     "card outside the card zones": "carta fuera de las zonas de cartas",
     "low confidence": "la cámara no está segura",
     "views disagree": "las vistas no coinciden",
