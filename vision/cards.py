@@ -659,14 +659,16 @@ GLARE_WHY = "a glare may hide a card"
 class GlareHint:
     """Where a glare is said to hide a card (:func:`glare_hides`)."""
 
-    lift: float = 2.0
+    lift: float = 1.5
     """A glare lights the felt around a seat's card zone this many times the frame's felt brightness (the felt
-    model follows its light: :attr:`RectangleLook.glare_lift`)..."""
-    washed: float = 1.5
+    model follows its light)..."""
+    washed: float = 1.32
     """...and there lighter than the paper of the frame's cards (the median of their :attr:`paper_rank`
-    percentiles) by this share: paper under it is lit past its own print. Over a seat short of a card, such a
-    glare in 240 random full-resolution scenes (seeds 7 and 8, seats of one to three cards among them) lit the
-    felt 0.2-1.24 times the paper; where it washed the 12o out (seed 21405, scene 66), 1.94 times."""
+    percentiles) by this share: paper under it is lit past its own print. The two cards a glare washed out whole
+    (5 Dec): a 12o under felt lit 2.18 times the frame's felt and 1.94 times the paper (antigua, seed 21405,
+    scene 66), a 6c under 1.70 and 1.40 (catalana, seed 22203, scene 42). Over the 129 seats of one to three
+    cards in 240 random full-resolution scenes (seeds 7 and 8), the felt was lit at most 1.24 times the paper
+    (3.54 times its own brightness: a glare on dark felt), and nowhere else past 1.12."""
     paper_rank: float = 75.0
     """A card's paper is this percentile of its pixels' brightness (its print is darker, and under a quarter)."""
     core: float = 0.5
