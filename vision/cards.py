@@ -712,20 +712,16 @@ def glare_hides(rectified: Image, felt: Felt, px_per_mm: float, mat: Mat, found:
     if not papers:
         return []
     paper = float(np.median(papers))
-    felt_sum = np.asarray(felt.colour_map, np.float32).sum(axis=2)
-    lit = felt_sum / max(1.0, float(sum(felt.colour)))
-    H, W = lit.shape
     out = []
-    for seat in short:
-        zx0, zy0, zx1, zy1 = mat.card_zone(seat)
-        r = UNREAD_REACH_MM
-        c0, r0 = max(0, round((zx0 - r) * k)), max(0, round((zy0 - r) * k))
-        c1, r1 = min(W, round((zx1 + r) * k)), min(H, round((zy1 + r) * k))
-        around = lit[r0:r1, c0:c1]
-        if not around.size or float(around.max()) < hint.lift \
-                or float(felt_sum[r0:r1, c0:c1].max()) < hint.washed * paper:
+    for seat in short:  # the felt's brightness around the seat only (the rest of the frame is not asked)
+        c0, r0, c1, r1 = _around_zone(mat, seat, k, felt.colour_map.shape[:2])
+        felt_sum = np.asarray(felt.colour_map[r0:r1, c0:c1], np.float32).sum(axis=2)
+        if not felt_sum.size:
             continue
+        around = felt_sum / max(1.0, float(sum(felt.colour)))
         peak = float(around.max())
+        if peak < hint.lift or float(felt_sum.max()) < hint.washed * paper:
+            continue
         ys, xs = np.nonzero(around >= 1.0 + hint.core * (peak - 1.0))
         bx0, by0, bx1, by1 = (xs.min() + c0) / k, (ys.min() + r0) / k, (xs.max() + c0 + 1) / k, (ys.max() + r0 + 1) / k
         quad = np.array([[bx0, by0], [bx1, by0], [bx1, by1], [bx0, by1]], np.float64)
@@ -988,12 +984,17 @@ RECTANGLES = RectangleLook()
 def _glared(felt: Felt, mat: Mat, seat: int, k: float, look: RectangleLook = RECTANGLES) -> bool:
     """Whether a glare lights the felt around a seat's card zone :attr:`RectangleLook.glare_lift` times its own
     brightness (the felt's model follows the glare's light)."""
+    c0, r0, c1, r1 = _around_zone(mat, seat, k, felt.colour_map.shape[:2])
+    lit = felt.colour_map[r0:r1, c0:c1]
+    return bool(lit.size) and float(lit.sum(axis=2).max()) >= look.glare_lift * sum(felt.colour)
+
+
+def _around_zone(mat: Mat, seat: int, k: float, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """The pixels (x0, y0, x1, y1) of a seat's card zone and :data:`UNREAD_REACH_MM` around it, in the image."""
     x0, y0, x1, y1 = mat.card_zone(seat)
     r = UNREAD_REACH_MM
-    H, W = felt.colour_map.shape[:2]
-    lit = felt.colour_map[max(0, round((y0 - r) * k)):min(H, round((y1 + r) * k)),
-                          max(0, round((x0 - r) * k)):min(W, round((x1 + r) * k))]
-    return bool(lit.size) and float(lit.sum(axis=2).max()) >= look.glare_lift * sum(felt.colour)
+    return (max(0, round((x0 - r) * k)), max(0, round((y0 - r) * k)),
+            min(shape[1], round((x1 + r) * k)), min(shape[0], round((y1 + r) * k)))
 
 
 def _agree(sizes: list[tuple[float, float]], look: RectangleLook = RECTANGLES) -> bool:
